@@ -1,0 +1,268 @@
+//! A game: the board plus its history, the Ko rule, draws by repetition and
+//! by the no-zap rule, and the result (RULES.md "Ko rule", "End of the game").
+
+use crate::board::Board;
+use crate::fen::{self, FenError};
+use crate::movegen::generate;
+use crate::moves::{Move, MoveList, MoveParseError};
+use crate::piece::Color;
+use crate::zobrist::SIDE_KEY;
+use std::fmt;
+
+/// The draw limits; RULES.md's values by default.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Limits {
+    /// The occurrence of one position that draws (third by default).
+    pub repetitions: u32,
+    /// Plies without a zap that draw (100 by default).
+    pub no_zap_plies: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            repetitions: 3,
+            no_zap_plies: 100,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    /// `winner` zapped the other King, or the other side zapped its own.
+    KingZapped { winner: Color },
+    Repetition,
+    NoZap,
+}
+
+impl Outcome {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn score_text(self) -> &'static str {
+        match self {
+            Outcome::KingZapped { winner: Color::White } => "1-0",
+            Outcome::KingZapped { winner: Color::Black } => "0-1",
+            _ => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Outcome::KingZapped { winner: Color::White } => f.write_str("Tangerine wins: King zapped"),
+            Outcome::KingZapped { winner: Color::Black } => f.write_str("Lavender wins: King zapped"),
+            Outcome::Repetition => f.write_str("draw by repetition"),
+            Outcome::NoZap => f.write_str("draw by the no-zap rule"),
+        }
+    }
+}
+
+/// Why a move can not be played.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum MoveError {
+    Parse(MoveParseError),
+    /// The move is well formed but not one of the position's moves.
+    NotAvailable(Move),
+    /// It would recreate the position before the opponent's last move, or
+    /// leave the board unchanged.
+    Ko(Move),
+    GameOver(Outcome),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            MoveError::Parse(e) => e.fmt(f),
+            MoveError::NotAvailable(m) => write!(f, "illegal move '{m}': not a move of this position"),
+            MoveError::Ko(m) => write!(f, "illegal move '{m}': forbidden by the Ko rule"),
+            MoveError::GameOver(o) => write!(f, "the game is over ({o})"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    board: Board,
+    /// Keys of every earlier position, oldest first (the current one excluded).
+    history: Vec<u64>,
+    moves: Vec<Move>,
+    plies_since_zap: u32,
+    outcome: Option<Outcome>,
+    limits: Limits,
+}
+
+impl Game {
+    pub fn new(board: Board) -> Game {
+        Game::with_limits(board, Limits::default())
+    }
+
+    pub fn with_limits(board: Board, limits: Limits) -> Game {
+        Game {
+            board,
+            history: Vec::new(),
+            moves: Vec::new(),
+            plies_since_zap: 0,
+            outcome: None,
+            limits,
+        }
+    }
+
+    pub fn from_fen(text: &str) -> Result<Game, FenError> {
+        fen::parse(text).map(Game::new)
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    pub fn plies_since_zap(&self) -> u32 {
+        self.plies_since_zap
+    }
+
+    /// Keys of the earlier positions, oldest first.
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+
+    /// Whether a generated move `m` breaks the Ko rule: after it (and its
+    /// shot) the position equals the one before the opponent's last move,
+    /// or the board is unchanged.
+    pub fn breaks_ko(&mut self, m: Move) -> bool {
+        let before = self.board.key();
+        let undo = self.board.make(m);
+        let after = self.board.key();
+        self.board.unmake(m, undo);
+        after == before ^ SIDE_KEY || self.history.last() == Some(&after)
+    }
+
+    /// The moves that may be played now: generated, Ko respected; none once
+    /// the game is over.
+    pub fn legal_moves(&mut self) -> Vec<Move> {
+        if self.outcome.is_some() {
+            return Vec::new();
+        }
+        let mut list = MoveList::new();
+        generate(&self.board, &mut list);
+        list.iter().filter(|&m| !self.breaks_ko(m)).collect()
+    }
+
+    /// Checks `m` and plays it, updating the result.
+    pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
+        if let Some(o) = self.outcome {
+            return Err(MoveError::GameOver(o));
+        }
+        let mut list = MoveList::new();
+        generate(&self.board, &mut list);
+        if !list.iter().any(|g| g == m) {
+            return Err(MoveError::NotAvailable(m));
+        }
+        if self.breaks_ko(m) {
+            return Err(MoveError::Ko(m));
+        }
+        let mover = self.board.side();
+        self.history.push(self.board.key());
+        let undo = self.board.make(m);
+        self.moves.push(m);
+        self.plies_since_zap = if undo.zapped.is_some() {
+            0
+        } else {
+            self.plies_since_zap + 1
+        };
+        let key = self.board.key();
+        let seen = 1 + self.history.iter().filter(|&&k| k == key).count() as u32;
+        self.outcome = if let Some((_, p)) = undo.zapped.filter(|(_, p)| p.is_king()) {
+            let loser = p.color();
+            debug_assert!(loser == mover || loser == mover.opp());
+            Some(Outcome::KingZapped { winner: loser.opp() })
+        } else if seen >= self.limits.repetitions {
+            Some(Outcome::Repetition)
+        } else if self.plies_since_zap >= self.limits.no_zap_plies {
+            Some(Outcome::NoZap)
+        } else {
+            None
+        };
+        Ok(())
+    }
+
+    /// Parses `text` (case-insensitive) and plays it.
+    pub fn play_text(&mut self, text: &str) -> Result<Move, MoveError> {
+        let m = Move::parse(text).map_err(MoveError::Parse)?;
+        self.play(m)?;
+        Ok(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ko_forbids_undoing_the_opponents_last_move() {
+        // Tangerine's pawn swaps with d4 and steps to e3; Lavender's d3e3d4
+        // would swap back and step home, recreating the position before
+        // Tangerine's move.
+        let mut g = Game::from_fen("ww7/8/8/3nw4/3NW4/8/8/7EE W").unwrap();
+        g.play_text("d3d4e3").unwrap();
+        let undo = Move::parse("d3e3d4").unwrap();
+        assert_eq!(g.play_text("d3e3d4"), Err(MoveError::Ko(undo)));
+        assert!(!g.legal_moves().contains(&undo));
+        assert!(g.legal_moves().contains(&Move::parse("d3e3f4").unwrap()));
+        assert_eq!(g.moves().len(), 1);
+    }
+
+    #[test]
+    fn unavailable_and_unparsable_moves_change_nothing() {
+        let mut g = Game::from_fen(fen::STARTPOS).unwrap();
+        let before = g.board().clone();
+        assert!(matches!(g.play_text("a0a1"), Err(MoveError::NotAvailable(_))));
+        assert!(matches!(g.play_text("zz"), Err(MoveError::Parse(_))));
+        assert_eq!(g.board(), &before);
+        assert!(g.moves().is_empty());
+    }
+
+    #[test]
+    fn zapping_a_king_ends_the_game() {
+        // Tangerine turns its King west, facing Lavender's King along rank 0.
+        let mut g = Game::from_fen("8/8/8/8/8/8/8/nn6NN W").unwrap();
+        g.play_text("h0L").unwrap();
+        assert_eq!(g.outcome(), Some(Outcome::KingZapped { winner: Color::White }));
+        assert!(matches!(g.play_text("a0R"), Err(MoveError::GameOver(_))));
+        assert!(g.legal_moves().is_empty());
+    }
+
+    #[test]
+    fn threefold_repetition_and_no_zap_draw() {
+        let mut g = Game::from_fen(fen::ENDGAME).unwrap();
+        // Four Kings' steps return to the start; the third occurrence draws.
+        for m in ["h0g0", "a7b7", "g0g1", "b7b6", "g1h1", "b6a6", "h1h0", "a6a7"] {
+            g.play_text(m).unwrap();
+        }
+        assert_eq!(g.outcome(), None);
+        for m in ["h0g0", "a7b7", "g0g1", "b7b6", "g1h1", "b6a6", "h1h0", "a6a7"] {
+            g.play_text(m).unwrap();
+        }
+        assert_eq!(g.outcome(), Some(Outcome::Repetition));
+
+        let limits = Limits {
+            repetitions: 3,
+            no_zap_plies: 4,
+        };
+        let mut g = Game::with_limits(fen::parse(fen::ENDGAME).unwrap(), limits);
+        for m in ["h0g0", "a7b7", "g0g1"] {
+            g.play_text(m).unwrap();
+            assert_eq!(g.outcome(), None);
+        }
+        g.play_text("b7b6").unwrap();
+        assert_eq!(g.outcome(), Some(Outcome::NoZap));
+    }
+}

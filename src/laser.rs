@@ -1,0 +1,131 @@
+//! The laser: the reflection table and beam tracing, as pure functions of a
+//! board. `target` jumps from piece to piece along precomputed rays; the
+//! plain `target_plain` walks square by square and is its oracle.
+
+use crate::bitboard::{first_blocker, RAYS};
+use crate::board::Board;
+use crate::piece::{Color, Piece};
+use crate::square::{Dir, Square};
+
+/// `REFLECT[beam direction][pawn orientation]`: the new beam direction, or
+/// `None` when the beam hits the pawn's back and zaps it (RULES.md table).
+pub const REFLECT: [[Option<Dir>; 4]; 4] = [
+    // beam north:   NW    NE    SE            SW
+    [None, None, Some(Dir::E), Some(Dir::W)],
+    // beam east
+    [Some(Dir::N), None, None, Some(Dir::S)],
+    // beam south
+    [Some(Dir::W), Some(Dir::E), None, None],
+    // beam west
+    [None, Some(Dir::N), Some(Dir::S), None],
+];
+
+/// Where a beam arriving in direction `d` at piece `p` goes on: `None` if
+/// `p` is zapped (a King, or a Pawn hit on its back).
+#[inline(always)]
+pub fn bounce(d: Dir, p: Piece) -> Option<Dir> {
+    if p.is_king() {
+        None
+    } else {
+        REFLECT[d as usize][p.ori() as usize]
+    }
+}
+
+/// The square of the piece that `color`'s laser zaps, if any.
+#[inline]
+pub fn target(b: &Board, color: Color) -> Option<Square> {
+    let occ = b.occupied();
+    let mut at = b.king(color);
+    let mut d = Dir::from_index(b.piece_at(at)?.ori());
+    loop {
+        let hit = first_blocker(occ, at, d)?;
+        let p = b.piece_at(hit)?;
+        match bounce(d, p) {
+            Some(next) => {
+                at = hit;
+                d = next;
+            }
+            None => return Some(hit),
+        }
+    }
+}
+
+/// The squares the beam of `color` passes or stops on (the zapped square
+/// included), and the zapped square if any.
+#[inline]
+pub fn path(b: &Board, color: Color) -> (u64, Option<Square>) {
+    let occ = b.occupied();
+    let mut at = b.king(color);
+    let Some(king) = b.piece_at(at) else {
+        return (0, None);
+    };
+    let mut d = Dir::from_index(king.ori());
+    let mut squares = 0u64;
+    loop {
+        let ray = RAYS[d as usize][at.index()];
+        let Some(hit) = first_blocker(occ, at, d) else {
+            return (squares | ray, None);
+        };
+        // The ray up to and including `hit`: the ray minus what lies beyond it.
+        squares |= ray & !RAYS[d as usize][hit.index()];
+        let p = b.piece_at(hit).expect("a blocker is a piece");
+        match bounce(d, p) {
+            Some(next) => {
+                at = hit;
+                d = next;
+            }
+            None => return (squares, Some(hit)),
+        }
+    }
+}
+
+/// The oracle: walks the beam one square at a time.
+pub fn target_plain(b: &Board, color: Color) -> Option<Square> {
+    let mut at = b.king(color);
+    let mut d = Dir::from_index(b.piece_at(at)?.ori());
+    loop {
+        at = at.step(d.compass())?;
+        if let Some(p) = b.piece_at(at) {
+            match bounce(d, p) {
+                Some(next) => d = next,
+                None => return Some(at),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen;
+
+    #[test]
+    fn start_position_beams_leave_the_board() {
+        let b = fen::parse(fen::STARTPOS).unwrap();
+        assert_eq!(target(&b, Color::White), target_plain(&b, Color::White));
+        assert_eq!(target(&b, Color::Black), target_plain(&b, Color::Black));
+    }
+
+    #[test]
+    fn a_king_facing_the_other_zaps_it() {
+        let b = fen::parse("ss7/8/8/8/8/8/8/NN7 W").unwrap();
+        let a7 = Square::parse(b"a7");
+        assert_eq!(target(&b, Color::White), a7);
+        assert_eq!(target_plain(&b, Color::White), a7);
+        assert_eq!(target(&b, Color::Black), Square::parse(b"a0"));
+    }
+
+    #[test]
+    fn mirrors_turn_the_beam_and_backs_are_zapped() {
+        // White king a0 fires north into an SE pawn on a3 (turns east), then
+        // into an NW pawn on d3 (turns north), then hits the back of the NW
+        // pawn on d6, which is zapped.
+        let b = fen::parse("7ss/3nw4/8/8/SE2NW4/8/8/NN7 W").unwrap();
+        let d6 = Square::parse(b"d6");
+        assert_eq!(target(&b, Color::White), d6);
+        assert_eq!(target_plain(&b, Color::White), d6);
+        let (path_bits, hit) = path(&b, Color::White);
+        assert_eq!(hit, d6);
+        assert_eq!(path_bits.count_ones(), 3 + 3 + 3);
+    }
+}

@@ -1,0 +1,19 @@
+//! leiserchess: a Leiserchess 2018 engine.
+//!
+//! Module map: `square`, `piece`, `moves` (types and their text), `bitboard`
+//! and `zobrist` (compile-time tables), `board` (the position and in-place
+//! make/unmake), `laser`, `movegen`, `fen`, `game` (history and rules),
+//! `perft`, and `uci` (the protocol loop).
+
+pub mod bitboard;
+pub mod board;
+pub mod fen;
+pub mod game;
+pub mod laser;
+pub mod movegen;
+pub mod moves;
+pub mod piece;
+pub mod square;
+pub mod zobrist;
+pub mod perft;
+pub mod uci;

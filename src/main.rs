@@ -1,0 +1,99 @@
+//! The `leiserchess` binary: the UCI loop with no arguments, or a
+//! one-shot command (`perft`).
+
+use leiserchess::fen;
+use leiserchess::perft::{divide, perft_plain, perft_threads};
+use std::process::ExitCode;
+use std::time::Instant;
+
+const USAGE: &str = "usage:
+  leiserchess                 run the Leiserchess UCI loop on stdin/stdout
+  leiserchess perft <depth> [--fen FEN|startpos|endgame] [--threads N] [--plain] [--divide]
+                              count leaf nodes from a position (default: startpos)";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        None => {
+            leiserchess::uci::run(std::io::stdin().lock(), std::io::stdout().lock());
+            Ok(())
+        }
+        Some("perft") => perft_command(&args[1..]),
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command '{other}'")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("leiserchess: {e}\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn perft_command(args: &[String]) -> Result<(), String> {
+    let mut depth = None;
+    let mut position = fen::STARTPOS.to_string();
+    let mut threads = 1usize;
+    let (mut plain, mut per_move) = (false, false);
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match arg.as_str() {
+            "--fen" => position = value("--fen")?,
+            "--threads" => {
+                let v = value("--threads")?;
+                threads = v
+                    .parse()
+                    .ok()
+                    .filter(|&n| (1..=256).contains(&n))
+                    .ok_or(format!("--threads wants a number 1..256, got '{v}'"))?;
+            }
+            "--plain" => plain = true,
+            "--divide" => per_move = true,
+            d if depth.is_none() => {
+                depth = Some(
+                    d.parse::<u32>()
+                        .ok()
+                        .filter(|&d| d <= 12)
+                        .ok_or(format!("depth must be a number 0..12, got '{d}'"))?,
+                )
+            }
+            other => return Err(format!("unexpected argument '{other}'")),
+        }
+    }
+    let depth = depth.ok_or("perft needs a depth")?;
+    let text = match position.as_str() {
+        "startpos" => fen::STARTPOS,
+        "endgame" => fen::ENDGAME,
+        t => t,
+    };
+    let mut board = fen::parse(text).map_err(|e| format!("bad FEN '{text}': {e}"))?;
+    let start = Instant::now();
+    let nodes = if per_move {
+        let rows = divide(&mut board, depth);
+        for (m, n) in &rows {
+            println!("{m} {n}");
+        }
+        rows.iter().map(|r| r.1).sum()
+    } else if plain {
+        perft_plain(&mut board, depth)
+    } else {
+        perft_threads(&board, depth, threads)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("perft {depth} {nodes}");
+    println!(
+        "info time {:.0} ms nps {:.0}",
+        secs * 1000.0,
+        nodes as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}

@@ -85,16 +85,24 @@ pub fn squares(mut bb: u64) -> impl Iterator<Item = Square> {
 const NOT_FILE_A: u64 = 0xfefe_fefe_fefe_fefe;
 const NOT_FILE_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
-/// Number of (a, b) pairs with `a` in `from`, `b` in `to`, and `a`, `b`
-/// adjacent (8 directions): shifts the whole set one way at a time.
+/// The number of (a, b) pairs with `a` in `from`, `b` in `to`, and `a`, `b`
+/// adjacent (8 directions); and the squares adjacent to `from`. Shifts the
+/// whole set one direction at a time.
 #[inline(always)]
-pub fn adjacent_pairs(from: u64, to: u64) -> u32 {
+pub fn adjacency(from: u64, to: u64) -> (u32, u64) {
     let e = (from << 1) & NOT_FILE_A;
     let w = (from >> 1) & NOT_FILE_H;
-    let horizontal = (e & to).count_ones() + (w & to).count_ones();
-    let north = (e << 8 & to).count_ones() + (w << 8 & to).count_ones() + (from << 8 & to).count_ones();
-    let south = (e >> 8 & to).count_ones() + (w >> 8 & to).count_ones() + (from >> 8 & to).count_ones();
-    horizontal + north + south
+    let row = from | e | w;
+    let (up, down) = (row << 8, row >> 8);
+    let pairs = (e & to).count_ones()
+        + (w & to).count_ones()
+        + (e << 8 & to).count_ones()
+        + (w << 8 & to).count_ones()
+        + (from << 8 & to).count_ones()
+        + (e >> 8 & to).count_ones()
+        + (w >> 8 & to).count_ones()
+        + (from >> 8 & to).count_ones();
+    (pairs, e | w | up | down)
 }
 
 #[cfg(test)]
@@ -115,13 +123,19 @@ mod tests {
         let occ = Square::new(16).bit() | Square::new(40).bit() | Square::new(3).bit();
         assert_eq!(first_blocker(occ, a0, Dir::N), Some(Square::new(16)));
         assert_eq!(first_blocker(occ, a0, Dir::E), Some(Square::new(3)));
-        assert_eq!(first_blocker(occ, Square::new(56), Dir::S), Some(Square::new(40)));
-        assert_eq!(first_blocker(occ, Square::new(7), Dir::W), Some(Square::new(3)));
+        assert_eq!(
+            first_blocker(occ, Square::new(56), Dir::S),
+            Some(Square::new(40))
+        );
+        assert_eq!(
+            first_blocker(occ, Square::new(7), Dir::W),
+            Some(Square::new(3))
+        );
         assert_eq!(first_blocker(occ, a0, Dir::S), None);
     }
 
     #[test]
-    fn adjacent_pairs_matches_a_plain_count() {
+    fn adjacency_matches_a_plain_count() {
         let mut rng = 0x1234_5678_9abc_def0u64;
         for _ in 0..2000 {
             rng ^= rng << 13;
@@ -132,7 +146,9 @@ mod tests {
             let plain: u32 = squares(from)
                 .map(|s| (NEIGHBOURS[s.index()] & to).count_ones())
                 .sum();
-            assert_eq!(adjacent_pairs(from, to), plain);
+            assert_eq!(adjacency(from, to).0, plain);
+            let near: u64 = squares(from).fold(0, |acc, s| acc | NEIGHBOURS[s.index()]);
+            assert_eq!(adjacency(from, to).1, near);
         }
     }
 }

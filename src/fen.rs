@@ -42,17 +42,26 @@ impl fmt::Display for FenError {
                 write!(f, "a piece needs two letters (offset {offset})")
             }
             FenError::RankTooLong { rank, offset } => {
-                write!(f, "rank {rank} has more than 8 squares (at offset {offset})")
+                write!(
+                    f,
+                    "rank {rank} has more than 8 squares (at offset {offset})"
+                )
             }
             FenError::RankTooShort { rank, offset } => {
-                write!(f, "rank {rank} has fewer than 8 squares (ends at offset {offset})")
+                write!(
+                    f,
+                    "rank {rank} has fewer than 8 squares (ends at offset {offset})"
+                )
             }
             FenError::RankCount { found } => write!(f, "expected 8 ranks, found {found}"),
             FenError::MissingSide { offset } => {
                 write!(f, "missing side to move (W or B) at offset {offset}")
             }
             FenError::BadSide { offset, text } => {
-                write!(f, "side to move must be W or B, found '{text}' at offset {offset}")
+                write!(
+                    f,
+                    "side to move must be W or B, found '{text}' at offset {offset}"
+                )
             }
             FenError::Trailing { offset, text } => {
                 write!(f, "unexpected text '{text}' at offset {offset}")
@@ -74,7 +83,8 @@ pub fn parse(text: &str) -> Result<Board, FenError> {
             .take_while(|c| !c.is_ascii_whitespace())
             .count();
     let squares = parse_board(bytes, start, end)?;
-    let (side_at, side_text) = next_token(text, end).ok_or(FenError::MissingSide { offset: end })?;
+    let (side_at, side_text) =
+        next_token(text, end).ok_or(FenError::MissingSide { offset: end })?;
     let side = match side_text {
         "W" | "w" => Color::White,
         "B" | "b" => Color::Black,
@@ -98,7 +108,7 @@ pub fn parse(text: &str) -> Result<Board, FenError> {
 fn next_token(text: &str, from: usize) -> Option<(usize, &str)> {
     let rest = &text[from..];
     let skipped = rest.len() - rest.trim_start().len();
-    let token = rest.trim_start().split_whitespace().next()?;
+    let token = rest.split_whitespace().next()?;
     Some((from + skipped, token))
 }
 
@@ -221,20 +231,50 @@ mod tests {
         let cases: [(&str, FenError); 10] = [
             (
                 "ss7/8/8/8/8/8/8/7NNx W",
-                FenError::RankTooLong { rank: 0, offset: 19 },
+                FenError::RankTooLong {
+                    rank: 0,
+                    offset: 19,
+                },
             ),
-            ("ss6/8/8/8/8/8/8/7NN W", FenError::RankTooShort { rank: 7, offset: 3 }),
-            ("ss7/8/8/8/8/8/8/7NQ W", FenError::BadChar { offset: 18, ch: 'Q' }),
-            ("ss7/8/8/8/8/8/8/7N", FenError::UnfinishedPiece { offset: 17 }),
-            ("ss7/8/8/8/8/8/8/7NN X", FenError::BadSide { offset: 20, text: "X".into() }),
+            (
+                "ss6/8/8/8/8/8/8/7NN W",
+                FenError::RankTooShort { rank: 7, offset: 3 },
+            ),
+            (
+                "ss7/8/8/8/8/8/8/7NQ W",
+                FenError::BadChar {
+                    offset: 18,
+                    ch: 'Q',
+                },
+            ),
+            (
+                "ss7/8/8/8/8/8/8/7N",
+                FenError::UnfinishedPiece { offset: 17 },
+            ),
+            (
+                "ss7/8/8/8/8/8/8/7NN X",
+                FenError::BadSide {
+                    offset: 20,
+                    text: "X".into(),
+                },
+            ),
             ("ss7/8/8/8/8/8/8/7NN", FenError::MissingSide { offset: 19 }),
             ("ss7/8/8/8/8/8/7NN W", FenError::RankCount { found: 7 }),
-            ("8/8/8/8/8/8/8/7NN W", FenError::Position(BoardError::NoKing(Color::Black))),
+            (
+                "8/8/8/8/8/8/8/7NN W",
+                FenError::Position(BoardError::NoKing(Color::Black)),
+            ),
             (
                 "ss7/8/8/8/8/8/8/6NNNN W",
                 FenError::Position(BoardError::TwoKings(Color::White)),
             ),
-            ("ss7/8/8/8/8/8/8/7NN W x", FenError::Trailing { offset: 22, text: "x".into() }),
+            (
+                "ss7/8/8/8/8/8/8/7NN W x",
+                FenError::Trailing {
+                    offset: 22,
+                    text: "x".into(),
+                },
+            ),
         ];
         for (text, want) in cases {
             assert_eq!(parse(text).unwrap_err(), want, "{text}");
@@ -245,7 +285,15 @@ mod tests {
 
     #[test]
     fn odd_input_does_not_panic() {
-        for text in ["", " ", "/", "9/8", "ss7/é/8", "ss7/8/8/8/8/8/8/8/8 W", "ss7/8/8/8/8/8/8/7N€ W"] {
+        for text in [
+            "",
+            " ",
+            "/",
+            "9/8",
+            "ss7/é/8",
+            "ss7/8/8/8/8/8/8/8/8 W",
+            "ss7/8/8/8/8/8/8/7N€ W",
+        ] {
             assert!(parse(text).is_err(), "{text}");
         }
     }

@@ -30,7 +30,9 @@ impl Default for Limits {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Outcome {
     /// `winner` zapped the other King, or the other side zapped its own.
-    KingZapped { winner: Color },
+    KingZapped {
+        winner: Color,
+    },
     Repetition,
     NoZap,
 }
@@ -39,8 +41,12 @@ impl Outcome {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn score_text(self) -> &'static str {
         match self {
-            Outcome::KingZapped { winner: Color::White } => "1-0",
-            Outcome::KingZapped { winner: Color::Black } => "0-1",
+            Outcome::KingZapped {
+                winner: Color::White,
+            } => "1-0",
+            Outcome::KingZapped {
+                winner: Color::Black,
+            } => "0-1",
             _ => "1/2-1/2",
         }
     }
@@ -49,8 +55,12 @@ impl Outcome {
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
-            Outcome::KingZapped { winner: Color::White } => f.write_str("Tangerine wins: King zapped"),
-            Outcome::KingZapped { winner: Color::Black } => f.write_str("Lavender wins: King zapped"),
+            Outcome::KingZapped {
+                winner: Color::White,
+            } => f.write_str("Tangerine wins: King zapped"),
+            Outcome::KingZapped {
+                winner: Color::Black,
+            } => f.write_str("Lavender wins: King zapped"),
             Outcome::Repetition => f.write_str("draw by repetition"),
             Outcome::NoZap => f.write_str("draw by the no-zap rule"),
         }
@@ -73,7 +83,9 @@ impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             MoveError::Parse(e) => e.fmt(f),
-            MoveError::NotAvailable(m) => write!(f, "illegal move '{m}': not a move of this position"),
+            MoveError::NotAvailable(m) => {
+                write!(f, "illegal move '{m}': not a move of this position")
+            }
             MoveError::Ko(m) => write!(f, "illegal move '{m}': forbidden by the Ko rule"),
             MoveError::GameOver(o) => write!(f, "the game is over ({o})"),
         }
@@ -183,7 +195,9 @@ impl Game {
         self.outcome = if let Some((_, p)) = undo.zapped.filter(|(_, p)| p.is_king()) {
             let loser = p.color();
             debug_assert!(loser == mover || loser == mover.opp());
-            Some(Outcome::KingZapped { winner: loser.opp() })
+            Some(Outcome::KingZapped {
+                winner: loser.opp(),
+            })
         } else if seen >= self.limits.repetitions {
             Some(Outcome::Repetition)
         } else if self.plies_since_zap >= self.limits.no_zap_plies {
@@ -224,7 +238,10 @@ mod tests {
     fn unavailable_and_unparsable_moves_change_nothing() {
         let mut g = Game::from_fen(fen::STARTPOS).unwrap();
         let before = g.board().clone();
-        assert!(matches!(g.play_text("a0a1"), Err(MoveError::NotAvailable(_))));
+        assert!(matches!(
+            g.play_text("a0a1"),
+            Err(MoveError::NotAvailable(_))
+        ));
         assert!(matches!(g.play_text("zz"), Err(MoveError::Parse(_))));
         assert_eq!(g.board(), &before);
         assert!(g.moves().is_empty());
@@ -235,7 +252,12 @@ mod tests {
         // Tangerine turns its King west, facing Lavender's King along rank 0.
         let mut g = Game::from_fen("8/8/8/8/8/8/8/nn6NN W").unwrap();
         g.play_text("h0L").unwrap();
-        assert_eq!(g.outcome(), Some(Outcome::KingZapped { winner: Color::White }));
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::KingZapped {
+                winner: Color::White
+            })
+        );
         assert!(matches!(g.play_text("a0R"), Err(MoveError::GameOver(_))));
         assert!(g.legal_moves().is_empty());
     }
@@ -244,11 +266,15 @@ mod tests {
     fn threefold_repetition_and_no_zap_draw() {
         let mut g = Game::from_fen(fen::ENDGAME).unwrap();
         // Four Kings' steps return to the start; the third occurrence draws.
-        for m in ["h0g0", "a7b7", "g0g1", "b7b6", "g1h1", "b6a6", "h1h0", "a6a7"] {
+        for m in [
+            "h0g0", "a7b7", "g0g1", "b7b6", "g1h1", "b6a6", "h1h0", "a6a7",
+        ] {
             g.play_text(m).unwrap();
         }
         assert_eq!(g.outcome(), None);
-        for m in ["h0g0", "a7b7", "g0g1", "b7b6", "g1h1", "b6a6", "h1h0", "a6a7"] {
+        for m in [
+            "h0g0", "a7b7", "g0g1", "b7b6", "g1h1", "b6a6", "h1h0", "a6a7",
+        ] {
             g.play_text(m).unwrap();
         }
         assert_eq!(g.outcome(), Some(Outcome::Repetition));

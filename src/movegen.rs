@@ -1,7 +1,7 @@
 //! Move generation (RULES.md "Moves"), and counting moves without
 //! generating them for perft's last ply.
 
-use crate::bitboard::{adjacent_pairs, squares, NEIGHBOURS};
+use crate::bitboard::{adjacency, squares, NEIGHBOURS};
 use crate::board::Board;
 use crate::moves::{Move, MoveList};
 use crate::piece::{Color, Rot};
@@ -15,46 +15,77 @@ pub fn generate(b: &Board, list: &mut MoveList) {
 /// Appends every move side `c` could make in this position, whoever is to
 /// move (the laser-coverage term needs the other side's moves too).
 pub fn generate_for(b: &Board, c: Color, list: &mut MoveList) {
+    for_each_move(b, c, |m, _| list.push(m));
+}
+
+/// What a move changes, as bitboards: the squares whose contents change,
+/// and the squares that change in the mover's and in the opponent's
+/// occupancy (so occupancy after the move is `own ^ own_flip`, `opp ^ opp_flip`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Footprint {
+    pub touched: u64,
+    pub own_flip: u64,
+    pub opp_flip: u64,
+}
+
+/// Calls `visit` with every move of side `c` and its footprint, in
+/// generation order: for each piece, lowest square first, its rotations,
+/// then by compass direction a step, or a swap's rotations and steps.
+#[inline(always)]
+pub fn for_each_move(b: &Board, c: Color, mut visit: impl FnMut(Move, Footprint)) {
     let own = b.pieces(c);
     let enemy = b.pieces(c.opp());
+    let empty = !(own | enemy);
     for from in squares(own) {
+        let f = from.bit();
+        let fp = |touched: u64, own_flip: u64, opp_flip: u64| Footprint {
+            touched,
+            own_flip,
+            opp_flip,
+        };
         for r in Rot::ALL {
-            list.push(Move::rotate(from, r));
+            visit(Move::rotate(from, r), fp(f, 0, 0));
         }
         for d in Compass::ALL {
             let Some(to) = from.step(d) else { continue };
-            if enemy & to.bit() != 0 {
+            let t = to.bit();
+            if empty & t != 0 {
+                visit(Move::step(from, d), fp(f | t, f | t, 0));
+            } else if enemy & t != 0 {
                 for r in Rot::ALL {
-                    list.push(Move::swap_rotate(from, d, r));
+                    visit(Move::swap_rotate(from, d, r), fp(f | t, f | t, f | t));
                 }
                 // After the swap `from` holds the enemy piece, so the mover's
                 // step goes to the swapped square's empty neighbours.
                 for d2 in Compass::ALL {
-                    if let Some(t2) = to.step(d2) {
-                        if b.piece_at(t2).is_none() {
-                            list.push(Move::swap_step(from, d, d2));
-                        }
+                    if let Some(t2) = to.step(d2).filter(|t2| empty & t2.bit() != 0) {
+                        let u = t2.bit();
+                        visit(Move::swap_step(from, d, d2), fp(f | t | u, f | u, f | t));
                     }
                 }
-            } else if own & to.bit() == 0 {
-                list.push(Move::step(from, d));
             }
         }
     }
 }
 
-/// The number of moves `generate` would produce, from bitboards alone:
-/// each own piece has 3 rotations and a step to each empty neighbour, and
-/// each (own, enemy) adjacent pair adds 3 swap-rotations and a swap-step to
-/// each empty neighbour of the enemy's square.
+/// The number of moves `generate` would produce, from bitboards alone.
 #[inline]
 pub fn count(b: &Board) -> u64 {
     let c = b.side();
-    let own = b.pieces(c);
-    let enemy = b.pieces(c.opp());
+    count_occupancy(b.pieces(c), b.pieces(c.opp()))
+}
+
+/// The number of moves of a side whose pieces are `own` facing `enemy`:
+/// each own piece has 3 rotations and a step to each empty neighbour, and
+/// each adjacent (own, enemy) pair adds 3 swap-rotations and a swap-step to
+/// each empty neighbour of the enemy's square.
+#[inline(always)]
+pub fn count_occupancy(own: u64, enemy: u64) -> u64 {
     let empty = !(own | enemy);
-    let mut n = 3 * own.count_ones() + adjacent_pairs(own, empty);
-    for x in squares(enemy) {
+    let (pairs, near_own) = adjacency(own, empty);
+    let mut n = 3 * own.count_ones() + pairs;
+    // Enemy pieces with no own neighbour offer no swap.
+    for x in squares(enemy & near_own) {
         let nb = NEIGHBOURS[x.index()];
         n += (3 + (nb & empty).count_ones()) * (nb & own).count_ones();
     }

@@ -140,7 +140,11 @@ impl Move {
                 if to == from {
                     return Err(bad("a swap can not step back onto its own square"));
                 }
-                Ok(Move::swap_step(from, adjacent(from, swap)?, adjacent(swap, to)?))
+                Ok(Move::swap_step(
+                    from,
+                    adjacent(from, swap)?,
+                    adjacent(swap, to)?,
+                ))
             }
             _ => Err(bad("a move has 3, 4, 5 or 6 characters")),
         }
@@ -182,7 +186,12 @@ impl fmt::Display for Move {
                 write!(f, "{from}{}{}", sq(swap), sq(to))
             }
             MoveKind::SwapRotate => {
-                write!(f, "{from}{}{}", sq(from.step(self.dir())), self.rot().letter())
+                write!(
+                    f,
+                    "{from}{}{}",
+                    sq(from.step(self.dir())),
+                    self.rot().letter()
+                )
             }
         }
     }
@@ -267,7 +276,9 @@ mod tests {
 
     #[test]
     fn bad_text_is_refused_with_a_reason() {
-        for text in ["", "g2", "g2X", "h3h5", "z3g4", "d5e4d5", "d5e4f5g6", "e4d6R"] {
+        for text in [
+            "", "g2", "g2X", "h3h5", "z3g4", "d5e4d5", "d5e4f5g6", "e4d6R",
+        ] {
             assert!(Move::parse(text).is_err(), "{text}");
         }
         let e = Move::parse("h3h5").unwrap_err();

@@ -7,10 +7,11 @@
 //! every move that touches none of its squares. `perft_threads` splits the
 //! root moves over threads.
 
-use crate::board::{Board, Undo};
+use crate::board::Board;
 use crate::laser;
-use crate::movegen::{count, generate};
+use crate::movegen::{count, count_occupancy, for_each_move, generate};
 use crate::moves::{Move, MoveList};
+use crate::square::Square;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -47,37 +48,100 @@ pub fn perft(b: &mut Board, depth: u32) -> u64 {
     }
 }
 
-/// Plays `m` with the laser shot taken from the parent's beam when `m`
-/// changes none of the squares the beam crosses (nor the King's own).
-#[inline(always)]
-fn make_cached(b: &mut Board, m: Move, guard: u64, base: Option<crate::square::Square>) -> Undo {
-    let untouched = m.touched() & guard == 0;
-    b.make_with(m, |placed| {
-        if untouched {
-            base
-        } else {
-            laser::target(placed, placed.side())
+/// The laser shot of the side to move, computed once per node: a move
+/// that changes none of the squares the unchanged board's beam crosses
+/// (nor the King's own) leaves the shot as it is.
+struct ShotCache {
+    guard: u64,
+    base: Option<(Square, bool)>,
+}
+
+impl ShotCache {
+    fn new(b: &Board) -> ShotCache {
+        let side = b.side();
+        let (path, target) = laser::path(b, side);
+        ShotCache {
+            guard: path | b.king(side).bit(),
+            base: target.map(|s| (s, is_king(b, s))),
         }
-    })
+    }
+
+    /// The square `m` would zap and whether it holds a King; `touched` are
+    /// the squares `m` changes.
+    #[inline(always)]
+    fn victim(&self, b: &mut Board, m: Move, touched: u64) -> Option<(Square, bool)> {
+        if touched & self.guard == 0 {
+            return self.base;
+        }
+        b.place(m);
+        let hit = laser::target(b, b.side()).map(|s| (s, is_king(b, s)));
+        b.unplace(m);
+        hit
+    }
+}
+
+fn is_king(b: &Board, s: Square) -> bool {
+    b.piece_at(s).is_some_and(|p| p.is_king())
 }
 
 fn perft_inner(b: &mut Board, depth: u32) -> u64 {
+    if depth == 2 {
+        return perft_2(b);
+    }
     let mut list = MoveList::new();
     generate(b, &mut list);
-    let (path, base) = laser::path(b, b.side());
-    let guard = path | b.king(b.side()).bit();
+    let shots = ShotCache::new(b);
     let mut total = 0;
     for m in list.iter() {
-        let undo = make_cached(b, m, guard, base);
+        let victim = shots.victim(b, m, m.touched()).map(|v| v.0);
+        let undo = b.make_with(m, |_| victim);
         total += if undo.king_zapped() {
             1
-        } else if depth == 2 {
-            count(b)
         } else {
             perft_inner(b, depth - 1)
         };
         b.unmake(m, undo);
     }
+    total
+}
+
+/// Perft 2 without playing the moves: each child's move count depends only
+/// on where the pieces stand after the move and the zap, which follows from
+/// the move's squares; rotations (a third of all moves) keep the occupancy,
+/// so their children share one count unless the shot differs.
+fn perft_2(b: &Board) -> u64 {
+    let side = b.side();
+    let (own, opp) = (b.pieces(side), b.pieces(side.opp()));
+    let shots = ShotCache::new(b);
+    // Two memos of the child's count by occupancy: the untouched shot's
+    // (most rotations), and the previous move's (runs of swap-rotations).
+    let untouched = shots.base.map_or(!0, |(s, _)| !s.bit());
+    let base = (own & untouched, opp & untouched);
+    let base_count = count_occupancy(base.1, base.0);
+    let mut last = (base, base_count);
+    let mut scratch = b.clone();
+    let mut total = 0;
+    for_each_move(b, side, |m, fp| {
+        let after = match shots.victim(&mut scratch, m, fp.touched) {
+            Some((_, true)) => {
+                total += 1;
+                return;
+            }
+            Some((s, false)) => (
+                (own ^ fp.own_flip) & !s.bit(),
+                (opp ^ fp.opp_flip) & !s.bit(),
+            ),
+            None => (own ^ fp.own_flip, opp ^ fp.opp_flip),
+        };
+        total += if after == base {
+            base_count
+        } else {
+            if after != last.0 {
+                last = (after, count_occupancy(after.1, after.0));
+            }
+            last.1
+        };
+    });
     total
 }
 

@@ -51,9 +51,9 @@ impl Square {
     }
 
     /// The neighbouring square in compass direction `d`, if on the board.
-    pub const fn step(self, d: Compass) -> Option<Square> {
-        let (df, dr) = d.delta();
-        Square::from_coords(self.file() + df, self.rank() + dr)
+    #[inline(always)]
+    pub fn step(self, d: Compass) -> Option<Square> {
+        STEPS[self.index()][d as usize]
     }
 
     /// The compass direction from `self` to an adjacent square `to`.
@@ -86,6 +86,24 @@ impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "{}{}", (b'a' + self.file() as u8) as char, self.rank())
     }
+}
+
+/// `STEPS[s][d]`: the neighbour of square `s` in compass direction `d`.
+static STEPS: [[Option<Square>; 8]; 64] = steps();
+
+const fn steps() -> [[Option<Square>; 8]; 64] {
+    let mut t = [[None; 8]; 64];
+    let mut s = 0;
+    while s < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = Compass::ALL[d].delta();
+            t[s][d] = Square::from_coords((s % 8) as i32 + df, (s / 8) as i32 + dr);
+            d += 1;
+        }
+        s += 1;
+    }
+    t
 }
 
 /// One of the eight directions a piece steps or swaps in.
@@ -183,7 +201,10 @@ mod tests {
         assert_eq!(a0.step(Compass::S), None);
         assert_eq!(a0.step(Compass::W), None);
         assert_eq!(a0.step(Compass::NE), Square::parse(b"b1"));
-        assert_eq!(a0.compass_to(Square::parse(b"b1").unwrap()), Some(Compass::NE));
+        assert_eq!(
+            a0.compass_to(Square::parse(b"b1").unwrap()),
+            Some(Compass::NE)
+        );
         assert_eq!(Square::new(63).step(Compass::N), None);
     }
 }

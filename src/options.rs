@@ -1,0 +1,164 @@
+//! UCI options: a table of typed options with defaults and ranges. Names
+//! are case-insensitive; out-of-range values are clamped, and every change
+//! is reported back as one line of text for an `info string`.
+
+use std::fmt;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OptionKind {
+    Spin { min: i64, max: i64 },
+    Check,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: OptionKind,
+    pub default: i64,
+}
+
+/// The engine's options.
+pub const SPECS: &[OptionSpec] = &[OptionSpec {
+    name: "threads",
+    kind: OptionKind::Spin { min: 1, max: 64 },
+    default: 1,
+}];
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum OptionError {
+    Unknown(String),
+    MissingValue(&'static str),
+    NotANumber { name: &'static str, value: String },
+    NotABool { name: &'static str, value: String },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            OptionError::Unknown(n) => write!(f, "unknown option '{n}'"),
+            OptionError::MissingValue(n) => write!(f, "option '{n}' needs a value"),
+            OptionError::NotANumber { name, value } => {
+                write!(f, "option '{name}' wants a whole number, got '{value}'")
+            }
+            OptionError::NotABool { name, value } => {
+                write!(f, "option '{name}' wants true or false, got '{value}'")
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    values: Vec<i64>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            values: SPECS.iter().map(|s| s.default).collect(),
+        }
+    }
+}
+
+fn find(name: &str) -> Option<(usize, &'static OptionSpec)> {
+    SPECS
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.name.eq_ignore_ascii_case(name))
+}
+
+impl Options {
+    /// The value of option `name`; panics on a name not in `SPECS`, which
+    /// is a programming error, never user input.
+    pub fn get(&self, name: &str) -> i64 {
+        let (i, _) = find(name).unwrap_or_else(|| panic!("no option named {name}"));
+        self.values[i]
+    }
+
+    /// Sets option `name` from text; returns the report line.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<String, OptionError> {
+        let (i, spec) = find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let text = value.ok_or(OptionError::MissingValue(spec.name))?;
+        match spec.kind {
+            OptionKind::Spin { min, max } => {
+                let v: i64 = text.parse().map_err(|_| OptionError::NotANumber {
+                    name: spec.name,
+                    value: text.to_string(),
+                })?;
+                let clamped = v.clamp(min, max);
+                self.values[i] = clamped;
+                Ok(if clamped == v {
+                    format!("{} set to {v}", spec.name)
+                } else {
+                    format!(
+                        "{} set to {clamped} ({v} is outside {min}..{max})",
+                        spec.name
+                    )
+                })
+            }
+            OptionKind::Check => {
+                let v = match text.to_ascii_lowercase().as_str() {
+                    "true" => 1,
+                    "false" => 0,
+                    _ => {
+                        return Err(OptionError::NotABool {
+                            name: spec.name,
+                            value: text.to_string(),
+                        })
+                    }
+                };
+                self.values[i] = v;
+                Ok(format!("{} set to {text}", spec.name))
+            }
+        }
+    }
+
+    /// The `option name … type …` lines of the `uci` answer.
+    pub fn uci_lines() -> Vec<String> {
+        SPECS
+            .iter()
+            .map(|s| match s.kind {
+                OptionKind::Spin { min, max } => format!(
+                    "option name {} type spin default {} min {min} max {max}",
+                    s.name, s.default
+                ),
+                OptionKind::Check => format!(
+                    "option name {} type check default {}",
+                    s.name,
+                    s.default != 0
+                ),
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_clamps_and_reports() {
+        let mut o = Options::default();
+        assert_eq!(o.get("threads"), 1);
+        assert_eq!(o.set("Threads", Some("2")).unwrap(), "threads set to 2");
+        assert_eq!(o.get("threads"), 2);
+        assert!(o
+            .set("threads", Some("999"))
+            .unwrap()
+            .contains("outside 1..64"));
+        assert_eq!(o.get("threads"), 64);
+        assert!(matches!(
+            o.set("threads", Some("x")),
+            Err(OptionError::NotANumber { .. })
+        ));
+        assert!(matches!(
+            o.set("nosuch", Some("1")),
+            Err(OptionError::Unknown(_))
+        ));
+        assert!(matches!(
+            o.set("threads", None),
+            Err(OptionError::MissingValue(_))
+        ));
+        assert_eq!(o.get("threads"), 64);
+    }
+}

@@ -7,6 +7,7 @@
 
 pub mod bitboard;
 pub mod board;
+pub mod eval;
 pub mod fen;
 pub mod game;
 pub mod laser;

@@ -1,0 +1,213 @@
+//! The reference static evaluation (EVAL.md), exact to the integer: per-piece
+//! terms plus laser coverage, per side, in "ev" (a Pawn is 10000 ev).
+//!
+//! `evaluate` uses the fast coverage of `coverage`; `evaluate_plain` the
+//! oracle written straight from EVAL.md. Both give the same `Terms`.
+
+pub mod coverage;
+
+use crate::bitboard::squares;
+use crate::board::Board;
+use crate::piece::{Color, Kind};
+use crate::square::Square;
+
+/// The evaluation weights; the reference defaults by `Default`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Weights {
+    pub pcentral: i32,
+    pub pbetween: i32,
+    pub kface: i32,
+    pub kaggressive: i32,
+    /// Defined for compatibility; the reference evaluation does not use it.
+    pub mobility: i32,
+    pub lcoverage: i32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            pcentral: 500,
+            pbetween: 250,
+            kface: 5000,
+            kaggressive: 26000,
+            mobility: 800,
+            lcoverage: 1600,
+        }
+    }
+}
+
+/// One side's evaluation terms, in ev.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct SideTerms {
+    pub material: i32,
+    pub pbetween: i32,
+    pub pcentral: i32,
+    pub kface: i32,
+    pub kaggressive: i32,
+    pub lcoverage: i32,
+}
+
+impl SideTerms {
+    pub fn total(&self) -> i32 {
+        self.material
+            + self.pbetween
+            + self.pcentral
+            + self.kface
+            + self.kaggressive
+            + self.lcoverage
+    }
+
+    /// The terms by name, in the order the `eval` command prints them.
+    pub fn named(&self) -> [(&'static str, i32); 6] {
+        [
+            ("material", self.material),
+            ("pbetween", self.pbetween),
+            ("pcentral", self.pcentral),
+            ("kface", self.kface),
+            ("kaggressive", self.kaggressive),
+            ("lcoverage", self.lcoverage),
+        ]
+    }
+}
+
+/// Both sides' terms and the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Terms {
+    pub sides: [SideTerms; 2],
+    pub to_move: Color,
+}
+
+impl Terms {
+    /// White's total minus Black's, from the side to move's view, in ev,
+    /// plus `noise` (the `randomize` option's draw).
+    pub fn score_ev(&self, noise: i32) -> i32 {
+        let tot = self.sides[0].total() - self.sides[1].total();
+        let tot = match self.to_move {
+            Color::White => tot,
+            Color::Black => -tot,
+        };
+        tot + noise
+    }
+
+    /// The score in centipawns (ev / 100, truncated toward zero).
+    pub fn score_cp(&self, noise: i32) -> i32 {
+        self.score_ev(noise) / 100
+    }
+}
+
+/// The static evaluation with the fast laser coverage. The board is used
+/// as scratch space for coverage and is returned unchanged.
+pub fn evaluate(b: &mut Board, w: &Weights) -> Terms {
+    let mut terms = piece_terms(b, w);
+    for c in Color::BOTH {
+        terms.sides[c.index()].lcoverage = coverage_term(w, coverage::coverage(b, c));
+    }
+    terms
+}
+
+/// The static evaluation with the plain coverage oracle.
+pub fn evaluate_plain(b: &Board, w: &Weights) -> Terms {
+    let mut terms = piece_terms(b, w);
+    for c in Color::BOTH {
+        terms.sides[c.index()].lcoverage = coverage_term(w, coverage::coverage_plain(b, c));
+    }
+    terms
+}
+
+/// `trunc(float(lcoverage) × R)`, all in `f32`.
+fn coverage_term(w: &Weights, r: f32) -> i32 {
+    (w.lcoverage as f32 * r) as i32
+}
+
+/// Every term but laser coverage.
+fn piece_terms(b: &Board, w: &Weights) -> Terms {
+    let mut sides = [SideTerms::default(); 2];
+    let kings = [b.king(Color::White), b.king(Color::Black)];
+    let (files, ranks) = (spans(kings, Square::file), spans(kings, Square::rank));
+    for c in Color::BOTH {
+        let t = &mut sides[c.index()];
+        for s in squares(b.pieces(c)) {
+            let Some(p) = b.piece_at(s) else { continue };
+            match p.kind() {
+                Kind::Pawn => {
+                    t.material += 10000;
+                    if files.contains(&s.file()) && ranks.contains(&s.rank()) {
+                        t.pbetween += w.pbetween;
+                    }
+                    t.pcentral += (w.pcentral as f64 * pcentral_bonus(s)) as i32;
+                }
+                Kind::King => {
+                    let o = kings[c.opp().index()];
+                    t.kface += kface(s, p.ori(), o, w.kface);
+                    t.kaggressive += kaggressive(s, o, w.kaggressive);
+                }
+            }
+        }
+    }
+    Terms {
+        sides,
+        to_move: b.side(),
+    }
+}
+
+/// The inclusive range between the two Kings' coordinates.
+fn spans(kings: [Square; 2], coord: fn(Square) -> i32) -> std::ops::RangeInclusive<i32> {
+    let (a, b) = (coord(kings[0]), coord(kings[1]));
+    a.min(b)..=a.max(b)
+}
+
+/// `1 - sqrt(df² + dr²) / (8 / sqrt(2))` in double precision.
+fn pcentral_bonus(s: Square) -> f64 {
+    let dist = |x: i32| if 3 - x >= 0 { 3 - x } else { x - 4 } as f64;
+    let (df, dr) = (dist(s.file()), dist(s.rank()));
+    1.0 - (df * df + dr * dr).sqrt() / (8.0 / 2f64.sqrt())
+}
+
+fn kface(k: Square, ori: u8, o: Square, weight: i32) -> i32 {
+    let (df, dr) = (o.file() - k.file(), o.rank() - k.rank());
+    let b = match ori {
+        0 => dr,
+        1 => df,
+        2 => -dr,
+        _ => -df,
+    };
+    (b * weight) / (dr.abs() + df.abs())
+}
+
+fn kaggressive(k: Square, o: Square, weight: i32) -> i32 {
+    let (f, r) = (k.file(), k.rank());
+    let (df, dr) = (o.file() - f, o.rank() - r);
+    let b = if df >= 0 && dr >= 0 {
+        (f + 1) * (r + 1)
+    } else if df <= 0 && dr >= 0 {
+        (8 - f) * (r + 1)
+    } else if df <= 0 && dr <= 0 {
+        (8 - f) * (8 - r)
+    } else {
+        (f + 1) * (8 - r)
+    };
+    (weight * b) / 64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen;
+
+    #[test]
+    fn pcentral_is_largest_in_the_centre() {
+        let centre = pcentral_bonus(Square::parse(b"d3").unwrap());
+        let corner = pcentral_bonus(Square::parse(b"a0").unwrap());
+        assert_eq!(centre, 1.0);
+        assert!(corner > 0.0 && corner < centre);
+    }
+
+    #[test]
+    fn kings_facing_each_other_score_kface() {
+        // a0 King facing north at an enemy King on a7: b = 7, distance 7.
+        let b = fen::parse("ss7/8/8/8/8/8/8/NN7 W").unwrap();
+        let t = evaluate_plain(&b, &Weights::default());
+        assert_eq!(t.sides[0].kface, 5000);
+        assert_eq!(t.sides[1].kface, 5000);
+    }
+}

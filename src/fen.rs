@@ -151,7 +151,7 @@ fn parse_board(s: &[u8], start: usize, end: usize) -> Result<[Option<Piece>; 64]
                 if i + 1 >= end {
                     return Err(FenError::UnfinishedPiece { offset: i });
                 }
-                let p = Piece::from_fen(c, s[i + 1]).ok_or(FenError::BadChar {
+                let p = Piece::from_fen(c, s[i + 1]).ok_or_else(|| FenError::BadChar {
                     offset: i + 1,
                     ch: char_at(s, i + 1),
                 })?;

@@ -1,15 +1,19 @@
 //! The `leiserchess` binary: the UCI loop with no arguments, or a
 //! one-shot command (`perft`).
 
+use leiserchess::eval::{bench, Weights};
 use leiserchess::fen;
 use leiserchess::perft::{divide, perft_plain, perft_threads};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage:
   leiserchess                 run the Leiserchess UCI loop on stdin/stdout
   leiserchess perft <depth> [--fen FEN|startpos|endgame] [--threads N] [--plain] [--divide]
-                              count leaf nodes from a position (default: startpos)";
+                              count leaf nodes from a position (default: startpos)
+  leiserchess evalbench [FILE] [--seconds S]
+                              evaluate every FEN of FILE (default: the 300 reference
+                              positions) for S seconds (default 3); ends with evals/s";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -19,6 +23,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some("perft") => perft_command(&args[1..]),
+        Some("evalbench") => evalbench_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())
@@ -95,5 +100,49 @@ fn perft_command(args: &[String]) -> Result<(), String> {
         secs * 1000.0,
         nodes as f64 / secs.max(1e-9)
     );
+    Ok(())
+}
+
+fn evalbench_command(args: &[String]) -> Result<(), String> {
+    let mut file = None;
+    let mut seconds = 3.0f64;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--seconds" => {
+                let v = it.next().ok_or("--seconds needs a value")?;
+                seconds = v
+                    .parse()
+                    .ok()
+                    .filter(|s: &f64| s.is_finite() && *s >= 0.0 && *s <= 3600.0)
+                    .ok_or(format!("--seconds wants a number 0..3600, got '{v}'"))?;
+            }
+            f if file.is_none() => file = Some(f.to_string()),
+            other => return Err(format!("unexpected argument '{other}'")),
+        }
+    }
+    let text = match &file {
+        Some(f) => std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?,
+        None => bench::DEFAULT_POSITIONS.to_string(),
+    };
+    let name = file.as_deref().unwrap_or("the reference positions");
+    let positions = bench::parse_positions(&text).map_err(|e| format!("{name}: {e}"))?;
+    if positions.is_empty() {
+        return Err(format!("{name}: no positions"));
+    }
+    let r = bench::run(
+        &positions,
+        &Weights::default(),
+        Duration::from_secs_f64(seconds),
+    );
+    let secs = r.elapsed.as_secs_f64();
+    println!("positions {} checksum {}", positions.len(), r.checksum);
+    println!(
+        "evals {} time {:.0} ms ns/eval {:.1}",
+        r.evals,
+        secs * 1000.0,
+        secs * 1e9 / r.evals as f64
+    );
+    println!("evals/s {:.0}", r.evals as f64 / secs);
     Ok(())
 }

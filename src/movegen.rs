@@ -6,6 +6,7 @@ use crate::board::Board;
 use crate::moves::{Move, MoveList};
 use crate::piece::{Color, Rot};
 use crate::square::Compass;
+use crate::square::Square;
 
 /// Appends every move of the side to move (no Ko filter) to `list`.
 pub fn generate(b: &Board, list: &mut MoveList) {
@@ -15,7 +16,7 @@ pub fn generate(b: &Board, list: &mut MoveList) {
 /// Appends every move side `c` could make in this position, whoever is to
 /// move (the laser-coverage term needs the other side's moves too).
 pub fn generate_for(b: &Board, c: Color, list: &mut MoveList) {
-    for_each_move(b, c, |m, _| list.push(m));
+    for_each_move(b.pieces(c), b.pieces(c.opp()), |m, _| list.push(m));
 }
 
 /// What a move changes, as bitboards: the squares whose contents change,
@@ -28,40 +29,101 @@ pub struct Footprint {
     pub opp_flip: u64,
 }
 
-/// Calls `visit` with every move of side `c` and its footprint, in
-/// generation order: for each piece, lowest square first, its rotations,
-/// then by compass direction a step, or a swap's rotations and steps.
+/// Calls `visit` with every move of the side whose pieces are `own` (facing
+/// `enemy`) and its footprint, in generation order: for each piece, lowest
+/// square first, its rotations, then by compass direction a step, or a
+/// swap's rotations and steps.
 #[inline(always)]
-pub fn for_each_move(b: &Board, c: Color, mut visit: impl FnMut(Move, Footprint)) {
-    let own = b.pieces(c);
-    let enemy = b.pieces(c.opp());
-    let empty = !(own | enemy);
+pub fn for_each_move(own: u64, enemy: u64, mut visit: impl FnMut(Move, Footprint)) {
     for from in squares(own) {
+        piece_moves(from, own, enemy, &mut visit);
+    }
+}
+
+/// Calls `visit` with exactly the moves of `for_each_move(own, enemy, ..)`
+/// whose footprint touches a square of `guard` (in another order), and
+/// skips the rest cheaply: a piece on `guard` has all its moves visited; a
+/// piece off it only its steps into `guard`, all its swaps with an enemy on
+/// `guard`, and its other swaps' steps into `guard`.
+#[inline(always)]
+pub fn for_each_move_touching(
+    own: u64,
+    enemy: u64,
+    guard: u64,
+    mut visit: impl FnMut(Move, Footprint),
+) {
+    let empty = !(own | enemy);
+    for from in squares(own & guard) {
+        piece_moves(from, own, enemy, &mut visit);
+    }
+    // Beyond two squares from `guard`, nothing a piece does can reach it.
+    let near = adjacency(guard, 0).1 | guard;
+    let reach = adjacency(near, 0).1 | near;
+    for from in squares(own & reach & !guard) {
         let f = from.bit();
-        let fp = |touched: u64, own_flip: u64, opp_flip: u64| Footprint {
-            touched,
-            own_flip,
-            opp_flip,
-        };
-        for r in Rot::ALL {
-            visit(Move::rotate(from, r), fp(f, 0, 0));
+        let around = NEIGHBOURS[from.index()];
+        for to in squares(around & empty & guard) {
+            let d = from.compass_to(to).expect("adjacent");
+            visit(
+                Move::step(from, d),
+                Footprint {
+                    touched: f | to.bit(),
+                    own_flip: f | to.bit(),
+                    opp_flip: 0,
+                },
+            );
         }
-        for d in Compass::ALL {
-            let Some(to) = from.step(d) else { continue };
-            let t = to.bit();
-            if empty & t != 0 {
-                visit(Move::step(from, d), fp(f | t, f | t, 0));
-            } else if enemy & t != 0 {
+        for x in squares(around & enemy) {
+            let d = from.compass_to(x).expect("adjacent");
+            let t = x.bit();
+            let swap = |u: u64| Footprint {
+                touched: f | t | u,
+                own_flip: f | if u == 0 { t } else { u },
+                opp_flip: f | t,
+            };
+            if guard & t != 0 {
                 for r in Rot::ALL {
-                    visit(Move::swap_rotate(from, d, r), fp(f | t, f | t, f | t));
+                    visit(Move::swap_rotate(from, d, r), swap(0));
                 }
-                // After the swap `from` holds the enemy piece, so the mover's
-                // step goes to the swapped square's empty neighbours.
-                for d2 in Compass::ALL {
-                    if let Some(t2) = to.step(d2).filter(|t2| empty & t2.bit() != 0) {
-                        let u = t2.bit();
-                        visit(Move::swap_step(from, d, d2), fp(f | t | u, f | u, f | t));
-                    }
+            }
+            let targets = if guard & t != 0 { !0 } else { guard };
+            for to in squares(NEIGHBOURS[x.index()] & empty & targets) {
+                let d2 = x.compass_to(to).expect("adjacent");
+                visit(Move::swap_step(from, d, d2), swap(to.bit()));
+            }
+        }
+    }
+}
+
+/// The moves of the piece on `from`.
+#[inline(always)]
+fn piece_moves(from: Square, own: u64, enemy: u64, visit: &mut impl FnMut(Move, Footprint)) {
+    let empty = !(own | enemy);
+    let f = from.bit();
+    let fp = |touched: u64, own_flip: u64, opp_flip: u64| Footprint {
+        touched,
+        own_flip,
+        opp_flip,
+    };
+    for r in Rot::ALL {
+        visit(Move::rotate(from, r), fp(f, 0, 0));
+    }
+    for d in Compass::ALL {
+        let Some(to) = from.step(d) else { continue };
+        let t = to.bit();
+        if empty & t != 0 {
+            visit(Move::step(from, d), fp(f | t, f | t, 0));
+        } else if enemy & t != 0 {
+            for r in Rot::ALL {
+                visit(Move::swap_rotate(from, d, r), fp(f | t, f | t, f | t));
+            }
+            // After the swap `from` holds the enemy piece, so the mover's
+            // step goes to the swapped square's empty neighbours.
+            for d2 in Compass::ALL {
+                let Some(t2) = to.step(d2) else { continue };
+                let u = t2.bit();
+                if empty & u != 0 {
+                    visit(Move::swap_step(from, d, d2), fp(f | t | u, f | u, f | t));
                 }
             }
         }

@@ -17,12 +17,26 @@ pub struct OptionSpec {
     pub default: i64,
 }
 
-/// The engine's options.
-pub const SPECS: &[OptionSpec] = &[OptionSpec {
-    name: "threads",
-    kind: OptionKind::Spin { min: 1, max: 64 },
-    default: 1,
-}];
+const fn spin(name: &'static str, default: i64, min: i64, max: i64) -> OptionSpec {
+    OptionSpec {
+        name,
+        kind: OptionKind::Spin { min, max },
+        default,
+    }
+}
+
+/// The engine's options; the evaluation weights have EVAL.md's defaults
+/// and ranges.
+pub const SPECS: &[OptionSpec] = &[
+    spin("threads", 1, 1, 64),
+    spin("pcentral", 500, -10000, 10000),
+    spin("pbetween", 250, -10000, 10000),
+    spin("kface", 5000, 0, 10000),
+    spin("kaggressive", 26000, 0, 30000),
+    spin("mobility", 800, 0, 10000),
+    spin("lcoverage", 1600, 0, 10000),
+    spin("randomize", 0, 0, 10000),
+];
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum OptionError {

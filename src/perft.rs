@@ -109,7 +109,7 @@ fn perft_inner(b: &mut Board, depth: u32) -> u64 {
 /// on where the pieces stand after the move and the zap, which follows from
 /// the move's squares; rotations (a third of all moves) keep the occupancy,
 /// so their children share one count unless the shot differs.
-fn perft_2(b: &Board) -> u64 {
+fn perft_2(b: &mut Board) -> u64 {
     let side = b.side();
     let (own, opp) = (b.pieces(side), b.pieces(side.opp()));
     let shots = ShotCache::new(b);
@@ -119,10 +119,9 @@ fn perft_2(b: &Board) -> u64 {
     let base = (own & untouched, opp & untouched);
     let base_count = count_occupancy(base.1, base.0);
     let mut last = (base, base_count);
-    let mut scratch = b.clone();
     let mut total = 0;
-    for_each_move(b, side, |m, fp| {
-        let after = match shots.victim(&mut scratch, m, fp.touched) {
+    for_each_move(own, opp, |m, fp| {
+        let after = match shots.victim(b, m, fp.touched) {
             Some((_, true)) => {
                 total += 1;
                 return;

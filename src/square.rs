@@ -57,8 +57,11 @@ impl Square {
     }
 
     /// The compass direction from `self` to an adjacent square `to`.
+    #[inline(always)]
     pub fn compass_to(self, to: Square) -> Option<Compass> {
-        Compass::ALL.into_iter().find(|&d| self.step(d) == Some(to))
+        let delta = to.0 as i32 - self.0 as i32;
+        let d = *COMPASS_BY_DELTA.get((delta + 9) as usize)?;
+        d.filter(|&d| self.step(d) == Some(to))
     }
 
     /// All 64 squares in index order.
@@ -105,6 +108,19 @@ const fn steps() -> [[Option<Square>; 8]; 64] {
     }
     t
 }
+
+/// The compass direction of an index difference `delta` (at `delta + 9`),
+/// for adjacent squares.
+const COMPASS_BY_DELTA: [Option<Compass>; 19] = {
+    let mut t = [None; 19];
+    let mut d = 0;
+    while d < 8 {
+        let (df, dr) = Compass::ALL[d].delta();
+        t[(dr * 8 + df + 9) as usize] = Some(Compass::ALL[d]);
+        d += 1;
+    }
+    t
+};
 
 /// One of the eight directions a piece steps or swaps in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

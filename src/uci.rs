@@ -2,8 +2,9 @@
 //! answers on the output. Bad input gets one `info string` line naming what
 //! was wrong and changes nothing.
 
+use crate::eval::{evaluate, Weights};
 use crate::fen;
-use crate::game::Game;
+use crate::game::{Game, Outcome};
 use crate::movegen::generate;
 use crate::moves::MoveList;
 use crate::options::Options;
@@ -25,11 +26,17 @@ const COMMANDS: &[(&str, &str)] = &[
     ),
     ("perft [d]", "count leaf nodes to depth 1..d (default 4)"),
     ("display", "draw the board"),
+    (
+        "eval [move]",
+        "print the evaluation terms and score (after move, if given)",
+    ),
     ("generate", "list the moves of the position"),
     ("move <m>", "play one move"),
     ("help", "list the commands"),
     ("quit", "exit"),
 ];
+
+const RNG_SEED: u64 = 0x1e15_e4c4;
 
 /// What the loop should do after a command.
 #[derive(PartialEq, Eq, Debug)]
@@ -42,6 +49,8 @@ pub enum Flow {
 pub struct Engine {
     game: Game,
     options: Options,
+    /// Draws the `randomize` noise; fixed seed, so runs repeat.
+    rng: fastrand::Rng,
 }
 
 impl Default for Engine {
@@ -49,6 +58,7 @@ impl Default for Engine {
         Engine {
             game: Game::from_fen(fen::STARTPOS).expect("the start position parses"),
             options: Options::default(),
+            rng: fastrand::Rng::with_seed(RNG_SEED),
         }
     }
 }
@@ -105,6 +115,7 @@ impl Engine {
             "perft" => self.perft(args, out),
             "display" => self.display(out),
             "generate" => self.generate(out),
+            "eval" => self.eval(args, out),
             "move" => self.play_one(args, out),
             "help" => {
                 for (usage, what) in COMMANDS {
@@ -233,6 +244,54 @@ impl Engine {
         if let Some(o) = self.game.outcome() {
             line_out(out, &format!("game over: {} {o}", o.score_text()));
         }
+    }
+
+    fn eval(&mut self, args: &[&str], out: &mut Vec<u8>) {
+        let mut game = self.game.clone();
+        match args {
+            [] => {}
+            [m] => {
+                if let Err(e) = game.play_text(m) {
+                    return say(out, format!("error: eval {m}: {e}"));
+                }
+            }
+            _ => return say(out, "error: eval takes at most one move".to_string()),
+        }
+        if let Some(o) = game
+            .outcome()
+            .filter(|o| matches!(o, Outcome::KingZapped { .. }))
+        {
+            return say(
+                out,
+                format!("no evaluation: the game is over ({} {o})", o.score_text()),
+            );
+        }
+        let terms = evaluate(game.board(), &Weights::from_options(&self.options));
+        line_out(
+            out,
+            &format!(
+                "info string {:<12} {:>10} {:>10}",
+                "term", "tangerine", "lavender"
+            ),
+        );
+        let [w, b] = terms.sides.map(|t| t.named());
+        for ((name, wv), (_, bv)) in w.iter().zip(b) {
+            line_out(out, &format!("info string {name:<12} {wv:>10} {bv:>10}"));
+        }
+        let totals = terms.sides.map(|t| t.total());
+        line_out(
+            out,
+            &format!(
+                "info string {:<12} {:>10} {:>10}",
+                "total", totals[0], totals[1]
+            ),
+        );
+        let r = self.options.get("randomize") as i32;
+        let noise = if r > 0 { self.rng.i32(-r..=r) } else { 0 };
+        if r > 0 {
+            say(out, format!("randomize noise {noise} ev"));
+        }
+        line_out(out, &format!("info score cp {}", terms.score_cp(noise)));
     }
 
     fn generate(&self, out: &mut Vec<u8>) {

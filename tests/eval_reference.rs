@@ -32,11 +32,9 @@ fn every_reference_position_scores_exactly() {
     let w = Weights::default();
     let mut wrong = Vec::new();
     for (line, text, want) in &positions {
-        let mut b = fen::parse(text).unwrap_or_else(|e| panic!("line {line}: {e}"));
-        let before = b.clone();
+        let b = fen::parse(text).unwrap_or_else(|e| panic!("line {line}: {e}"));
         let plain = evaluate_plain(&b, &w).score_cp(0);
-        let fast = evaluate(&mut b, &w).score_cp(0);
-        assert_eq!(b, before, "line {line}: evaluate changed the board");
+        let fast = evaluate(&b, &w).score_cp(0);
         if plain != *want || fast != *want {
             wrong.push(format!(
                 "line {line} {text}: reference {want}, plain {plain}, fast {fast}"

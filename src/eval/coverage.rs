@@ -8,16 +8,17 @@
 //! version: it traces the unchanged board's beam once, remembering the
 //! square, direction and length at each step; a move that changes none of
 //! those squares (nor the King) fires that same beam, and any other move,
-//! played in place and undone, is traced only from the first beam square it
-//! changes. Both give the same bits.
+//! played in place on a byte copy of the board and undone, is traced only
+//! from the first beam square it changes. Distance weights come from tables
+//! built at compile time. Both give the same bits.
 
-use crate::bitboard::squares;
+use crate::bitboard::{first_blocker, squares, NEIGHBOURS, RAYS};
 use crate::board::Board;
 use crate::laser::bounce;
-use crate::movegen::{for_each_move, generate_for};
-use crate::moves::{Move, MoveList, MAX_MOVES};
-use crate::piece::Color;
-use crate::square::{Dir, Square};
+use crate::movegen::{for_each_move_touching, generate_for};
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::piece::{Color, Piece, Rot};
+use crate::square::{Compass, Dir, Square};
 
 /// `md(a, b)` for two coordinates (`a` may be on the one-square ring).
 fn md(af: i32, ar: i32, b: Square) -> f32 {
@@ -108,67 +109,190 @@ fn trace_plain(board: &Board, c: Color, map: &mut [[f32; 10]; 10]) {
 }
 
 /// The fast coverage sum for side `c`: bit-identical to `coverage_plain`.
-/// Moves are played on `b` in place and undone.
-pub fn coverage(b: &mut Board, c: Color) -> f32 {
+pub fn coverage(b: &Board, c: Color) -> f32 {
+    let k = b.king(c);
+    let occ = b.occupied();
+    // The board's bytes: moves are played on them in place and undone.
+    let mut cells = *b.squares();
+    let base = Beam::trace(&cells, occ, c, k);
     let mut lengths = Lengths::new();
-    let base = Beam::trace(b, c);
-    let king = b.king(c).bit();
-    // Moves whose beam differs from the unchanged board's, with the path
-    // index to trace from (`FROM_KING`: the King moved, trace it all).
-    let mut retrace: [(Move, u8); MAX_MOVES] =
-        [(Move::rotate(Square::new(0), crate::piece::Rot::R), 0); MAX_MOVES];
-    let mut n = 0;
-    let mut base_used = false;
+    let own = b.pieces(c);
+    let guard = base.squares | k.bit();
+    // A piece off the beam and not the King can turn without touching the
+    // beam: then some move fires the unchanged board's beam.
+    let base_used = own & !guard != 0;
     let mut prefix = 0;
-    for_each_move(b, c, |m, fp| {
-        let start = if fp.touched & king != 0 {
-            FROM_KING
-        } else if fp.touched & base.squares == 0 {
-            base_used = true;
-            return;
-        } else {
-            squares(fp.touched & base.squares)
-                .map(|s| base.first[s.index()])
-                .min()
-                .unwrap_or(0)
-        };
-        if start != FROM_KING {
-            prefix = prefix.max(start as usize);
+    // The King's turns and steps change no piece the beam can meet again
+    // (if it comes back to the King's square it stops either way), so they
+    // need no move played: only their new beams traced.
+    if let Some(king) = cells[k.index()] {
+        let d = Dir::from_index(king.ori());
+        for r in Rot::ALL {
+            let turned = Dir::from_index(king.ori() + r.turns());
+            Walk {
+                at: k,
+                d: turned,
+                l: 1,
+            }
+            .run(&cells, occ, c, &mut lengths);
         }
-        retrace[n] = (m, start);
-        n += 1;
-    });
-    // The unchanged prefix of every retraced beam is a prefix of the
-    // unchanged board's beam: apply the longest one needed, once.
-    let upto = if base_used { base.len } else { prefix };
-    for i in 0..upto {
-        lengths.lower(base.sq[i], base.l[i]);
+        for to in squares(NEIGHBOURS[k.index()] & !occ) {
+            let walk = Walk { at: to, d, l: 1 };
+            walk.run(&cells, occ ^ k.bit() ^ to.bit(), c, &mut lengths);
+        }
     }
-    for &(m, start) in &retrace[..n] {
-        b.place(m);
-        if start == FROM_KING {
-            let k = b.king(c);
-            if let Some(p) = b.piece_at(k) {
-                let d = Dir::from_index(p.ori());
-                if let Some(first) = k.step(d.compass()) {
-                    trace_into(b, c, first, d, 1, &mut lengths);
-                }
+    for_each_move_touching(own, b.pieces(c.opp()), guard, |m, fp| {
+        let king_moves = fp.touched & k.bit() != 0;
+        if king_moves && matches!(m.kind(), MoveKind::Rotate | MoveKind::Step) {
+            return;
+        }
+        let occ2 = occ ^ fp.own_flip ^ fp.opp_flip;
+        place(&mut cells, m);
+        if king_moves {
+            // A King's swap: its whole beam is new, from where it lands.
+            let k2 = Square::new((fp.own_flip & !k.bit()).trailing_zeros() as u8);
+            if let Some(p) = cells[k2.index()] {
+                let walk = Walk {
+                    at: k2,
+                    d: Dir::from_index(p.ori()),
+                    l: 1,
+                };
+                walk.run(&cells, occ2, c, &mut lengths);
             }
         } else {
-            let i = start as usize;
-            trace_into(b, c, base.sq[i], base.dir[i], base.l[i], &mut lengths);
+            // Same beam up to the first beam square the move changes.
+            let i = squares(fp.touched & base.squares)
+                .map(|s| base.first[s.index()] as usize)
+                .min()
+                .unwrap_or(0);
+            prefix = prefix.max(i);
+            base.walk_to(i).run(&cells, occ2, c, &mut lengths);
         }
-        b.unplace(m);
+        unplace(&mut cells, m);
+    });
+    // Every retraced beam shares a prefix with the unchanged board's beam:
+    // apply the longest prefix needed, once.
+    let upto = if base_used { base.len } else { prefix };
+    for i in 0..upto {
+        lengths.lower(base.sq[i] as usize, base.l[i]);
     }
-    lengths.sum(b.king(c), b.king(c.opp()))
+    lengths.covered |= base.prefix_squares(upto);
+    lengths.sum(k, b.king(c.opp()))
 }
 
-const FROM_KING: u8 = u8::MAX;
+/// Plays move `m` on the bytes of a board (no laser, nothing else kept).
+#[inline(always)]
+fn place(cells: &mut [Option<Piece>; 64], m: Move) {
+    let from = m.from().index();
+    match m.kind() {
+        MoveKind::Rotate => cells[from] = cells[from].map(|p| p.rotated(m.rot())),
+        MoveKind::Step => {
+            let to = adj(m.from(), m.dir());
+            cells[to] = cells[from].take();
+        }
+        MoveKind::SwapStep => {
+            let swap = adj(m.from(), m.dir());
+            let to = adj(Square::new(swap as u8), m.step_dir());
+            cells[to] = cells[from].take();
+            cells[from] = cells[swap].take();
+        }
+        MoveKind::SwapRotate => {
+            let swap = adj(m.from(), m.dir());
+            let mover = cells[from].map(|p| p.rotated(m.rot()));
+            cells[from] = cells[swap];
+            cells[swap] = mover;
+        }
+    }
+}
 
-/// The unchanged board's beam: at step `i` it enters square `sq[i]` moving
-/// in `dir[i]` with length `l[i]`; `first[s]` is the first step on square `s`.
+/// Undoes `place(cells, m)`.
+#[inline(always)]
+fn unplace(cells: &mut [Option<Piece>; 64], m: Move) {
+    let from = m.from().index();
+    match m.kind() {
+        MoveKind::Rotate => cells[from] = cells[from].map(|p| p.rotated(m.rot().inverse())),
+        MoveKind::Step => {
+            let to = adj(m.from(), m.dir());
+            cells[from] = cells[to].take();
+        }
+        MoveKind::SwapStep => {
+            let swap = adj(m.from(), m.dir());
+            let to = adj(Square::new(swap as u8), m.step_dir());
+            cells[swap] = cells[from].take();
+            cells[from] = cells[to].take();
+        }
+        MoveKind::SwapRotate => {
+            let swap = adj(m.from(), m.dir());
+            let mover = cells[swap].map(|p| p.rotated(m.rot().inverse()));
+            cells[swap] = cells[from];
+            cells[from] = mover;
+        }
+    }
+}
+
+/// The index of the neighbour of `s` in direction `d` (generated moves
+/// stay on the board).
+#[inline(always)]
+fn adj(s: Square, d: Compass) -> usize {
+    s.step(d).map_or(0, Square::index)
+}
+
+/// A beam about to leave square `at` in direction `d`, the next square
+/// getting length `l`.
+#[derive(Clone, Copy)]
+struct Walk {
+    at: Square,
+    d: Dir,
+    l: u16,
+}
+
+impl Walk {
+    /// Follows the beam to its end on the board `cells` (occupancy `occ`),
+    /// lowering `lengths` on every square it crosses. Jumps from piece to
+    /// piece along precomputed rays; the empty squares between get
+    /// consecutive lengths.
+    #[inline(always)]
+    fn run(mut self, cells: &[Option<Piece>; 64], occ: u64, c: Color, lengths: &mut Lengths) {
+        loop {
+            let ray = RAYS[self.d as usize][self.at.index()];
+            let hit = first_blocker(occ, self.at, self.d);
+            let segment = match hit {
+                Some(h) => ray & !RAYS[self.d as usize][h.index()],
+                None => ray,
+            };
+            lengths.covered |= segment;
+            let step = STEP_DELTA[self.d as usize];
+            let mut s = self.at.index() as isize;
+            for _ in 0..segment.count_ones() {
+                s += step;
+                lengths.lower(s as usize, self.l);
+                self.l += 1;
+            }
+            let Some(h) = hit else { return };
+            let Some(p) = cells[h.index()] else { return };
+            match bounce(self.d, p) {
+                Some(next) => {
+                    if p.color() != c {
+                        self.l += 2;
+                    }
+                    self.at = h;
+                    self.d = next;
+                }
+                None => return,
+            }
+        }
+    }
+}
+
+/// Index step of one square in each laser direction (N, E, S, W).
+const STEP_DELTA: [isize; 4] = [8, 1, -8, -1];
+
+/// The unchanged board's beam: step `i` enters square `sq[i]` moving in
+/// `dir[i]` with length `l[i]`; `first[s]` is the first step on square `s`.
+/// A beam never repeats a (square, direction) state, so it has at most 256
+/// steps.
 struct Beam {
-    sq: [Square; 256],
+    sq: [u8; 256],
     dir: [Dir; 256],
     l: [u16; 256],
     len: usize,
@@ -177,40 +301,42 @@ struct Beam {
 }
 
 impl Beam {
-    fn trace(b: &Board, c: Color) -> Beam {
+    fn trace(cells: &[Option<Piece>; 64], occ: u64, c: Color, k: Square) -> Beam {
         let mut beam = Beam {
-            sq: [Square::new(0); 256],
+            sq: [0; 256],
             dir: [Dir::N; 256],
             l: [0; 256],
             len: 0,
-            first: [FROM_KING; 64],
+            first: [0; 64],
             squares: 0,
         };
-        let k = b.king(c);
-        let Some(king) = b.piece_at(k) else {
+        let Some(king) = cells[k.index()] else {
             return beam;
         };
-        let mut d = Dir::from_index(king.ori());
-        let mut at = k;
-        let mut l = 1u16;
-        while let Some(s) = at.step(d.compass()) {
+        let mut walk = Walk {
+            at: k,
+            d: Dir::from_index(king.ori()),
+            l: 1,
+        };
+        while let Some(s) = walk.at.step(walk.d.compass()) {
             let i = beam.len;
-            beam.sq[i] = s;
-            beam.dir[i] = d;
-            beam.l[i] = l;
+            beam.sq[i] = s.index() as u8;
+            beam.dir[i] = walk.d;
+            beam.l[i] = walk.l;
             beam.len += 1;
             if beam.squares & s.bit() == 0 {
                 beam.first[s.index()] = i as u8;
                 beam.squares |= s.bit();
             }
-            l += 1;
-            at = s;
-            if let Some(p) = b.piece_at(s) {
-                match bounce(d, p) {
+            walk.l += 1;
+            walk.at = s;
+            if occ & s.bit() != 0 {
+                let Some(p) = cells[s.index()] else { break };
+                match bounce(walk.d, p) {
                     Some(next) => {
-                        d = next;
+                        walk.d = next;
                         if p.color() != c {
-                            l += 2;
+                            walk.l += 2;
                         }
                     }
                     None => break,
@@ -219,35 +345,75 @@ impl Beam {
         }
         beam
     }
-}
 
-/// Traces `c`'s beam from its arrival at `s`, moving in `d` with length `l`.
-#[inline]
-fn trace_into(b: &Board, c: Color, mut s: Square, mut d: Dir, mut l: u16, lengths: &mut Lengths) {
-    loop {
-        lengths.lower(s, l);
-        l += 1;
-        if let Some(p) = b.piece_at(s) {
-            match bounce(d, p) {
-                Some(next) => {
-                    d = next;
-                    if p.color() != c {
-                        l += 2;
-                    }
-                }
-                None => return,
-            }
+    /// The walk that enters step `i`'s square as this beam does.
+    fn walk_to(&self, i: usize) -> Walk {
+        let d = self.dir[i];
+        let at = (self.sq[i] as isize - STEP_DELTA[d as usize]) as u8;
+        Walk {
+            at: Square::new(at),
+            d,
+            l: self.l[i],
         }
-        match s.step(d.compass()) {
-            Some(next) => s = next,
-            None => return,
-        }
+    }
+
+    /// The squares of steps `0..upto`.
+    fn prefix_squares(&self, upto: usize) -> u64 {
+        self.sq[..upto].iter().fold(0, |acc, &s| acc | 1u64 << s)
     }
 }
 
+/// `md(s, o)` for every on-board square `s`, indexed `[o][file * 8 + rank]`.
+static MD: [[f32; 64]; 64] = md_table();
+/// `md(x, o)` for the ring squares `x` in EVAL.md's order, indexed `[o][i]`.
+static RING: [[f32; 36]; 64] = ring_table();
+
+const fn md_const(af: i32, ar: i32, o: usize) -> f32 {
+    let (of, or) = ((o % 8) as i32, (o / 8) as i32);
+    if af == of && ar == or {
+        return 2.0;
+    }
+    let df = (af - of).abs() as f32;
+    let dr = (ar - or).abs() as f32;
+    (1.0 / (df + 1.0)) * (1.0 / (dr + 1.0))
+}
+
+const fn md_table() -> [[f32; 64]; 64] {
+    let mut t = [[0.0; 64]; 64];
+    let mut o = 0;
+    while o < 64 {
+        let mut i = 0;
+        while i < 64 {
+            t[o][i] = md_const((i / 8) as i32, (i % 8) as i32, o);
+            i += 1;
+        }
+        o += 1;
+    }
+    t
+}
+
+const fn ring_table() -> [[f32; 36]; 64] {
+    let mut t = [[0.0; 36]; 64];
+    let mut o = 0;
+    while o < 64 {
+        let mut i = 0;
+        while i < 36 {
+            let (f, r) = match i {
+                0..=9 => (i as i32 - 1, -1),
+                10..=19 => (i as i32 - 11, 8),
+                20..=27 => (-1, i as i32 - 20),
+                _ => (8, i as i32 - 28),
+            };
+            t[o][i] = md_const(f, r, o);
+            i += 1;
+        }
+        o += 1;
+    }
+    t
+}
+
 /// The map `M` restricted to the board (ring values never matter), as
-/// integer lengths, indexed by `file * 8 + rank` so that iterating the
-/// `covered` bits visits squares in EVAL.md's summation order.
+/// integer lengths by square, and the squares it covers.
 struct Lengths {
     m: [u16; 64],
     covered: u64,
@@ -262,29 +428,49 @@ impl Lengths {
     }
 
     #[inline(always)]
-    fn lower(&mut self, s: Square, l: u16) {
-        let t = (s.file() * 8 + s.rank()) as usize;
-        if self.m[t] > l {
-            self.m[t] = l;
-        }
-        self.covered |= 1 << t;
+    fn lower(&mut self, s: usize, l: u16) {
+        self.m[s] = self.m[s].min(l);
     }
 
-    /// EVAL.md steps 3 and 4 for King square `k` and enemy King `o`.
+    /// EVAL.md steps 3 and 4 for King square `k` and enemy King `o`: the
+    /// covered squares file by file (the transposed bitboard's order).
     fn sum(&self, k: Square, o: Square) -> f32 {
+        let md = &MD[o.index()];
         let mut r = 0.0f32;
-        for t in squares(self.covered) {
-            let (f, rank) = ((t.index() / 8) as i32, (t.index() % 8) as i32);
-            let s = Square::from_coords(f, rank).expect("on the board");
-            let mut v = manhattan(k, s) as f32 / self.m[t.index()] as f32;
-            v *= md(f, rank, o);
-            r += v;
+        for t in squares(transpose(self.covered)) {
+            let t = t.index();
+            let s = TRANSPOSED[t] as usize;
+            let dist = (k.file() - (t / 8) as i32).abs() + (k.rank() - (t % 8) as i32).abs();
+            let v = dist as f32 / self.m[s] as f32;
+            r += v * md[t];
         }
-        for (f, rank) in ring() {
-            r += md(f, rank, o);
+        for x in RING[o.index()] {
+            r += x;
         }
         r
     }
+}
+
+/// `file * 8 + rank` for each square `rank * 8 + file`, and back.
+static TRANSPOSED: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut s = 0;
+    while s < 64 {
+        t[s] = ((s % 8) * 8 + s / 8) as u8;
+        s += 1;
+    }
+    t
+};
+
+/// Mirrors a bitboard in the a0–h7 diagonal: bit `rank * 8 + file` moves to
+/// `file * 8 + rank`.
+fn transpose(mut x: u64) -> u64 {
+    let t = 0x0f0f_0f0f_0000_0000 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
+    x ^ t ^ (t >> 7)
 }
 
 #[cfg(test)]
@@ -295,15 +481,35 @@ mod tests {
     #[test]
     fn fast_equals_plain_on_the_named_positions() {
         for text in [fen::STARTPOS, fen::ENDGAME] {
-            let mut b = fen::parse(text).unwrap();
-            let before = b.clone();
+            let b = fen::parse(text).unwrap();
             for c in Color::BOTH {
+                assert_eq!(coverage(&b, c).to_bits(), coverage_plain(&b, c).to_bits());
+            }
+        }
+    }
+
+    #[test]
+    fn transpose_swaps_file_and_rank() {
+        for s in Square::all() {
+            let t = TRANSPOSED[s.index()];
+            assert_eq!(transpose(s.bit()), 1u64 << t, "{s}");
+            assert_eq!(TRANSPOSED[t as usize] as usize, s.index());
+        }
+    }
+
+    #[test]
+    fn tables_match_the_formula() {
+        for o in Square::all() {
+            for s in Square::all() {
+                let t = TRANSPOSED[s.index()] as usize;
                 assert_eq!(
-                    coverage(&mut b, c).to_bits(),
-                    coverage_plain(&before, c).to_bits()
+                    MD[o.index()][t].to_bits(),
+                    md(s.file(), s.rank(), o).to_bits()
                 );
             }
-            assert_eq!(b, before);
+            for (i, (f, r)) in ring().enumerate() {
+                assert_eq!(RING[o.index()][i].to_bits(), md(f, r, o).to_bits());
+            }
         }
     }
 }

@@ -4,6 +4,7 @@
 //! `evaluate` uses the fast coverage of `coverage`; `evaluate_plain` the
 //! oracle written straight from EVAL.md. Both give the same `Terms`.
 
+pub mod bench;
 pub mod coverage;
 
 use crate::bitboard::squares;
@@ -32,6 +33,21 @@ impl Default for Weights {
             kaggressive: 26000,
             mobility: 800,
             lcoverage: 1600,
+        }
+    }
+}
+
+impl Weights {
+    /// The weights as the UCI options set them.
+    pub fn from_options(o: &crate::options::Options) -> Weights {
+        let get = |name| o.get(name) as i32;
+        Weights {
+            pcentral: get("pcentral"),
+            pbetween: get("pbetween"),
+            kface: get("kface"),
+            kaggressive: get("kaggressive"),
+            mobility: get("mobility"),
+            lcoverage: get("lcoverage"),
         }
     }
 }
@@ -95,9 +111,8 @@ impl Terms {
     }
 }
 
-/// The static evaluation with the fast laser coverage. The board is used
-/// as scratch space for coverage and is returned unchanged.
-pub fn evaluate(b: &mut Board, w: &Weights) -> Terms {
+/// The static evaluation with the fast laser coverage.
+pub fn evaluate(b: &Board, w: &Weights) -> Terms {
     let mut terms = piece_terms(b, w);
     for c in Color::BOTH {
         terms.sides[c.index()].lcoverage = coverage_term(w, coverage::coverage(b, c));
@@ -134,7 +149,7 @@ fn piece_terms(b: &Board, w: &Weights) -> Terms {
                     if files.contains(&s.file()) && ranks.contains(&s.rank()) {
                         t.pbetween += w.pbetween;
                     }
-                    t.pcentral += (w.pcentral as f64 * pcentral_bonus(s)) as i32;
+                    t.pcentral += (w.pcentral as f64 * PCENTRAL[s.index()]) as i32;
                 }
                 Kind::King => {
                     let o = kings[c.opp().index()];
@@ -155,6 +170,10 @@ fn spans(kings: [Square; 2], coord: fn(Square) -> i32) -> std::ops::RangeInclusi
     let (a, b) = (coord(kings[0]), coord(kings[1]));
     a.min(b)..=a.max(b)
 }
+
+/// `pcentral_bonus` of every square, computed once.
+static PCENTRAL: std::sync::LazyLock<[f64; 64]> =
+    std::sync::LazyLock::new(|| std::array::from_fn(|i| pcentral_bonus(Square::new(i as u8))));
 
 /// `1 - sqrt(df² + dr²) / (8 / sqrt(2))` in double precision.
 fn pcentral_bonus(s: Square) -> f64 {

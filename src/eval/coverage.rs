@@ -110,6 +110,40 @@ fn trace_plain(board: &Board, c: Color, map: &mut [[f32; 10]; 10]) {
 
 /// The fast coverage sum for side `c`: bit-identical to `coverage_plain`.
 pub fn coverage(b: &Board, c: Color) -> f32 {
+    lengths(b, c).sum(b.king(c), b.king(c.opp()))
+}
+
+/// `[coverage(b, White), coverage(b, Black)]`, the two sums interleaved:
+/// each is a long chain of dependent `f32` additions, and two chains run
+/// side by side in about the time of one.
+pub fn coverage_both(b: &Board) -> [f32; 2] {
+    let (w, k) = (lengths(b, Color::White), lengths(b, Color::Black));
+    let (kw, kb) = (b.king(Color::White), b.king(Color::Black));
+    let mut tw = squares(transpose(w.covered));
+    let mut tb = squares(transpose(k.covered));
+    let (mut rw, mut rb) = (0.0f32, 0.0f32);
+    loop {
+        match (tw.next(), tb.next()) {
+            (None, None) => break,
+            (x, y) => {
+                if let Some(t) = x {
+                    rw += w.term(t.index(), kw, kb);
+                }
+                if let Some(t) = y {
+                    rb += k.term(t.index(), kb, kw);
+                }
+            }
+        }
+    }
+    for (x, y) in RING[kb.index()].iter().zip(&RING[kw.index()]) {
+        rw += x;
+        rb += y;
+    }
+    [rw, rb]
+}
+
+/// The map `M` of side `c`'s coverage.
+fn lengths(b: &Board, c: Color) -> Lengths {
     let k = b.king(c);
     let occ = b.occupied();
     // The board's bytes: moves are played on them in place and undone.
@@ -134,11 +168,13 @@ pub fn coverage(b: &Board, c: Color) -> f32 {
                 d: turned,
                 l: 1,
             }
-            .run(&cells, occ, c, &mut lengths);
+            .run(&cells, occ, c, |s, _, l| lengths.lower(s, l));
         }
         for to in squares(NEIGHBOURS[k.index()] & !occ) {
             let walk = Walk { at: to, d, l: 1 };
-            walk.run(&cells, occ ^ k.bit() ^ to.bit(), c, &mut lengths);
+            walk.run(&cells, occ ^ k.bit() ^ to.bit(), c, |s, _, l| {
+                lengths.lower(s, l)
+            });
         }
     }
     for_each_move_touching(own, b.pieces(c.opp()), guard, |m, fp| {
@@ -157,27 +193,28 @@ pub fn coverage(b: &Board, c: Color) -> f32 {
                     d: Dir::from_index(p.ori()),
                     l: 1,
                 };
-                walk.run(&cells, occ2, c, &mut lengths);
+                walk.run(&cells, occ2, c, |s, _, l| lengths.lower(s, l));
             }
         } else {
             // Same beam up to the first beam square the move changes.
-            let i = squares(fp.touched & base.squares)
-                .map(|s| base.first[s.index()] as usize)
-                .min()
-                .unwrap_or(0);
-            prefix = prefix.max(i);
-            base.walk_to(i).run(&cells, occ2, c, &mut lengths);
+            let s = squares(fp.touched & base.squares)
+                .min_by_key(|s| base.first[s.index()])
+                .expect("the move touches the beam");
+            prefix = prefix.max(base.first[s.index()]);
+            base.walk_to(s)
+                .run(&cells, occ2, c, |s, _, l| lengths.lower(s, l));
         }
         unplace(&mut cells, m);
     });
     // Every retraced beam shares a prefix with the unchanged board's beam:
     // apply the longest prefix needed, once.
-    let upto = if base_used { base.len } else { prefix };
-    for i in 0..upto {
-        lengths.lower(base.sq[i] as usize, base.l[i]);
+    let upto = if base_used { u16::MAX } else { prefix };
+    for s in squares(base.squares) {
+        if base.first[s.index()] < upto {
+            lengths.lower(s.index(), base.l[s.index()]);
+        }
     }
-    lengths.covered |= base.prefix_squares(upto);
-    lengths.sum(k, b.king(c.opp()))
+    lengths
 }
 
 /// Plays move `m` on the bytes of a board (no laser, nothing else kept).
@@ -248,11 +285,17 @@ struct Walk {
 
 impl Walk {
     /// Follows the beam to its end on the board `cells` (occupancy `occ`),
-    /// lowering `lengths` on every square it crosses. Jumps from piece to
-    /// piece along precomputed rays; the empty squares between get
-    /// consecutive lengths.
+    /// calling `visit(square, direction, length)` for every square it
+    /// enters. Jumps from piece to piece along precomputed rays; the empty
+    /// squares between get consecutive lengths.
     #[inline(always)]
-    fn run(mut self, cells: &[Option<Piece>; 64], occ: u64, c: Color, lengths: &mut Lengths) {
+    fn run(
+        mut self,
+        cells: &[Option<Piece>; 64],
+        occ: u64,
+        c: Color,
+        mut visit: impl FnMut(usize, Dir, u16),
+    ) {
         loop {
             let ray = RAYS[self.d as usize][self.at.index()];
             let hit = first_blocker(occ, self.at, self.d);
@@ -260,12 +303,11 @@ impl Walk {
                 Some(h) => ray & !RAYS[self.d as usize][h.index()],
                 None => ray,
             };
-            lengths.covered |= segment;
             let step = STEP_DELTA[self.d as usize];
             let mut s = self.at.index() as isize;
             for _ in 0..segment.count_ones() {
                 s += step;
-                lengths.lower(s as usize, self.l);
+                visit(s as usize, self.d, self.l);
                 self.l += 1;
             }
             let Some(h) = hit else { return };
@@ -287,79 +329,55 @@ impl Walk {
 /// Index step of one square in each laser direction (N, E, S, W).
 const STEP_DELTA: [isize; 4] = [8, 1, -8, -1];
 
-/// The unchanged board's beam: step `i` enters square `sq[i]` moving in
-/// `dir[i]` with length `l[i]`; `first[s]` is the first step on square `s`.
-/// A beam never repeats a (square, direction) state, so it has at most 256
-/// steps.
+/// The unchanged board's beam, by square: the squares it crosses, and for
+/// each the step at which it first enters (0 for the first square), the
+/// direction it enters in and its length there. A beam's later visits to a
+/// square have greater lengths, so the first visit is all the map needs.
 struct Beam {
-    sq: [u8; 256],
-    dir: [Dir; 256],
-    l: [u16; 256],
-    len: usize,
-    first: [u8; 64],
+    first: [u16; 64],
+    dir: [Dir; 64],
+    l: [u16; 64],
     squares: u64,
 }
 
 impl Beam {
     fn trace(cells: &[Option<Piece>; 64], occ: u64, c: Color, k: Square) -> Beam {
         let mut beam = Beam {
-            sq: [0; 256],
-            dir: [Dir::N; 256],
-            l: [0; 256],
-            len: 0,
             first: [0; 64],
+            dir: [Dir::N; 64],
+            l: [0; 64],
             squares: 0,
         };
         let Some(king) = cells[k.index()] else {
             return beam;
         };
-        let mut walk = Walk {
+        let mut steps = 0u16;
+        let walk = Walk {
             at: k,
             d: Dir::from_index(king.ori()),
             l: 1,
         };
-        while let Some(s) = walk.at.step(walk.d.compass()) {
-            let i = beam.len;
-            beam.sq[i] = s.index() as u8;
-            beam.dir[i] = walk.d;
-            beam.l[i] = walk.l;
-            beam.len += 1;
-            if beam.squares & s.bit() == 0 {
-                beam.first[s.index()] = i as u8;
-                beam.squares |= s.bit();
+        walk.run(cells, occ, c, |s, d, l| {
+            if beam.squares & 1 << s == 0 {
+                beam.squares |= 1 << s;
+                beam.first[s] = steps;
+                beam.dir[s] = d;
+                beam.l[s] = l;
             }
-            walk.l += 1;
-            walk.at = s;
-            if occ & s.bit() != 0 {
-                let Some(p) = cells[s.index()] else { break };
-                match bounce(walk.d, p) {
-                    Some(next) => {
-                        walk.d = next;
-                        if p.color() != c {
-                            walk.l += 2;
-                        }
-                    }
-                    None => break,
-                }
-            }
-        }
+            steps += 1;
+        });
         beam
     }
 
-    /// The walk that enters step `i`'s square as this beam does.
-    fn walk_to(&self, i: usize) -> Walk {
-        let d = self.dir[i];
-        let at = (self.sq[i] as isize - STEP_DELTA[d as usize]) as u8;
+    /// The walk that enters square `s` as this beam first does.
+    fn walk_to(&self, s: Square) -> Walk {
+        let d = self.dir[s.index()];
+        let at = (s.index() as isize - STEP_DELTA[d as usize]) as u8;
         Walk {
             at: Square::new(at),
             d,
-            l: self.l[i],
+            l: self.l[s.index()],
         }
-    }
-
-    /// The squares of steps `0..upto`.
-    fn prefix_squares(&self, upto: usize) -> u64 {
-        self.sq[..upto].iter().fold(0, |acc, &s| acc | 1u64 << s)
     }
 }
 
@@ -430,26 +448,47 @@ impl Lengths {
     #[inline(always)]
     fn lower(&mut self, s: usize, l: u16) {
         self.m[s] = self.m[s].min(l);
+        self.covered |= 1 << s;
     }
 
     /// EVAL.md steps 3 and 4 for King square `k` and enemy King `o`: the
     /// covered squares file by file (the transposed bitboard's order).
     fn sum(&self, k: Square, o: Square) -> f32 {
-        let md = &MD[o.index()];
         let mut r = 0.0f32;
         for t in squares(transpose(self.covered)) {
-            let t = t.index();
-            let s = TRANSPOSED[t] as usize;
-            let dist = (k.file() - (t / 8) as i32).abs() + (k.rank() - (t % 8) as i32).abs();
-            let v = dist as f32 / self.m[s] as f32;
-            r += v * md[t];
+            r += self.term(t.index(), k, o);
         }
         for x in RING[o.index()] {
             r += x;
         }
         r
     }
+
+    /// `manhattan(k, s) / M[s] × md(s, o)` for the square with transposed
+    /// index `t`.
+    #[inline(always)]
+    fn term(&self, t: usize, k: Square, o: Square) -> f32 {
+        let s = TRANSPOSED[t] as usize;
+        let v = MANHATTAN[k.index()][s] as f32 / self.m[s] as f32;
+        v * MD[o.index()][t]
+    }
 }
+
+/// `MANHATTAN[a][b]`: the Manhattan distance between squares `a` and `b`.
+static MANHATTAN: [[u8; 64]; 64] = {
+    let mut t = [[0u8; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            t[a][b] = ((a % 8) as i32 - (b % 8) as i32).unsigned_abs() as u8
+                + ((a / 8) as i32 - (b / 8) as i32).unsigned_abs() as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
 
 /// `file * 8 + rank` for each square `rank * 8 + file`, and back.
 static TRANSPOSED: [u8; 64] = {

@@ -114,8 +114,9 @@ impl Terms {
 /// The static evaluation with the fast laser coverage.
 pub fn evaluate(b: &Board, w: &Weights) -> Terms {
     let mut terms = piece_terms(b, w);
+    let r = coverage::coverage_both(b);
     for c in Color::BOTH {
-        terms.sides[c.index()].lcoverage = coverage_term(w, coverage::coverage(b, c));
+        terms.sides[c.index()].lcoverage = coverage_term(w, r[c.index()]);
     }
     terms
 }

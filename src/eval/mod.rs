@@ -9,7 +9,7 @@ pub mod coverage;
 
 use crate::bitboard::squares;
 use crate::board::Board;
-use crate::piece::{Color, Kind};
+use crate::piece::Color;
 use crate::square::Square;
 
 /// The evaluation weights; the reference defaults by `Default`.
@@ -139,25 +139,20 @@ fn coverage_term(w: &Weights, r: f32) -> i32 {
 fn piece_terms(b: &Board, w: &Weights) -> Terms {
     let mut sides = [SideTerms::default(); 2];
     let kings = [b.king(Color::White), b.king(Color::Black)];
-    let (files, ranks) = (spans(kings, Square::file), spans(kings, Square::rank));
+    let between = between_kings(kings[0], kings[1]);
+    let pcentral = &*PCENTRAL;
     for c in Color::BOTH {
         let t = &mut sides[c.index()];
-        for s in squares(b.pieces(c)) {
-            let Some(p) = b.piece_at(s) else { continue };
-            match p.kind() {
-                Kind::Pawn => {
-                    t.material += 10000;
-                    if files.contains(&s.file()) && ranks.contains(&s.rank()) {
-                        t.pbetween += w.pbetween;
-                    }
-                    t.pcentral += (w.pcentral as f64 * PCENTRAL[s.index()]) as i32;
-                }
-                Kind::King => {
-                    let o = kings[c.opp().index()];
-                    t.kface += kface(s, p.ori(), o, w.kface);
-                    t.kaggressive += kaggressive(s, o, w.kaggressive);
-                }
-            }
+        let (k, o) = (kings[c.index()], kings[c.opp().index()]);
+        let pawns = b.pieces(c) & !k.bit();
+        t.material = 10000 * pawns.count_ones() as i32;
+        t.pbetween = w.pbetween * (pawns & between).count_ones() as i32;
+        for s in squares(pawns) {
+            t.pcentral += (w.pcentral as f64 * pcentral[s.index()]) as i32;
+        }
+        if let Some(king) = b.piece_at(k) {
+            t.kface = kface(k, king.ori(), o, w.kface);
+            t.kaggressive = kaggressive(k, o, w.kaggressive);
         }
     }
     Terms {
@@ -166,10 +161,15 @@ fn piece_terms(b: &Board, w: &Weights) -> Terms {
     }
 }
 
-/// The inclusive range between the two Kings' coordinates.
-fn spans(kings: [Square; 2], coord: fn(Square) -> i32) -> std::ops::RangeInclusive<i32> {
-    let (a, b) = (coord(kings[0]), coord(kings[1]));
-    a.min(b)..=a.max(b)
+/// The squares whose file and rank both lie between the Kings' (inclusive).
+fn between_kings(a: Square, b: Square) -> u64 {
+    let span = |x: i32, y: i32| (x.min(y)..=x.max(y)).fold(0u64, |m, i| m | 1 << i);
+    let files = span(a.file(), b.file()) * 0x0101_0101_0101_0101;
+    let ranks = span(a.rank(), b.rank());
+    let ranks = (0..8)
+        .filter(|r| ranks & 1 << r != 0)
+        .fold(0u64, |m, r| m | 0xff << (8 * r));
+    files & ranks
 }
 
 /// `pcentral_bonus` of every square, computed once.

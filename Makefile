@@ -20,7 +20,7 @@ perft:
 	$(CARGO) test --release --test perft -- --include-ignored
 
 bench:
-	$(CARGO) bench --bench core
+	$(CARGO) bench --bench core --bench eval
 
 clean:
 	$(CARGO) clean

@@ -79,6 +79,45 @@ pub fn path(b: &Board, color: Color) -> (u64, Option<Square>) {
     }
 }
 
+/// The laser shot of the side to move, computed once per position for all
+/// its moves: a move that changes none of the squares the unchanged board's
+/// beam crosses (nor the King's own) leaves the shot as it is.
+pub struct Shots {
+    guard: u64,
+    /// The unchanged board's target and the piece there.
+    pub base: Option<(Square, Piece)>,
+}
+
+impl Shots {
+    pub fn new(b: &Board) -> Shots {
+        let side = b.side();
+        let (path, target) = path(b, side);
+        Shots {
+            guard: path | b.king(side).bit(),
+            base: target.and_then(|s| Some((s, b.piece_at(s)?))),
+        }
+    }
+
+    /// The square move `m` (of the side to move) would zap and the piece
+    /// there after the move; `touched` are the squares `m` changes. The
+    /// board is used for the move's own trace and left as it was.
+    #[inline(always)]
+    pub fn victim(
+        &self,
+        b: &mut Board,
+        m: crate::moves::Move,
+        touched: u64,
+    ) -> Option<(Square, Piece)> {
+        if touched & self.guard == 0 {
+            return self.base;
+        }
+        b.place(m);
+        let hit = target(b, b.side()).and_then(|s| Some((s, b.piece_at(s)?)));
+        b.unplace(m);
+        hit
+    }
+}
+
 /// The oracle: walks the beam one square at a time.
 pub fn target_plain(b: &Board, color: Color) -> Option<Square> {
     let mut at = b.king(color);

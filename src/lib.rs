@@ -16,6 +16,7 @@ pub mod moves;
 pub mod options;
 pub mod perft;
 pub mod piece;
+pub mod search;
 pub mod square;
 pub mod uci;
 pub mod zobrist;

@@ -19,7 +19,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         None => {
-            leiserchess::uci::run(std::io::stdin().lock(), std::io::stdout().lock());
+            leiserchess::uci::run(std::io::stdin().lock(), std::io::stdout());
             Ok(())
         }
         Some("perft") => perft_command(&args[1..]),

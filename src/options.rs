@@ -36,7 +36,24 @@ pub const SPECS: &[OptionSpec] = &[
     spin("mobility", 800, 0, 10000),
     spin("lcoverage", 1600, 0, 10000),
     spin("randomize", 0, 0, 10000),
+    spin("hash", 16, 1, 4096),
+    spin("tt_ways", 4, 1, 16),
+    spin("lmr_r1", 5, 1, 100),
+    spin("lmr_r2", 20, 1, 100),
+    spin("fut_depth", 3, 0, 3),
+    check("use_nmm", true),
+    spin("draw", -7, -1000, 1000),
+    spin("hmb", 3, -100, 100),
+    spin("seed", 0, 0, i32::MAX as i64),
 ];
+
+const fn check(name: &'static str, default: bool) -> OptionSpec {
+    OptionSpec {
+        name,
+        kind: OptionKind::Check,
+        default: default as i64,
+    }
+}
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum OptionError {

@@ -8,10 +8,9 @@
 //! root moves over threads.
 
 use crate::board::Board;
-use crate::laser;
+use crate::laser::{self, Shots};
 use crate::movegen::{count, count_occupancy, for_each_move, generate};
 use crate::moves::{Move, MoveList};
-use crate::square::Square;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -48,49 +47,13 @@ pub fn perft(b: &mut Board, depth: u32) -> u64 {
     }
 }
 
-/// The laser shot of the side to move, computed once per node: a move
-/// that changes none of the squares the unchanged board's beam crosses
-/// (nor the King's own) leaves the shot as it is.
-struct ShotCache {
-    guard: u64,
-    base: Option<(Square, bool)>,
-}
-
-impl ShotCache {
-    fn new(b: &Board) -> ShotCache {
-        let side = b.side();
-        let (path, target) = laser::path(b, side);
-        ShotCache {
-            guard: path | b.king(side).bit(),
-            base: target.map(|s| (s, is_king(b, s))),
-        }
-    }
-
-    /// The square `m` would zap and whether it holds a King; `touched` are
-    /// the squares `m` changes.
-    #[inline(always)]
-    fn victim(&self, b: &mut Board, m: Move, touched: u64) -> Option<(Square, bool)> {
-        if touched & self.guard == 0 {
-            return self.base;
-        }
-        b.place(m);
-        let hit = laser::target(b, b.side()).map(|s| (s, is_king(b, s)));
-        b.unplace(m);
-        hit
-    }
-}
-
-fn is_king(b: &Board, s: Square) -> bool {
-    b.piece_at(s).is_some_and(|p| p.is_king())
-}
-
 fn perft_inner(b: &mut Board, depth: u32) -> u64 {
     if depth == 2 {
         return perft_2(b);
     }
     let mut list = MoveList::new();
     generate(b, &mut list);
-    let shots = ShotCache::new(b);
+    let shots = Shots::new(b);
     let mut total = 0;
     for m in list.iter() {
         let victim = shots.victim(b, m, m.touched()).map(|v| v.0);
@@ -112,7 +75,7 @@ fn perft_inner(b: &mut Board, depth: u32) -> u64 {
 fn perft_2(b: &mut Board) -> u64 {
     let side = b.side();
     let (own, opp) = (b.pieces(side), b.pieces(side.opp()));
-    let shots = ShotCache::new(b);
+    let shots = Shots::new(b);
     // Two memos of the child's count by occupancy: the untouched shot's
     // (most rotations), and the previous move's (runs of swap-rotations).
     let untouched = shots.base.map_or(!0, |(s, _)| !s.bit());
@@ -122,11 +85,11 @@ fn perft_2(b: &mut Board) -> u64 {
     let mut total = 0;
     for_each_move(own, opp, |m, fp| {
         let after = match shots.victim(b, m, fp.touched) {
-            Some((_, true)) => {
+            Some((_, p)) if p.is_king() => {
                 total += 1;
                 return;
             }
-            Some((s, false)) => (
+            Some((s, _)) => (
                 (own ^ fp.own_flip) & !s.bit(),
                 (opp ^ fp.opp_flip) & !s.bit(),
             ),

@@ -9,8 +9,16 @@ use crate::movegen::generate;
 use crate::moves::MoveList;
 use crate::options::Options;
 use crate::perft::perft_threads;
+use crate::search::order::Order;
+use crate::search::think::think;
+use crate::search::time::Limits;
+use crate::search::tt::Table;
+use crate::search::{score_text, Params, Root, Shared};
 use crate::square::Square;
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 
 /// Deepest `perft` the loop runs, so that a typo can not hang the engine.
 const MAX_PERFT_DEPTH: u32 = 7;
@@ -23,6 +31,15 @@ const COMMANDS: &[(&str, &str)] = &[
     (
         "position startpos|endgame|fen <board> <W|B> [moves m1 m2 ...]",
         "set the position",
+    ),
+    (
+        "go [depth d] [nodes n] [movetime ms] [time ms] [inc ms] [movestogo n] [infinite] [ponder]",
+        "search (also wtime btime winc binc)",
+    ),
+    ("stop", "end the search and answer bestmove"),
+    (
+        "ponderhit",
+        "the pondered move was played: search on the clock",
     ),
     ("perft [d]", "count leaf nodes to depth 1..d (default 4)"),
     ("display", "draw the board"),
@@ -45,44 +62,105 @@ pub enum Flow {
     Quit,
 }
 
+/// Where the engine's lines go: shared by the command loop and the search
+/// thread, one whole write at a time.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    pub fn new(w: impl Write + Send + 'static) -> Output {
+        Output(Arc::new(Mutex::new(Box::new(w))))
+    }
+
+    /// Writes `bytes` and flushes; false if the output is gone.
+    pub fn write(&self, bytes: &[u8]) -> bool {
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        w.write_all(bytes).and_then(|_| w.flush()).is_ok()
+    }
+}
+
+/// A running search: its thread hands the move-ordering tables back.
+struct Running {
+    thread: JoinHandle<Vec<Order>>,
+    /// Whether it only ends on `stop` (`go infinite`, or pondering).
+    waits_for_stop: bool,
+}
+
 /// The engine's state between commands.
 pub struct Engine {
     game: Game,
     options: Options,
-    /// Draws the `randomize` noise; fixed seed, so runs repeat.
+    /// Draws the `randomize` noise of the `eval` command; fixed seed.
     rng: fastrand::Rng,
+    shared: Arc<Shared>,
+    /// One move-ordering table per search thread, while no search runs.
+    orders: Vec<Order>,
+    running: Option<Running>,
+    output: Output,
 }
 
 impl Default for Engine {
     fn default() -> Self {
-        Engine {
-            game: Game::from_fen(fen::STARTPOS).expect("the start position parses"),
-            options: Options::default(),
-            rng: fastrand::Rng::with_seed(RNG_SEED),
-        }
+        Engine::new(Output::new(std::io::stdout()))
     }
 }
 
 /// Runs the loop until `quit` or the end of the input.
-pub fn run(input: impl BufRead, mut output: impl Write) {
-    let mut engine = Engine::default();
+pub fn run(input: impl BufRead, output: impl Write + Send + 'static) {
+    let output = Output::new(output);
+    let mut engine = Engine::new(output.clone());
     for line in input.lines() {
         let Ok(line) = line else {
             // Not UTF-8: say so and keep reading.
-            let _ = writeln!(output, "info string error: input line is not valid UTF-8");
+            output.write(b"info string error: input line is not valid UTF-8\n");
             continue;
         };
         let mut out = Vec::new();
         let flow = engine.handle(&line, &mut out);
-        if output.write_all(&out).and_then(|_| output.flush()).is_err() || flow == Flow::Quit {
+        if !output.write(&out) || flow == Flow::Quit {
             break;
         }
     }
+    engine.finish();
 }
 
 impl Engine {
+    /// An engine whose search thread writes to `output`.
+    pub fn new(output: Output) -> Engine {
+        let options = Options::default();
+        Engine {
+            game: Game::from_fen(fen::STARTPOS).expect("the start position parses"),
+            rng: fastrand::Rng::with_seed(RNG_SEED),
+            shared: Arc::new(new_shared(&options)),
+            orders: vec![Order::default()],
+            running: None,
+            options,
+            output,
+        }
+    }
+
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// Waits for a running search at the end of the input: a bounded one
+    /// finishes, one that only ends on `stop` is stopped.
+    pub fn finish(&mut self) {
+        let stop = self.running.as_ref().is_some_and(|r| r.waits_for_stop);
+        self.end_search(stop);
+    }
+
+    /// Ends the running search, if any (stopping it first if `stop`), and
+    /// takes back its tables; its thread prints the `bestmove`.
+    fn end_search(&mut self, stop: bool) {
+        if let Some(r) = self.running.take() {
+            if stop {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+            if let Ok(orders) = r.thread.join() {
+                self.orders = orders;
+            }
+        }
     }
 
     /// Handles one line of input, writing the answer to `out`.
@@ -105,12 +183,32 @@ impl Engine {
             );
         }
         let (cmd, args) = (tokens[at], &tokens[at + 1..]);
+        // A finished search's thread is joined before anything else.
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.thread.is_finished())
+        {
+            self.end_search(false);
+        }
+        // Commands that read or change the position, the options or the
+        // tables end a running search first.
+        if !matches!(cmd, "isready" | "ponderhit" | "uci" | "help") {
+            self.end_search(true);
+        }
         match cmd {
             "quit" => return Flow::Quit,
+            "stop" => {}
+            "ponderhit" => self.shared.pondering.store(false, Ordering::Relaxed),
+            "go" => self.go(args, out),
             "uci" => self.uci(out),
             "isready" => line_out(out, "readyok"),
             "setoption" => self.setoption(args, out),
-            "ucinewgame" => self.game = Engine::default().game,
+            "ucinewgame" => {
+                self.game = Game::from_fen(fen::STARTPOS).expect("the start position parses");
+                self.shared.tt.clear();
+                self.orders.iter_mut().for_each(Order::clear);
+            }
             "position" => self.position(args, out),
             "perft" => self.perft(args, out),
             "display" => self.display(out),
@@ -148,7 +246,15 @@ impl Engine {
         let name = args[n + 1..value_at.unwrap_or(args.len())].join(" ");
         let value = value_at.map(|v| args[v + 1..].join(" "));
         match self.options.set(&name, value.as_deref()) {
-            Ok(report) => say(out, report),
+            Ok(report) => {
+                if ["hash", "tt_ways"]
+                    .iter()
+                    .any(|n| n.eq_ignore_ascii_case(&name))
+                {
+                    self.shared = Arc::new(new_shared(&self.options));
+                }
+                say(out, report)
+            }
             Err(e) => say(out, format!("error: {e}")),
         }
     }
@@ -189,6 +295,63 @@ impl Engine {
             }
         }
         self.game = game;
+    }
+
+    fn go(&mut self, args: &[&str], out: &mut Vec<u8>) {
+        let (limits, errors) = parse_go(args, self.game.board().side());
+        for e in errors {
+            say(out, format!("error: {e}; ignored"));
+        }
+        let root = Root::from_game(&self.game);
+        let fallback = self.game.legal_moves().first().copied();
+        let Some(fallback) = fallback else {
+            say(out, "error: no legal move: the game is over".to_string());
+            return line_out(out, "bestmove 0000");
+        };
+        let params = params_from(&self.options);
+        let threads = self.options.get("threads") as usize;
+        let mut orders = std::mem::take(&mut self.orders);
+        orders.resize_with(threads, Order::default);
+        orders.truncate(threads);
+        self.shared.stop.store(false, Ordering::Relaxed);
+        self.shared
+            .pondering
+            .store(limits.ponder, Ordering::Relaxed);
+        let (shared, output) = (self.shared.clone(), self.output.clone());
+        let thread = std::thread::spawn(move || {
+            let answer = think(
+                &root,
+                &limits,
+                params,
+                &shared,
+                &mut orders,
+                |it, elapsed, nodes| {
+                    let ms = elapsed.as_millis() as u64;
+                    let pv: Vec<String> = it.pv.iter().map(|m| m.to_string()).collect();
+                    let line = format!(
+                    "info depth {} seldepth {} score {} nodes {nodes} nps {} time {ms} hashfull {} pv {}\n",
+                    it.depth,
+                    it.seldepth,
+                    score_text(it.score),
+                    nodes * 1000 / ms.max(1),
+                    shared.tt.hashfull(),
+                    pv.join(" ")
+                );
+                    output.write(line.as_bytes());
+                },
+            );
+            let best = answer.best.unwrap_or(fallback);
+            let line = match answer.ponder.filter(|_| answer.best.is_some()) {
+                Some(p) => format!("bestmove {best} ponder {p}\n"),
+                None => format!("bestmove {best}\n"),
+            };
+            output.write(line.as_bytes());
+            orders
+        });
+        self.running = Some(Running {
+            thread,
+            waits_for_stop: limits.infinite || limits.ponder,
+        });
     }
 
     fn perft(&self, args: &[&str], out: &mut Vec<u8>) {
@@ -314,6 +477,81 @@ impl Engine {
             say(out, format!("game over: {} {o}", o.score_text()));
         }
     }
+}
+
+/// The search's table and flags, sized by the `hash` and `tt_ways` options.
+fn new_shared(o: &Options) -> Shared {
+    Shared {
+        tt: Table::new(o.get("hash") as usize, o.get("tt_ways") as usize),
+        stop: AtomicBool::new(false),
+        pondering: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+    }
+}
+
+fn params_from(o: &Options) -> Params {
+    Params {
+        weights: Weights::from_options(o),
+        lmr_r1: o.get("lmr_r1") as usize,
+        lmr_r2: o.get("lmr_r2") as usize,
+        fut_depth: o.get("fut_depth") as i32,
+        use_nmm: o.get("use_nmm") != 0,
+        draw: o.get("draw") as i32,
+        hmb: o.get("hmb") as i32,
+        randomize: o.get("randomize") as i32,
+        seed: o.get("seed") as u64,
+    }
+}
+
+/// Parses `go`'s arguments; `wtime`/`btime`/`winc`/`binc` count for `side`.
+/// Unknown tokens are skipped; a bad value is skipped and reported.
+fn parse_go(args: &[&str], side: crate::piece::Color) -> (Limits, Vec<String>) {
+    let mut l = Limits::default();
+    let mut errors = Vec::new();
+    let mut i = 0;
+    let white = side == crate::piece::Color::White;
+    while i < args.len() {
+        let word = args[i].to_ascii_lowercase();
+        let mut number = || -> Result<u64, String> {
+            let v = args.get(i + 1).ok_or(format!("go {word} needs a number"))?;
+            i += 1;
+            v.parse::<i64>()
+                .map(|n| n.max(0) as u64)
+                .map_err(|_| format!("go {word} wants a number, got '{v}'"))
+        };
+        let parsed = match word.as_str() {
+            "depth" => number().map(|n| l.depth = Some(n.clamp(1, 64) as u32)),
+            "nodes" => number().map(|n| l.nodes = Some(n.max(1))),
+            "movetime" => number().map(|n| l.movetime = Some(n)),
+            "time" => number().map(|n| l.time = Some(n)),
+            "inc" => number().map(|n| l.inc = n),
+            "wtime" | "btime" => number().map(|n| {
+                if (word == "wtime") == white {
+                    l.time = Some(n);
+                }
+            }),
+            "winc" | "binc" => number().map(|n| {
+                if (word == "winc") == white {
+                    l.inc = n;
+                }
+            }),
+            "movestogo" => number().map(|n| l.movestogo = Some(n.min(1000) as u32)),
+            "infinite" => {
+                l.infinite = true;
+                Ok(())
+            }
+            "ponder" => {
+                l.ponder = true;
+                Ok(())
+            }
+            _ => Ok(()),
+        };
+        if let Err(e) = parsed {
+            errors.push(e);
+        }
+        i += 1;
+    }
+    (l, errors)
 }
 
 fn is_command(token: &str) -> bool {

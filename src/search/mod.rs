@@ -1,0 +1,555 @@
+//! The search: iterative deepening over a principal variation search (PVS)
+//! with null-window scouts, a quiescence search over zapping moves, a
+//! shared k-way transposition table, killer and history move ordering,
+//! late-move reductions, futility and margin pruning, and a one-ply
+//! extension for moves that zap an enemy piece. Scores are centipawns from
+//! the side to move's view; a King zap at ply `p` is worth `±(MATE − p)`.
+
+pub mod order;
+pub mod think;
+pub mod time;
+pub mod tt;
+
+use crate::board::Board;
+use crate::eval::{evaluate, Weights};
+use crate::laser::Shots;
+use crate::movegen::for_each_move;
+use crate::moves::Move;
+use crate::piece::Color;
+use order::{Order, MAX_PLY};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use time::Plan;
+use tt::{Bound, Entry, Table};
+
+pub const MATE: i32 = 32000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 1000;
+const INF: i32 = MATE + 1;
+
+/// The search's tunable parameters (UCI options, reference defaults).
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    pub weights: Weights,
+    /// Moves after this many at a node are searched one ply shallower…
+    pub lmr_r1: usize,
+    /// …and after this many, two plies shallower.
+    pub lmr_r2: usize,
+    /// Futility pruning at depths up to this.
+    pub fut_depth: i32,
+    /// Margin pruning at depths 1 and 2.
+    pub use_nmm: bool,
+    /// The score of a draw for the side to move at the root, in cp.
+    pub draw: i32,
+    /// Bonus for having the move, in cp.
+    pub hmb: i32,
+    /// Uniform evaluation noise in ±ev (0: none), drawn from `seed`.
+    pub randomize: i32,
+    pub seed: u64,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            weights: Weights::default(),
+            lmr_r1: 5,
+            lmr_r2: 20,
+            fut_depth: 3,
+            use_nmm: true,
+            draw: -7,
+            hmb: 3,
+            randomize: 0,
+            seed: 0,
+        }
+    }
+}
+
+/// Futility and margin pruning margins by remaining depth, in cp.
+const MARGIN: [i32; 4] = [0, 50, 100, 250];
+
+/// What the threads of one search share.
+pub struct Shared {
+    pub tt: Table,
+    /// Set to end the search (by `stop`, or by the main thread's limits).
+    pub stop: AtomicBool,
+    /// While set, the clock does not run (`go ponder` until `ponderhit`).
+    pub pondering: AtomicBool,
+    /// Nodes of the helper threads that have finished.
+    pub nodes: AtomicU64,
+}
+
+/// The position to search: the board and the keys of the game's earlier
+/// positions (for repetitions and the Ko rule).
+#[derive(Clone)]
+pub struct Root {
+    pub board: Board,
+    pub history: Vec<u64>,
+    pub plies_since_zap: u32,
+    /// The move that led to `board`, if the game has one.
+    pub last_move: Option<Move>,
+}
+
+impl Root {
+    pub fn from_game(g: &crate::game::Game) -> Root {
+        Root {
+            board: g.board().clone(),
+            history: g.history().to_vec(),
+            plies_since_zap: g.plies_since_zap(),
+            last_move: g.moves().last().copied(),
+        }
+    }
+}
+
+/// One completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: i32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+}
+
+/// A search thread's state.
+pub struct Worker<'a> {
+    board: Board,
+    /// Keys of every position before the current one, game and path.
+    keys: Vec<u64>,
+    /// Plies since the last zap, for each position on `keys` and the current.
+    zap_clock: Vec<u32>,
+    /// The squares each move since the root changed, and the game's last
+    /// move's before it (the Ko rule looks one move back).
+    touched: Vec<u64>,
+    root_side: Color,
+    params: Params,
+    shared: &'a Shared,
+    order: &'a mut Order,
+    plan: Plan,
+    node_limit: Option<u64>,
+    nodes: u64,
+    seldepth: u32,
+    pv: Vec<Vec<Move>>,
+    rng: fastrand::Rng,
+    /// Only the main thread checks the clock and reports.
+    main: bool,
+}
+
+/// A generated move with what it zaps.
+#[derive(Clone, Copy)]
+struct Scored {
+    mv: Move,
+    touched: u64,
+    victim: Option<crate::square::Square>,
+    zaps_enemy: bool,
+    zaps_own: bool,
+    key: i64,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        root: &Root,
+        params: Params,
+        shared: &'a Shared,
+        order: &'a mut Order,
+        plan: Plan,
+        node_limit: Option<u64>,
+        main: bool,
+    ) -> Worker<'a> {
+        let mut zap_clock = vec![0; root.history.len()];
+        zap_clock.push(root.plies_since_zap);
+        Worker {
+            board: root.board.clone(),
+            keys: root.history.clone(),
+            zap_clock,
+            touched: root.last_move.map(|m| m.touched()).into_iter().collect(),
+            root_side: root.board.side(),
+            params,
+            shared,
+            order,
+            plan,
+            node_limit,
+            nodes: 0,
+            seldepth: 0,
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            rng: fastrand::Rng::with_seed(params.seed),
+            main,
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn stopped(&self) -> bool {
+        self.shared.stop.load(Ordering::Relaxed)
+    }
+
+    /// Checks the limits every 1024 nodes; sets the shared stop flag.
+    fn poll(&mut self) {
+        if !self.main || !self.nodes.is_multiple_of(1024) {
+            return;
+        }
+        let total = self.shared.nodes.load(Ordering::Relaxed) + self.nodes;
+        let clock = !self.shared.pondering.load(Ordering::Relaxed);
+        if clock && self.plan.past_hard() || self.node_limit.is_some_and(|n| total >= n) {
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Searches `depth` plies from the root; `None` if stopped before the
+    /// iteration completed.
+    pub fn iterate(&mut self, depth: u32) -> Option<Iteration> {
+        self.seldepth = 0;
+        let score = self.pvs(-INF, INF, depth as i32, 0);
+        if self.stopped() && depth > 1 {
+            return None;
+        }
+        Some(Iteration {
+            depth,
+            seldepth: self.seldepth,
+            score,
+            nodes: self.nodes,
+            pv: self.pv[0].clone(),
+        })
+    }
+
+    /// The score of a draw for the side to move.
+    fn draw_score(&self) -> i32 {
+        if self.board.side() == self.root_side {
+            self.params.draw
+        } else {
+            -self.params.draw
+        }
+    }
+
+    fn static_eval(&mut self) -> i32 {
+        let r = self.params.randomize;
+        let noise = if r > 0 { self.rng.i32(-r..=r) } else { 0 };
+        evaluate(&self.board, &self.params.weights).score_cp(noise) + self.params.hmb
+    }
+
+    /// Whether the current position repeats one since the last zap, or the
+    /// no-zap rule has drawn the game.
+    fn is_draw(&self) -> bool {
+        let clock = *self.zap_clock.last().expect("the root's clock");
+        if clock >= 100 {
+            return true;
+        }
+        let key = self.board.key();
+        let since = self.keys.len().saturating_sub(clock as usize);
+        self.keys[since..]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|&k| k == key)
+    }
+
+    /// The moves of the current position, Ko respected, with what they zap.
+    fn moves(&mut self, tt_move: Option<Move>, ply: usize) -> Vec<Scored> {
+        let side = self.board.side();
+        let shots = Shots::new(&self.board);
+        let killers = self.order.killers(ply);
+        let mut raw = Vec::with_capacity(96);
+        for_each_move(
+            self.board.pieces(side),
+            self.board.pieces(side.opp()),
+            |m, fp| {
+                raw.push((m, fp.touched));
+            },
+        );
+        let mut out = Vec::with_capacity(raw.len());
+        for (m, touched) in raw {
+            let victim = shots.victim(&mut self.board, m, touched);
+            let owner = victim.map(|(_, p)| p.color());
+            let zaps_enemy = owner == Some(side.opp());
+            let zaps_own = owner == Some(side);
+            if victim.is_none() && self.breaks_ko(m, touched) {
+                continue;
+            }
+            let king = victim.is_some_and(|(_, p)| p.is_king());
+            let key = if Some(m) == tt_move {
+                1 << 40
+            } else if zaps_enemy {
+                (1 << 36) + if king { 1 << 35 } else { 0 }
+            } else if zaps_own {
+                -(1 << 36) - if king { 1 << 35 } else { 0 }
+            } else if killers[0] == Some(m) {
+                1 << 32
+            } else if killers[1] == Some(m) {
+                (1 << 32) - 1
+            } else {
+                self.order.history(side, m) as i64
+            };
+            out.push(Scored {
+                mv: m,
+                touched,
+                victim: victim.map(|v| v.0),
+                zaps_enemy,
+                zaps_own,
+                key,
+            });
+        }
+        out
+    }
+
+    /// RULES.md's Ko rule for a move that zaps nothing: the position after
+    /// it may not be the one before the opponent's last move. That needs
+    /// the same pieces, so no zap in the opponent's move, and the move must
+    /// change back exactly the squares the opponent's changed; only then
+    /// are the keys compared. (A move always changes the board, so the
+    /// "board unchanged" case never arises.)
+    fn breaks_ko(&mut self, m: Move, touched: u64) -> bool {
+        let (Some(&last), Some(&before_opp)) = (self.touched.last(), self.keys.last()) else {
+            return false;
+        };
+        if last != touched || *self.zap_clock.last().expect("clock") == 0 {
+            return false;
+        }
+        let undo = self.board.make_with(m, |_| None);
+        let after = self.board.key();
+        self.board.unmake(m, undo);
+        after == before_opp
+    }
+
+    /// Plays a scored move; returns whether it zapped a King, and whose.
+    fn play(&mut self, s: &Scored) -> crate::board::Undo {
+        self.keys.push(self.board.key());
+        self.touched.push(s.touched);
+        let clock = *self.zap_clock.last().expect("clock");
+        let undo = self.board.make_with(s.mv, |_| s.victim);
+        self.zap_clock
+            .push(if undo.zapped.is_some() { 0 } else { clock + 1 });
+        undo
+    }
+
+    fn unplay(&mut self, s: &Scored, undo: crate::board::Undo) {
+        self.board.unmake(s.mv, undo);
+        self.keys.pop();
+        self.touched.pop();
+        self.zap_clock.pop();
+    }
+
+    /// The score of a move that zapped a King, from the mover's view.
+    fn king_zap_score(&self, undo: &crate::board::Undo, mover: Color, ply: usize) -> Option<i32> {
+        let (_, p) = undo.zapped.filter(|(_, p)| p.is_king())?;
+        let at = (ply + 1) as i32;
+        Some(if p.color() == mover {
+            -(MATE - at)
+        } else {
+            MATE - at
+        })
+    }
+
+    fn pvs(&mut self, mut alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        if ply > 0 && self.is_draw() {
+            return self.draw_score();
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiesce(alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.poll();
+        if ply > 0 && self.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        let pv_node = beta - alpha > 1;
+        let key = self.board.key();
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry.filter(|e| !pv_node && ply > 0 && e.depth as i32 >= depth) {
+            let score = from_tt(e.score as i32, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                return score;
+            }
+        }
+        let stand = self.static_eval();
+        if !pv_node
+            && ply > 0
+            && self.params.use_nmm
+            && depth <= 2
+            && stand - MARGIN[depth as usize] >= beta
+        {
+            return stand - MARGIN[depth as usize];
+        }
+        let futile = !pv_node
+            && ply > 0
+            && depth <= self.params.fut_depth
+            && stand + MARGIN[depth.clamp(0, 3) as usize] <= alpha;
+
+        let mut moves = self.moves(entry.and_then(|e| e.mv), ply);
+        let side = self.board.side();
+        let mut best = -INF;
+        let mut best_move = None;
+        let alpha0 = alpha;
+        for i in 0..moves.len() {
+            pick(&mut moves, i);
+            let s = moves[i];
+            let quiet = !s.zaps_enemy && Some(s.mv) != entry.and_then(|e| e.mv);
+            if futile && quiet && i > 0 {
+                best = best.max(stand + MARGIN[depth.clamp(0, 3) as usize]);
+                continue;
+            }
+            let undo = self.play(&s);
+            let score = if let Some(z) = self.king_zap_score(&undo, side, ply) {
+                z
+            } else {
+                let ext = i32::from(s.zaps_enemy && ply < 2 * depth as usize + 4);
+                let killer = self.order.killers(ply).contains(&Some(s.mv));
+                let reduce = if depth >= 3 && quiet && !killer && !s.zaps_own {
+                    (i >= self.params.lmr_r1) as i32 + (i >= self.params.lmr_r2) as i32
+                } else {
+                    0
+                };
+                let d = depth - 1 + ext;
+                if i == 0 {
+                    -self.pvs(-beta, -alpha, d, ply + 1)
+                } else {
+                    let mut sc = -self.pvs(-alpha - 1, -alpha, d - reduce, ply + 1);
+                    if sc > alpha && reduce > 0 {
+                        sc = -self.pvs(-alpha - 1, -alpha, d, ply + 1);
+                    }
+                    if sc > alpha && sc < beta {
+                        sc = -self.pvs(-beta, -alpha, d, ply + 1);
+                    }
+                    sc
+                }
+            };
+            self.unplay(&s, undo);
+            if self.stopped() {
+                if ply > 0 {
+                    return 0;
+                }
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(s.mv);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(s.mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if quiet {
+                            self.order.cutoff(side, s.mv, ply, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if moves.is_empty() {
+            return self.draw_score();
+        }
+        if !(ply == 0 && self.stopped()) {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha0 {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared.tt.store(
+                key,
+                Entry {
+                    mv: best_move,
+                    score: to_tt(best, ply) as i16,
+                    depth: depth.min(127) as i8,
+                    bound,
+                    age: 0,
+                },
+            );
+        }
+        best
+    }
+
+    /// Quiescence: stand pat, or zap an enemy piece.
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        self.poll();
+        self.seldepth = self.seldepth.max(ply as u32);
+        let stand = self.static_eval();
+        if stand >= beta || ply >= MAX_PLY {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let side = self.board.side();
+        let mut moves: Vec<Scored> = self
+            .moves(None, ply)
+            .into_iter()
+            .filter(|s| s.zaps_enemy)
+            .collect();
+        let mut best = stand;
+        for i in 0..moves.len() {
+            pick(&mut moves, i);
+            let s = moves[i];
+            let undo = self.play(&s);
+            let score = match self.king_zap_score(&undo, side, ply) {
+                Some(z) => z,
+                None => -self.quiesce(-beta, -alpha, ply + 1),
+            };
+            self.unplay(&s, undo);
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Moves the best-keyed move of `moves[i..]` to `i` (selection order: most
+/// nodes cut off after one or two moves, so a full sort is wasted).
+fn pick(moves: &mut [Scored], i: usize) {
+    let best = (i..moves.len())
+        .max_by_key(|&j| (moves[j].key, std::cmp::Reverse(j)))
+        .expect("i is in range");
+    moves.swap(i, best);
+}
+
+/// Mate scores are stored relative to the stored position, not the root.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// `score cp x` or `score mate k` (moves; negative when losing).
+pub fn score_text(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        format!("mate -{}", (MATE + score) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}

@@ -40,26 +40,28 @@ pub fn for_each_move(own: u64, enemy: u64, mut visit: impl FnMut(Move, Footprint
     }
 }
 
-/// Calls `visit` with exactly the moves of `for_each_move(own, enemy, ..)`
-/// whose footprint touches a square of `guard` (in another order), and
-/// skips the rest cheaply: a piece on `guard` has all its moves visited; a
-/// piece off it only its steps into `guard`, all its swaps with an enemy on
-/// `guard`, and its other swaps' steps into `guard`.
+/// Calls `visit` with exactly the moves of the pieces `movers` (a subset
+/// of `own`) that `for_each_move(own, enemy, ..)` would visit and whose
+/// footprint touches a square of `guard` (in another order), and skips the
+/// rest cheaply: a piece on `guard` has all its moves visited; a piece off
+/// it only its steps into `guard`, all its swaps with an enemy on `guard`,
+/// and its other swaps' steps into `guard`.
 #[inline(always)]
 pub fn for_each_move_touching(
+    movers: u64,
     own: u64,
     enemy: u64,
     guard: u64,
     mut visit: impl FnMut(Move, Footprint),
 ) {
     let empty = !(own | enemy);
-    for from in squares(own & guard) {
+    for from in squares(movers & guard) {
         piece_moves(from, own, enemy, &mut visit);
     }
     // Beyond two squares from `guard`, nothing a piece does can reach it.
     let near = adjacency(guard, 0).1 | guard;
     let reach = adjacency(near, 0).1 | near;
-    for from in squares(own & reach & !guard) {
+    for from in squares(movers & reach & !guard) {
         let f = from.bit();
         let around = NEIGHBOURS[from.index()];
         for to in squares(around & empty & guard) {

@@ -156,9 +156,10 @@ fn lengths(b: &Board, c: Color) -> Lengths {
     // beam: then some move fires the unchanged board's beam.
     let base_used = own & !guard != 0;
     let mut prefix = 0;
-    // The King's turns and steps change no piece the beam can meet again
-    // (if it comes back to the King's square it stops either way), so they
-    // need no move played: only their new beams traced.
+    let enemy = b.pieces(c.opp());
+    // Every King move fires a new beam from where the King lands. Only the
+    // squares the beam can meet matter: a square it starts from, it meets
+    // again only by coming back to the King, and stops there either way.
     if let Some(king) = cells[k.index()] {
         let d = Dir::from_index(king.ori());
         for r in Rot::ALL {
@@ -168,42 +169,48 @@ fn lengths(b: &Board, c: Color) -> Lengths {
                 d: turned,
                 l: 1,
             }
-            .run(&cells, occ, c, |s, _, l| lengths.lower(s, l));
+            .run(&cells, occ, c, lengths.sink());
         }
         for to in squares(NEIGHBOURS[k.index()] & !occ) {
             let walk = Walk { at: to, d, l: 1 };
-            walk.run(&cells, occ ^ k.bit() ^ to.bit(), c, |s, _, l| {
-                lengths.lower(s, l)
-            });
+            walk.run(&cells, occ ^ k.bit() ^ to.bit(), c, lengths.sink());
+        }
+        // Swaps: the enemy piece goes to the King's square, the King turns
+        // on the swapped square or steps on to an empty neighbour of it.
+        for x in squares(NEIGHBOURS[k.index()] & enemy) {
+            let swapped = cells[x.index()];
+            cells[k.index()] = swapped;
+            cells[x.index()] = Some(king);
+            for r in Rot::ALL {
+                let turned = Dir::from_index(king.ori() + r.turns());
+                Walk {
+                    at: x,
+                    d: turned,
+                    l: 1,
+                }
+                .run(&cells, occ, c, lengths.sink());
+            }
+            cells[x.index()] = None;
+            for to in squares(NEIGHBOURS[x.index()] & !occ) {
+                cells[to.index()] = Some(king);
+                let walk = Walk { at: to, d, l: 1 };
+                walk.run(&cells, occ ^ x.bit() ^ to.bit(), c, lengths.sink());
+                cells[to.index()] = None;
+            }
+            cells[x.index()] = swapped;
+            cells[k.index()] = Some(king);
         }
     }
-    for_each_move_touching(own, b.pieces(c.opp()), guard, |m, fp| {
-        let king_moves = fp.touched & k.bit() != 0;
-        if king_moves && matches!(m.kind(), MoveKind::Rotate | MoveKind::Step) {
-            return;
-        }
+    // The Pawns' moves that change a square of the beam: played in place,
+    // traced from the first beam square they change.
+    for_each_move_touching(own & !k.bit(), own, enemy, base.squares, |m, fp| {
         let occ2 = occ ^ fp.own_flip ^ fp.opp_flip;
         place(&mut cells, m);
-        if king_moves {
-            // A King's swap: its whole beam is new, from where it lands.
-            let k2 = Square::new((fp.own_flip & !k.bit()).trailing_zeros() as u8);
-            if let Some(p) = cells[k2.index()] {
-                let walk = Walk {
-                    at: k2,
-                    d: Dir::from_index(p.ori()),
-                    l: 1,
-                };
-                walk.run(&cells, occ2, c, |s, _, l| lengths.lower(s, l));
-            }
-        } else {
-            // Same beam up to the first beam square the move changes.
-            let s = squares(fp.touched & base.squares)
-                .min_by_key(|s| base.first[s.index()])
-                .expect("the move touches the beam");
-            prefix = prefix.max(base.first[s.index()]);
-            base.walk_to(s)
-                .run(&cells, occ2, c, |s, _, l| lengths.lower(s, l));
-        }
+        let s = squares(fp.touched & base.squares)
+            .min_by_key(|s| base.first[s.index()])
+            .expect("the move touches the beam");
+        prefix = prefix.max(base.first[s.index()]);
+        base.walk_to(s).run(&cells, occ2, c, lengths.sink());
         unplace(&mut cells, m);
     });
     // Every retraced beam shares a prefix with the unchanged board's beam:
@@ -443,6 +450,11 @@ impl Lengths {
             m: [u16::MAX; 64],
             covered: 0,
         }
+    }
+
+    /// `lower` as a walk's visitor.
+    fn sink(&mut self) -> impl FnMut(usize, Dir, u16) + '_ {
+        move |s, _, l| self.lower(s, l)
     }
 
     #[inline(always)]

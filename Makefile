@@ -2,14 +2,24 @@
 CARGO ?= cargo
 SHARED ?= ../shared
 
-.PHONY: build test lint perft bench clean
+.PHONY: build test lint signature perft bench clean
 
 build:
 	$(CARGO) build --release
 
-# Formatting, lints, then every test (perft suite within its node budget).
+# Formatting, lints, every test (perft suite within its node budget), and
+# the release build's bench signature.
 test: lint
 	$(CARGO) test --workspace
+	$(MAKE) signature
+
+# The release build must search exactly as the test build does: its bench
+# node total must equal bench/signature.txt (update it when search changes).
+signature: build
+	@want=$$(cat bench/signature.txt); \
+	got=$$(./target/release/leiserchess bench | awk '/^nodes/ {print $$2}'); \
+	if [ "$$got" = "$$want" ]; then echo "bench signature $$got: ok"; \
+	else echo "bench signature $$got, expected $$want (bench/signature.txt)"; exit 1; fi
 
 lint:
 	$(CARGO) fmt --all -- --check

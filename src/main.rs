@@ -4,6 +4,7 @@
 use leiserchess::eval::{bench, Weights};
 use leiserchess::fen;
 use leiserchess::perft::{divide, perft_plain, perft_threads};
+use leiserchess::search::{self, Params};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -11,6 +12,9 @@ const USAGE: &str = "usage:
   leiserchess                 run the Leiserchess UCI loop on stdin/stdout
   leiserchess perft <depth> [--fen FEN|startpos|endgame] [--threads N] [--plain] [--divide]
                               count leaf nodes from a position (default: startpos)
+  leiserchess bench [depth] [--hash MB] [--ways K]
+                              search the fixed bench positions to depth (default 6),
+                              one thread; ends with the node total and nps
   leiserchess evalbench [FILE] [--seconds S]
                               evaluate every FEN of FILE (default: the 300 reference
                               positions) for S seconds (default 3); ends with evals/s";
@@ -24,6 +28,7 @@ fn main() -> ExitCode {
         }
         Some("perft") => perft_command(&args[1..]),
         Some("evalbench") => evalbench_command(&args[1..]),
+        Some("bench") => bench_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())
@@ -144,5 +149,52 @@ fn evalbench_command(args: &[String]) -> Result<(), String> {
         secs * 1e9 / r.evals as f64
     );
     println!("evals/s {:.0}", r.evals as f64 / secs);
+    Ok(())
+}
+
+fn bench_command(args: &[String]) -> Result<(), String> {
+    let mut depth = search::bench::DEFAULT_DEPTH;
+    let (mut hash, mut ways) = (16usize, 4usize);
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut number = |name: &str, max: usize| -> Result<usize, String> {
+            let v = it.next().ok_or(format!("{name} needs a value"))?;
+            v.parse()
+                .ok()
+                .filter(|&n| (1..=max).contains(&n))
+                .ok_or(format!("{name} wants a number 1..{max}, got '{v}'"))
+        };
+        match arg.as_str() {
+            "--hash" => hash = number("--hash", 4096)?,
+            "--ways" => ways = number("--ways", 16)?,
+            d => {
+                depth = d
+                    .parse()
+                    .ok()
+                    .filter(|d| (1..=30).contains(d))
+                    .ok_or(format!("depth must be a number 1..30, got '{d}'"))?
+            }
+        }
+    }
+    let lines = search::bench::run(depth, Params::default(), hash, ways);
+    let mut nodes = 0;
+    let mut time = Duration::ZERO;
+    for (i, l) in lines.iter().enumerate() {
+        let best = l.best.map_or("none".to_string(), |m| m.to_string());
+        println!(
+            "{:>2} bestmove {best:<7} score {:<9} nodes {:>9} time {:>6} ms  {}",
+            i + 1,
+            search::score_text(l.score),
+            l.nodes,
+            l.elapsed.as_millis(),
+            l.fen
+        );
+        nodes += l.nodes;
+        time += l.elapsed;
+    }
+    println!(
+        "nodes {nodes} nps {:.0}",
+        nodes as f64 / time.as_secs_f64().max(1e-9)
+    );
     Ok(())
 }

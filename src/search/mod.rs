@@ -5,6 +5,7 @@
 //! extension for moves that zap an enemy piece. Scores are centipawns from
 //! the side to move's view; a King zap at ply `p` is worth `±(MATE − p)`.
 
+pub mod bench;
 pub mod order;
 pub mod think;
 pub mod time;
@@ -128,6 +129,8 @@ pub struct Worker<'a> {
     nodes: u64,
     seldepth: u32,
     pv: Vec<Vec<Move>>,
+    /// A move list per ply, reused so that no node allocates.
+    lists: Vec<Vec<Scored>>,
     rng: fastrand::Rng,
     /// Only the main thread checks the clock and reports.
     main: bool,
@@ -170,6 +173,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             seldepth: 0,
             pv: vec![Vec::new(); MAX_PLY + 1],
+            lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             rng: fastrand::Rng::with_seed(params.seed),
             main,
         }
@@ -244,27 +248,32 @@ impl<'a> Worker<'a> {
             .any(|&k| k == key)
     }
 
-    /// The moves of the current position, Ko respected, with what they zap.
-    fn moves(&mut self, tt_move: Option<Move>, ply: usize) -> Vec<Scored> {
+    /// The moves of the current position, Ko respected, with what they zap
+    /// and their ordering keys, into `out` (emptied first); with
+    /// `zaps_only`, just the moves that zap an enemy piece (they change the
+    /// material, so the Ko rule can not forbid them).
+    fn moves_into(
+        &mut self,
+        out: &mut Vec<Scored>,
+        tt_move: Option<Move>,
+        ply: usize,
+        zaps_only: bool,
+    ) {
+        out.clear();
         let side = self.board.side();
         let shots = Shots::new(&self.board);
         let killers = self.order.killers(ply);
-        let mut raw = Vec::with_capacity(96);
-        for_each_move(
-            self.board.pieces(side),
-            self.board.pieces(side.opp()),
-            |m, fp| {
-                raw.push((m, fp.touched));
-            },
-        );
-        let mut out = Vec::with_capacity(raw.len());
-        for (m, touched) in raw {
-            let victim = shots.victim(&mut self.board, m, touched);
+        let (own, enemy) = (self.board.pieces(side), self.board.pieces(side.opp()));
+        for_each_move(own, enemy, |m, fp| {
+            let victim = shots.victim(&mut self.board, m, fp.touched);
             let owner = victim.map(|(_, p)| p.color());
             let zaps_enemy = owner == Some(side.opp());
+            if zaps_only && !zaps_enemy {
+                return;
+            }
             let zaps_own = owner == Some(side);
-            if victim.is_none() && self.breaks_ko(m, touched) {
-                continue;
+            if victim.is_none() && self.breaks_ko(m, fp.touched) {
+                return;
             }
             let king = victim.is_some_and(|(_, p)| p.is_king());
             let key = if Some(m) == tt_move {
@@ -282,14 +291,13 @@ impl<'a> Worker<'a> {
             };
             out.push(Scored {
                 mv: m,
-                touched,
+                touched: fp.touched,
                 victim: victim.map(|v| v.0),
                 zaps_enemy,
                 zaps_own,
                 key,
             });
-        }
-        out
+        });
     }
 
     /// RULES.md's Ko rule for a move that zaps nothing: the position after
@@ -340,7 +348,7 @@ impl<'a> Worker<'a> {
         })
     }
 
-    fn pvs(&mut self, mut alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
+    fn pvs(&mut self, alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         if ply > 0 && self.is_draw() {
             return self.draw_score();
@@ -368,27 +376,44 @@ impl<'a> Worker<'a> {
                 return score;
             }
         }
-        let stand = self.static_eval();
-        if !pv_node
-            && ply > 0
-            && self.params.use_nmm
-            && depth <= 2
-            && stand - MARGIN[depth as usize] >= beta
-        {
+        // The static score only serves the shallow pruning below: the
+        // evaluation is most of a node's cost, so skip it elsewhere.
+        let shallow = !pv_node && ply > 0 && depth <= self.params.fut_depth.max(2);
+        let stand = if shallow { self.static_eval() } else { 0 };
+        if shallow && self.params.use_nmm && depth <= 2 && stand - MARGIN[depth as usize] >= beta {
             return stand - MARGIN[depth as usize];
         }
-        let futile = !pv_node
-            && ply > 0
+        let futile = shallow
             && depth <= self.params.fut_depth
             && stand + MARGIN[depth.clamp(0, 3) as usize] <= alpha;
 
-        let mut moves = self.moves(entry.and_then(|e| e.mv), ply);
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        self.moves_into(&mut moves, entry.and_then(|e| e.mv), ply, false);
+        let score = self.search_moves(&mut moves, alpha, beta, depth, ply, entry, stand, futile);
+        self.lists[ply] = moves;
+        score
+    }
+
+    /// The move loop of `pvs`.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        moves: &mut [Scored],
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        entry: Option<Entry>,
+        stand: i32,
+        futile: bool,
+    ) -> i32 {
+        let key = self.board.key();
         let side = self.board.side();
         let mut best = -INF;
         let mut best_move = None;
         let alpha0 = alpha;
         for i in 0..moves.len() {
-            pick(&mut moves, i);
+            pick(moves, i);
             let s = moves[i];
             let quiet = !s.zaps_enemy && Some(s.mv) != entry.and_then(|e| e.mv);
             if futile && quiet && i > 0 {
@@ -471,7 +496,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Quiescence: stand pat, or zap an enemy piece.
-    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiesce(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
         self.poll();
         self.seldepth = self.seldepth.max(ply as u32);
@@ -479,16 +504,26 @@ impl<'a> Worker<'a> {
         if stand >= beta || ply >= MAX_PLY {
             return stand;
         }
-        alpha = alpha.max(stand);
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        self.moves_into(&mut moves, None, ply, true);
+        let score = self.quiesce_moves(&mut moves, alpha.max(stand), beta, stand, ply);
+        self.lists[ply] = moves;
+        score
+    }
+
+    /// The move loop of `quiesce`.
+    fn quiesce_moves(
+        &mut self,
+        moves: &mut [Scored],
+        mut alpha: i32,
+        beta: i32,
+        stand: i32,
+        ply: usize,
+    ) -> i32 {
         let side = self.board.side();
-        let mut moves: Vec<Scored> = self
-            .moves(None, ply)
-            .into_iter()
-            .filter(|s| s.zaps_enemy)
-            .collect();
         let mut best = stand;
         for i in 0..moves.len() {
-            pick(&mut moves, i);
+            pick(moves, i);
             let s = moves[i];
             let undo = self.play(&s);
             let score = match self.king_zap_score(&undo, side, ply) {

@@ -1,0 +1,90 @@
+//! `leiserchess bench`: a fixed-depth search of a fixed position set, one
+//! thread, a fresh 16 MB table per position. Single-thread search is
+//! deterministic, so the node total is the search's fingerprint.
+
+use super::order::Order;
+use super::think::think;
+use super::time::Limits;
+use super::tt::Table;
+use super::{Params, Root, Shared};
+use crate::fen;
+use crate::moves::Move;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::time::Duration;
+
+pub const DEFAULT_DEPTH: u32 = 6;
+
+/// Start, early and late middlegames and endgames from the reference set,
+/// and tactical positions (a King zap in one, or forced in three).
+pub const POSITIONS: [&str; 24] = [
+    fen::STARTPOS,
+    // After g4L b3L: the reference engine's depth-7 timing position.
+    "ss7/3nwse3/2nwse4/1nwse3SW1/1ne3NWSE1/4NWSE2/3NWSE3/7NN W",
+    "ss7/3nwse3/2nwse4/1nw4NW1/2se3NW1/4NWSE2/3NWSE3/7WW B",
+    "nn2sw4/4ne3/1ne2SWsw2/2se1SW2SW/7SW/3NW1NE2/5NW2/2se4SS W",
+    "ss2se4/3sw4/3se4/2se3NW1/nwnw2SWNE2/2ne3NWSE/3NWNW3/7EE B",
+    "se1NE5/8/1ee6/nw2nese3/8/5NN2/8/3SW1NE2 W",
+    "3ss4/4nw3/8/4NW3/4SW3/2NE5/7WW/8 B",
+    "swnn3SW2/ne2se1nw2/5sw2/3nw4/2SW3SE1/6NE1/3NW4/1NE4nwNN W",
+    "ss5se1/3nw4/1nw6/2se1se1NW1/4NE1SW1/1nw1NWSESE2/6nw1/3NW3NN B",
+    "8/8/8/8/8/8/3nn1SS2/1SW6 W",
+    "ww2se4/1sw3nw2/8/ne2SWNEnw2/NE4swSE1/3SW4/7NN/3nw4 B",
+    "8/NEsw2sene2/1wwNWnw1sesw1/nw7/8/5NESE1/2SE1NW2NN/8 W",
+    "3se3se/4SE3/8/ness3NW2/se7/8/5EE2/8 B",
+    "4nese2/1nn6/1SS6/8/4sw3/8/8/8 B",
+    "2nw5/2ss2se1SE/2nw1se3/2se5/1nw2NE1NE1/4NWSE2/3NW1NW2/6EE1 B",
+    fen::ENDGAME,
+    "2se5/SWee2swsw2/1nw6/8/8/5SE2/3SW2SW1/4SS3 B",
+    "3NE4/8/ss1SW2SE2/4sw3/8/8/8/1ne5NN B",
+    "sesw6/4ne3/NW7/ee7/1SW5SW/1sw1SE4/8/6SSnw B",
+    "ss7/2SW1se3/1se6/1ne5SW/4NW3/5SE2/8/1ne1SE3NN B",
+    "ne7/ee7/7nw/8/3sw3SS/8/1sw6/NE7 B",
+    "8/sw3swsw2/8/5ss2/8/8/7EE/6NENE B",
+    "ee7/8/6sw1/1nese5/4NW1NE1/2NE1NE3/8/3NW3NN B",
+    "7sw/nn7/8/ne4SW2/2se5/NE2NE4/8/4ne2NN B",
+];
+
+/// One position's result.
+pub struct Line {
+    pub fen: &'static str,
+    pub best: Option<Move>,
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Searches every position of `POSITIONS` to `depth` with `params`, one
+/// thread and a new `hash_mb` table each.
+pub fn run(depth: u32, params: Params, hash_mb: usize, ways: usize) -> Vec<Line> {
+    POSITIONS
+        .iter()
+        .map(|&text| {
+            let board = fen::parse(text).expect("bench positions parse");
+            let root = Root {
+                board,
+                history: Vec::new(),
+                plies_since_zap: 0,
+                last_move: None,
+            };
+            let shared = Shared {
+                tt: Table::new(hash_mb, ways),
+                stop: AtomicBool::new(false),
+                pondering: AtomicBool::new(false),
+                nodes: AtomicU64::new(0),
+            };
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let mut orders = [Order::default()];
+            let answer = think(&root, &limits, params, &shared, &mut orders, |_, _, _| {});
+            Line {
+                fen: text,
+                best: answer.best,
+                score: answer.last.map_or(0, |it| it.score),
+                nodes: answer.nodes,
+                elapsed: answer.elapsed,
+            }
+        })
+        .collect()
+}

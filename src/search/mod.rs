@@ -74,7 +74,7 @@ pub struct Shared {
     pub stop: AtomicBool,
     /// While set, the clock does not run (`go ponder` until `ponderhit`).
     pub pondering: AtomicBool,
-    /// Nodes of the helper threads that have finished.
+    /// The helper threads' nodes.
     pub nodes: AtomicU64,
 }
 
@@ -187,9 +187,14 @@ impl<'a> Worker<'a> {
         self.shared.stop.load(Ordering::Relaxed)
     }
 
-    /// Checks the limits every 1024 nodes; sets the shared stop flag.
+    /// Every 1024 nodes: a helper adds them to the shared count; the main
+    /// thread checks the limits and sets the shared stop flag.
     fn poll(&mut self) {
-        if !self.main || !self.nodes.is_multiple_of(1024) {
+        if !self.nodes.is_multiple_of(1024) {
+            return;
+        }
+        if !self.main {
+            self.shared.nodes.fetch_add(1024, Ordering::Relaxed);
             return;
         }
         let total = self.shared.nodes.load(Ordering::Relaxed) + self.nodes;

@@ -54,7 +54,8 @@ pub fn think(
                         break;
                     }
                 }
-                shared.nodes.fetch_add(w.nodes(), Ordering::Relaxed);
+                // `poll` has counted every full 1024.
+                shared.nodes.fetch_add(w.nodes() % 1024, Ordering::Relaxed);
             });
         }
         let mut w = Worker::new(root, params, shared, main_order, plan, limits.nodes, true);

@@ -64,6 +64,9 @@ impl Default for Params {
     }
 }
 
+/// Entries of a thread's evaluation cache (a power of two).
+const EVAL_CACHE: usize = 1 << 15;
+
 /// Futility and margin pruning margins by remaining depth, in cp.
 const MARGIN: [i32; 4] = [0, 50, 100, 250];
 
@@ -131,6 +134,8 @@ pub struct Worker<'a> {
     pv: Vec<Vec<Move>>,
     /// A move list per ply, reused so that no node allocates.
     lists: Vec<Vec<Scored>>,
+    /// `(key | 1, score)`; 0 marks an empty slot.
+    eval_cache: Vec<(u64, i32)>,
     rng: fastrand::Rng,
     /// Only the main thread checks the clock and reports.
     main: bool,
@@ -174,6 +179,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             pv: vec![Vec::new(); MAX_PLY + 1],
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
+            eval_cache: vec![(0, 0); EVAL_CACHE],
             rng: fastrand::Rng::with_seed(params.seed),
             main,
         }
@@ -230,10 +236,23 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The static score of the position for the side to move, from a
+    /// small per-thread cache keyed by the position's key: searches meet
+    /// the same positions again and again, and the evaluation is the
+    /// costliest part of a node.
     fn static_eval(&mut self) -> i32 {
+        // Keys in one slot share their low bits, bit 0 included, so setting
+        // bit 0 keeps them apart and never matches an empty slot.
+        let key = self.board.key() | 1;
+        let slot = (key as usize) & (EVAL_CACHE - 1);
+        if self.eval_cache[slot].0 == key {
+            return self.eval_cache[slot].1;
+        }
         let r = self.params.randomize;
         let noise = if r > 0 { self.rng.i32(-r..=r) } else { 0 };
-        evaluate(&self.board, &self.params.weights).score_cp(noise) + self.params.hmb
+        let score = evaluate(&self.board, &self.params.weights).score_cp(noise) + self.params.hmb;
+        self.eval_cache[slot] = (key, score);
+        score
     }
 
     /// Whether the current position repeats one since the last zap, or the

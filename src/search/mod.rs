@@ -243,8 +243,8 @@ impl<'a> Worker<'a> {
     fn static_eval(&mut self) -> i32 {
         // Keys in one slot share their low bits, bit 0 included, so setting
         // bit 0 keeps them apart and never matches an empty slot.
+        let slot = (self.board.key() as usize) & (EVAL_CACHE - 1);
         let key = self.board.key() | 1;
-        let slot = (key as usize) & (EVAL_CACHE - 1);
         if self.eval_cache[slot].0 == key {
             return self.eval_cache[slot].1;
         }

@@ -139,6 +139,8 @@ pub struct Worker<'a> {
     rng: fastrand::Rng,
     /// Only the main thread checks the clock and reports.
     main: bool,
+    /// Whether this search began pondering and has not yet seen `ponderhit`.
+    pondered: bool,
 }
 
 /// A generated move with what it zaps.
@@ -182,11 +184,17 @@ impl<'a> Worker<'a> {
             eval_cache: vec![(0, 0); EVAL_CACHE],
             rng: fastrand::Rng::with_seed(params.seed),
             main,
+            pondered: shared.pondering.load(Ordering::Relaxed),
         }
     }
 
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Whether the clock says not to start another iteration.
+    pub fn past_soft(&self) -> bool {
+        !self.pondered && !self.shared.pondering.load(Ordering::Relaxed) && self.plan.past_soft()
     }
 
     fn stopped(&self) -> bool {
@@ -205,6 +213,11 @@ impl<'a> Worker<'a> {
         }
         let total = self.shared.nodes.load(Ordering::Relaxed) + self.nodes;
         let clock = !self.shared.pondering.load(Ordering::Relaxed);
+        if clock && self.pondered {
+            // `ponderhit`: the move was played, our clock starts now.
+            self.pondered = false;
+            self.plan.start = std::time::Instant::now();
+        }
         if clock && self.plan.past_hard() || self.node_limit.is_some_and(|n| total >= n) {
             self.shared.stop.store(true, Ordering::Relaxed);
         }
@@ -446,6 +459,8 @@ impl<'a> Worker<'a> {
             }
             let undo = self.play(&s);
             let score = if let Some(z) = self.king_zap_score(&undo, side, ply) {
+                // The game ends here: no line continues it.
+                self.pv[ply + 1].clear();
                 z
             } else {
                 let ext = i32::from(s.zaps_enemy && ply < 2 * depth as usize + 4);

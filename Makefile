@@ -2,7 +2,7 @@
 CARGO ?= cargo
 SHARED ?= ../shared
 
-.PHONY: build test lint signature perft bench clean
+.PHONY: build test lint signature perft bench tournament clean
 
 build:
 	$(CARGO) build --release
@@ -31,6 +31,17 @@ perft:
 
 bench:
 	$(CARGO) bench --bench core --bench eval
+
+# A short self-play tournament out of the box: depth 5 against depth 4 on
+# the committed openings, colour-swapped pairs, all cores; PGN in target/.
+TOURNAMENT_GAMES ?= 20
+tournament: build
+	$(CARGO) build --release -p autotest
+	./target/release/autotest \
+	  -engine cmd=target/release/leiserchess name=depth5 depth=5 \
+	  -engine cmd=target/release/leiserchess name=depth4 depth=4 \
+	  -games $(TOURNAMENT_GAMES) -openings file=autotest/openings.txt \
+	  -pgnout target/tournament.pgn -event "make tournament"
 
 clean:
 	$(CARGO) clean

@@ -1,0 +1,365 @@
+//! The referee: plays one game between two engines on our own rules code,
+//! with their clocks, and records it. Every fault of an engine (an illegal
+//! or unparsable move, a crash or early exit, a hang, a time forfeit) ends
+//! the game as a loss for that engine, with the reason.
+
+use crate::engine::{Engine, EngineError};
+use crate::openings::Opening;
+use crate::record::{FaultKind, GameRecord, MoveRecord, Start, Termination};
+use crate::spec::{Clock, EngineSpec, TournamentSpec};
+use leiserchess::game::{Game, Limits, Outcome};
+use leiserchess::piece::Color;
+use std::time::{Duration, Instant};
+
+/// How long an engine with no clock (depth or node limits) may think
+/// before it counts as hung.
+pub const HANG_LIMIT: Duration = Duration::from_secs(60);
+/// How long a late engine has to answer `isready`: one that does is slow
+/// (a time forfeit), one that does not is hung.
+const ALIVE_CHECK: Duration = Duration::from_millis(500);
+/// The clock of an engine that was given no limits at all.
+pub const DEFAULT_CLOCK: Clock = Clock::Fischer {
+    base_ms: 10_000,
+    inc_ms: 100,
+};
+
+/// One side's clock during a game.
+#[derive(Clone, Copy, Debug)]
+struct ClockState {
+    clock: Clock,
+    left_ms: i64,
+    /// Moves until the next period (period clocks).
+    to_go: u32,
+}
+
+impl ClockState {
+    fn new(clock: Clock) -> ClockState {
+        match clock {
+            Clock::Fischer { base_ms, .. } => ClockState {
+                clock,
+                left_ms: base_ms as i64,
+                to_go: 0,
+            },
+            Clock::Period { moves, period_ms } => ClockState {
+                clock,
+                left_ms: period_ms as i64,
+                to_go: moves.max(1),
+            },
+        }
+    }
+
+    /// Charges a move's time and adds the increment or the next period.
+    fn charge(&mut self, ms: u64) {
+        self.left_ms -= ms as i64;
+        match self.clock {
+            Clock::Fischer { inc_ms, .. } => self.left_ms += inc_ms as i64,
+            Clock::Period { moves, period_ms } => {
+                self.to_go -= 1;
+                if self.to_go == 0 {
+                    self.left_ms += period_ms as i64;
+                    self.to_go = moves.max(1);
+                }
+            }
+        }
+    }
+
+    fn inc_ms(&self) -> u64 {
+        match self.clock {
+            Clock::Fischer { inc_ms, .. } => inc_ms,
+            Clock::Period { .. } => 0,
+        }
+    }
+}
+
+/// A side of the board: its spec, its process and its clock.
+struct Side<'a> {
+    spec: &'a EngineSpec,
+    engine: Option<Engine>,
+    clock: Option<ClockState>,
+}
+
+impl Side<'_> {
+    fn fault(&self, kind: FaultKind, detail: impl Into<String>) -> Termination {
+        Termination::Fault {
+            engine: self.spec.name.clone(),
+            kind,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// Plays `opening` with `white` and `black` under the tournament's rules.
+pub fn play(
+    white: &EngineSpec,
+    black: &EngineSpec,
+    opening: &Opening,
+    t: &TournamentSpec,
+    round: &str,
+) -> GameRecord {
+    let started_unix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut record = GameRecord {
+        event: t.title.clone(),
+        round: round.to_string(),
+        white: white.name.clone(),
+        black: black.name.clone(),
+        start: opening.start.clone(),
+        opening: opening.moves.clone(),
+        moves: Vec::new(),
+        result: "1/2-1/2".to_string(),
+        termination: Termination::Adjudicated,
+        started_unix,
+    };
+    let mut sides = [white, black].map(|spec| Side {
+        spec,
+        engine: None,
+        clock: clock_of(spec),
+    });
+    let (termination, winner) = run_game(&mut sides, opening, t, &mut record.moves);
+    record.result = match winner {
+        Some(Color::White) => "1-0",
+        Some(Color::Black) => "0-1",
+        None => "1/2-1/2",
+    }
+    .to_string();
+    record.termination = termination;
+    for s in sides {
+        if let Some(e) = s.engine {
+            e.quit();
+        }
+    }
+    record
+}
+
+/// The clock an engine plays on: its own, or the default when it has no
+/// limit at all.
+fn clock_of(spec: &EngineSpec) -> Option<ClockState> {
+    let l = &spec.limits;
+    match l.clock {
+        Some(c) => Some(ClockState::new(c)),
+        None if l.movetime_ms.is_none() && l.depth.is_none() && l.nodes.is_none() => {
+            Some(ClockState::new(DEFAULT_CLOCK))
+        }
+        None => None,
+    }
+}
+
+/// Plays the game out; returns how it ended and the winner.
+fn run_game(
+    sides: &mut [Side; 2],
+    opening: &Opening,
+    t: &TournamentSpec,
+    moves: &mut Vec<MoveRecord>,
+) -> (Termination, Option<Color>) {
+    let limits = Limits {
+        repetitions: t.repetitions,
+        no_zap_plies: t.no_zap_plies,
+    };
+    let mut game = match &opening.start {
+        Start::StartPos => Game::with_limits(
+            leiserchess::fen::parse(leiserchess::fen::STARTPOS).expect("startpos"),
+            limits,
+        ),
+        Start::Fen(f) => match leiserchess::fen::parse(f) {
+            Ok(b) => Game::with_limits(b, limits),
+            Err(e) => {
+                return (
+                    Termination::Void(format!("bad opening FEN '{f}': {e}")),
+                    None,
+                )
+            }
+        },
+    };
+    for m in &opening.moves {
+        if let Err(e) = game.play_text(m) {
+            return (Termination::Void(format!("opening move '{m}': {e}")), None);
+        }
+    }
+    let colours = [Color::White, Color::Black];
+    for (i, side) in sides.iter_mut().enumerate() {
+        match Engine::start(side.spec).and_then(|mut e| {
+            e.send("ucinewgame")?;
+            e.sync()?;
+            Ok(e)
+        }) {
+            Ok(e) => side.engine = Some(e),
+            Err(err) => {
+                let kind = match err {
+                    EngineError::Timeout(_) => FaultKind::Hang,
+                    _ => FaultKind::Crash,
+                };
+                return (side.fault(kind, err.to_string()), Some(colours[1 - i]));
+            }
+        }
+    }
+    let position_prefix = match &opening.start {
+        Start::StartPos => "position startpos".to_string(),
+        Start::Fen(f) => format!("position fen {f}"),
+    };
+    let mut played: Vec<String> = opening.moves.clone();
+    loop {
+        if let Some(o) = game.outcome() {
+            return match o {
+                Outcome::KingZapped { winner } => (Termination::KingZapped, Some(winner)),
+                Outcome::Repetition => (Termination::Repetition, None),
+                Outcome::NoZap => (Termination::NoZap, None),
+            };
+        }
+        if t.max_plies > 0 && moves.len() as u32 >= t.max_plies {
+            return (Termination::Adjudicated, None);
+        }
+        let mover = game.board().side();
+        let me = mover.index();
+        let clocks = [sides[0].clock, sides[1].clock];
+        let position = if played.is_empty() {
+            position_prefix.clone()
+        } else {
+            format!("{position_prefix} moves {}", played.join(" "))
+        };
+        let side = &mut sides[me];
+        match ask(side, &position, clocks, t) {
+            Err(fault) => return (fault, Some(mover.opp())),
+            Ok(rec) => {
+                if let Err(e) = game.play_text(&rec.text) {
+                    let fault = side.fault(FaultKind::IllegalMove, format!("'{}': {e}", rec.text));
+                    return (fault, Some(mover.opp()));
+                }
+                played.push(rec.text.clone());
+                moves.push(rec);
+            }
+        }
+    }
+}
+
+/// Asks `side` for a move in `position` and times it.
+fn ask(
+    side: &mut Side,
+    position: &str,
+    clocks: [Option<ClockState>; 2],
+    t: &TournamentSpec,
+) -> Result<MoveRecord, Termination> {
+    let go = go_command(side, clocks);
+    let margin = Duration::from_millis(t.time_margin_ms);
+    let allowed = match side.clock {
+        Some(c) => Duration::from_millis(c.left_ms.max(0) as u64) + margin,
+        None => side.spec.limits.movetime_ms.map_or(HANG_LIMIT, |ms| {
+            Duration::from_millis(ms) + margin + Duration::from_secs(1)
+        }),
+    };
+    let engine = side
+        .engine
+        .as_mut()
+        .expect("engines start before the first move");
+    let sent = engine.send(position).and_then(|_| engine.send(&go));
+    let start = Instant::now();
+    if let Err(e) = sent {
+        return Err(side.fault(FaultKind::Crash, e.to_string()));
+    }
+    let deadline = start + allowed;
+    let (mut depth, mut nodes) = (None, None);
+    let answer = loop {
+        match engine.read_line(deadline) {
+            Ok(line) => {
+                let mut words = line.split_whitespace();
+                match words.next() {
+                    Some("info") => {
+                        let (d, n) = info_depth_nodes(&line);
+                        depth = d.or(depth);
+                        nodes = n.or(nodes);
+                    }
+                    Some("bestmove") => break Ok(words.next().unwrap_or("").to_string()),
+                    _ => {}
+                }
+            }
+            Err(e) => break Err(e),
+        }
+    };
+    let elapsed = start.elapsed();
+    let text = match answer {
+        Ok(text) => text,
+        Err(EngineError::Timeout(_)) => {
+            // Too late: on a clock or a move time, slow if it still answers
+            // (a time forfeit), hung if it does not.
+            let alive =
+                engine.send("isready").is_ok() && engine.expect("readyok", ALIVE_CHECK).is_ok();
+            let timed = side.clock.is_some() || side.spec.limits.movetime_ms.is_some();
+            let kind = if alive && timed {
+                FaultKind::TimeForfeit
+            } else {
+                FaultKind::Hang
+            };
+            let detail = format!(
+                "no move after {} ms (allowed {} ms)",
+                elapsed.as_millis(),
+                allowed.as_millis()
+            );
+            return Err(side.fault(kind, detail));
+        }
+        Err(e) => return Err(side.fault(FaultKind::Crash, e.to_string())),
+    };
+    if elapsed > allowed {
+        let detail = format!(
+            "moved after {} ms (allowed {} ms)",
+            elapsed.as_millis(),
+            allowed.as_millis()
+        );
+        return Err(side.fault(FaultKind::TimeForfeit, detail));
+    }
+    if let Some(c) = side.clock.as_mut() {
+        c.charge(elapsed.as_millis() as u64);
+    }
+    Ok(MoveRecord {
+        text,
+        time_ms: elapsed.as_millis() as u64,
+        depth,
+        nodes,
+    })
+}
+
+/// `go` with the engine's limits: the course's `time`/`inc` and the
+/// standard `wtime btime winc binc` for clocks, `movestogo` for periods,
+/// and `movetime`, `depth`, `nodes`.
+fn go_command(side: &Side, clocks: [Option<ClockState>; 2]) -> String {
+    let mut go = String::from("go");
+    if let Some(c) = side.clock {
+        let left = |c: Option<ClockState>| c.map_or(0, |c| c.left_ms.max(1));
+        go += &format!(" time {} inc {}", c.left_ms.max(1), c.inc_ms());
+        go += &format!(
+            " wtime {} btime {} winc {} binc {}",
+            left(clocks[0]),
+            left(clocks[1]),
+            clocks[0].map_or(0, |c| c.inc_ms()),
+            clocks[1].map_or(0, |c| c.inc_ms())
+        );
+        if let Clock::Period { .. } = c.clock {
+            go += &format!(" movestogo {}", c.to_go);
+        }
+    }
+    let l = &side.spec.limits;
+    if let Some(ms) = l.movetime_ms {
+        go += &format!(" movetime {ms}");
+    }
+    if let Some(d) = l.depth {
+        go += &format!(" depth {d}");
+    }
+    if let Some(n) = l.nodes {
+        go += &format!(" nodes {n}");
+    }
+    go
+}
+
+/// The `depth` and `nodes` fields of an `info` line.
+fn info_depth_nodes(line: &str) -> (Option<u32>, Option<u64>) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let field = |name: &str| {
+        words
+            .iter()
+            .position(|w| *w == name)
+            .and_then(|i| words.get(i + 1))
+    };
+    (
+        field("depth").and_then(|v| v.parse().ok()),
+        field("nodes").and_then(|v| v.parse().ok()),
+    )
+}

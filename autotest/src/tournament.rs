@@ -1,0 +1,261 @@
+//! Scheduling and scoring: the games of a round-robin or gauntlet, each
+//! opening played as a colour-swapped pair, run `concurrency` at a time;
+//! results gathered per engine (W/D/L, game pairs, faults), PGN written as
+//! games finish, and an SPRT that can end the tournament early.
+
+use crate::openings::Opening;
+use crate::pgn::to_pgn;
+use crate::record::{FaultKind, GameRecord, Termination};
+use crate::referee;
+use crate::spec::{Schedule, TournamentSpec};
+use crate::stats::{self, SprtDecision};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
+
+/// One game to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    pub number: usize,
+    pub round: u32,
+    pub white: usize,
+    pub black: usize,
+    pub opening: usize,
+    /// Games with the same pair id are one opening with colours swapped.
+    pub pair: usize,
+}
+
+/// The games of the tournament, in order.
+pub fn schedule(spec: &TournamentSpec, openings: usize) -> Vec<Job> {
+    let n = spec.engines.len();
+    let family = |i: usize| spec.family.get(i).cloned().flatten();
+    let encounters: Vec<(usize, usize)> = match spec.schedule {
+        Schedule::RoundRobin => (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .filter(|&(a, b)| family(a).is_none() || family(a) != family(b))
+            .collect(),
+        Schedule::Gauntlet => (1..n).map(|b| (0, b)).collect(),
+    };
+    let per = if spec.repeat { 2 } else { 1 };
+    let mut jobs = Vec::new();
+    let mut next_opening = 0;
+    let mut pair = 0;
+    for round in 1..=spec.rounds {
+        for &(a, b) in &encounters {
+            for g in 0..spec.games.div_ceil(per) {
+                let opening = next_opening % openings.max(1);
+                next_opening += 1;
+                for k in 0..per.min(spec.games - g * per) {
+                    let (white, black) = if k == 0 { (a, b) } else { (b, a) };
+                    jobs.push(Job {
+                        number: jobs.len() + 1,
+                        round,
+                        white,
+                        black,
+                        opening,
+                        pair,
+                    });
+                }
+                pair += 1;
+            }
+        }
+    }
+    jobs
+}
+
+/// One engine's results.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Standing {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Game pairs by this engine's points in them: 0, ½, 1, 1½, 2.
+    pub pairs: [u64; 5],
+    pub faults: BTreeMap<&'static str, u64>,
+}
+
+impl Standing {
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+}
+
+/// What the tournament produced.
+pub struct Summary {
+    pub standings: Vec<Standing>,
+    pub games: Vec<GameRecord>,
+    /// The SPRT's verdict, if one was asked for and reached.
+    pub sprt: Option<(f64, SprtDecision)>,
+}
+
+/// Score of a game for white: 2 win, 1 draw, 0 loss (half-points).
+fn white_halves(r: &GameRecord) -> u64 {
+    match r.result.as_str() {
+        "1-0" => 2,
+        "0-1" => 0,
+        _ => 1,
+    }
+}
+
+/// Plays the tournament. `report` is called with each finished game, its
+/// number and the total, in the order games finish.
+pub fn run(
+    spec: &TournamentSpec,
+    openings: &[Opening],
+    mut report: impl FnMut(&GameRecord, usize, usize),
+) -> Result<Summary, String> {
+    let jobs = schedule(spec, openings.len());
+    let total = jobs.len();
+    let queue = Mutex::new(jobs.iter().copied().collect::<VecDeque<Job>>());
+    let stop = AtomicBool::new(false);
+    let mut pgn = match &spec.pgn_out {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let default_opening = Opening::startpos();
+    let mut standings = vec![Standing::default(); spec.engines.len()];
+    let mut games = Vec::new();
+    let mut half_pairs: HashMap<usize, (usize, u64)> = HashMap::new();
+    let mut sprt = None;
+    let (tx, rx) = mpsc::channel::<(Job, GameRecord)>();
+    std::thread::scope(|scope| {
+        for _ in 0..spec.concurrency.max(1) {
+            let tx = tx.clone();
+            let (queue, stop, default_opening) = (&queue, &stop, &default_opening);
+            scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+                let Some(job) = job else { break };
+                let opening = openings.get(job.opening).unwrap_or(default_opening);
+                let round = format!("{}.{}", job.round, job.number);
+                let rec = referee::play(
+                    &spec.engines[job.white],
+                    &spec.engines[job.black],
+                    opening,
+                    spec,
+                    &round,
+                );
+                if tx.send((job, rec)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for (job, rec) in rx {
+            let halves = white_halves(&rec);
+            for (idx, mine) in [(job.white, halves), (job.black, 2 - halves)] {
+                let s = &mut standings[idx];
+                match mine {
+                    2 => s.wins += 1,
+                    1 => s.draws += 1,
+                    _ => s.losses += 1,
+                }
+            }
+            if let Termination::Fault { engine, kind, .. } = &rec.termination {
+                if let Some(i) = spec.engines.iter().position(|e| &e.name == engine) {
+                    *standings[i].faults.entry(kind.name()).or_insert(0) += 1;
+                }
+                if *kind == FaultKind::Crash && !spec.recover {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            // Pairs: the second game of a pair completes it.
+            if spec.repeat {
+                match half_pairs.remove(&job.pair) {
+                    None => {
+                        half_pairs.insert(job.pair, (job.white, halves));
+                    }
+                    Some((first_white, first)) => {
+                        // Points of the first game's white over both games.
+                        let a = first_white;
+                        let a_points = first + if job.white == a { halves } else { 2 - halves };
+                        let b = if job.white == a { job.black } else { job.white };
+                        standings[a].pairs[a_points as usize] += 1;
+                        standings[b].pairs[4 - a_points as usize] += 1;
+                    }
+                }
+            }
+            if let Some(f) = pgn.as_mut() {
+                let _ = f.write_all(to_pgn(&rec).as_bytes());
+                let _ = f.flush();
+            }
+            report(&rec, games.len() + 1, total);
+            games.push(rec);
+            if let Some(t) = spec.sprt {
+                let s = &standings[0];
+                let llr = if spec.repeat {
+                    stats::llr_penta(s.pairs, t.elo0, t.elo1)
+                } else {
+                    stats::llr_wdl(s.wins, s.draws, s.losses, t.elo0, t.elo1)
+                };
+                let decision = stats::sprt_decision(llr, t.alpha, t.beta);
+                sprt = Some((llr, decision));
+                if decision != SprtDecision::Continue {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    });
+    Ok(Summary {
+        standings,
+        games,
+        sprt,
+    })
+}
+
+/// The final table: one line per engine.
+pub fn table(spec: &TournamentSpec, s: &Summary) -> String {
+    let mut out = format!(
+        "{:<16} {:>6} {:>6} {:>6} {:>6} {:>7} {:>17} {:>6} {:>6}  {}\n",
+        "engine", "games", "wins", "draws", "losses", "score", "Elo ±95%", "LOS", "draws", "faults"
+    );
+    for (e, st) in spec.engines.iter().zip(&s.standings) {
+        let est = if st.pairs.iter().sum::<u64>() > 0 {
+            stats::estimate_penta(st.pairs)
+        } else {
+            stats::estimate_wdl(st.wins, st.draws, st.losses)
+        };
+        let games = st.games().max(1) as f64;
+        let score = (st.wins as f64 + st.draws as f64 / 2.0) / games;
+        let (elo, los) = match est {
+            Some(est) => (
+                format!("{:+.1} ± {:.1}", est.elo, (est.hi - est.lo) / 2.0),
+                format!("{:.1}%", est.los * 100.0),
+            ),
+            None => ("-".to_string(), "-".to_string()),
+        };
+        let faults: Vec<String> = st.faults.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        out += &format!(
+            "{:<16} {:>6} {:>6} {:>6} {:>6} {:>6.1}% {:>17} {:>6} {:>5.1}%  {}\n",
+            e.name,
+            st.games(),
+            st.wins,
+            st.draws,
+            st.losses,
+            score * 100.0,
+            elo,
+            los,
+            st.draws as f64 / games * 100.0,
+            if faults.is_empty() {
+                "none".to_string()
+            } else {
+                faults.join(", ")
+            }
+        );
+    }
+    if let Some((llr, d)) = s.sprt {
+        let t = spec.sprt.expect("an SPRT result comes from an SPRT spec");
+        let (lo, hi) = stats::sprt_bounds(t.alpha, t.beta);
+        out += &format!(
+            "SPRT elo0 {} elo1 {}: LLR {llr:.2} [{lo:.2}, {hi:.2}] {d:?}\n",
+            t.elo0, t.elo1
+        );
+    }
+    out
+}

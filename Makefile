@@ -2,15 +2,23 @@
 CARGO ?= cargo
 SHARED ?= ../shared
 
-.PHONY: build test lint signature perft bench tournament clean
+.PHONY: build pedantic test lint signature perft bench profile tournament clean
 
 build:
 	$(CARGO) build --release
+
+# The release engine without the `debug-commands` feature (no `check_rep`
+# option, no `dump`): exactly PROTOCOL.md's surface. Its own target dir, so
+# that target/release/leiserchess stays the default build:
+# target/pedantic/release/leiserchess.
+pedantic:
+	$(CARGO) build --release --no-default-features --target-dir target/pedantic
 
 # Formatting, lints, every test (perft suite within its node budget), and
 # the release build's bench signature.
 test: lint
 	$(CARGO) test --workspace
+	$(CARGO) test --no-default-features --target-dir target/pedantic --test pedantic --test uci
 	$(MAKE) signature
 
 # The release build must search exactly as the test build does: its bench
@@ -24,6 +32,7 @@ signature: build
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy --no-default-features --all-targets -- -D warnings
 
 # The whole perft suite, start position to depth 6 included.
 perft:
@@ -31,6 +40,13 @@ perft:
 
 bench:
 	$(CARGO) bench --bench core --bench eval
+
+# A flamegraph of the bench positions searched to depth 7 (bench/profile.rs),
+# written to PROFILE_OUT, with the top functions printed; see docs/PROFILE.md.
+PROFILE_OUT ?= target/profile/flamegraph.svg
+PROFILE_SECONDS ?= 10
+profile:
+	CARGO="$(CARGO)" scripts/profile.sh $(PROFILE_OUT) $(PROFILE_SECONDS)
 
 # A short self-play tournament out of the box: depth 5 against depth 4 on
 # the committed openings, colour-swapped pairs, all cores; PGN in target/.

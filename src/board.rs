@@ -279,3 +279,284 @@ impl Board {
 fn adj(s: Square, d: Compass) -> Square {
     s.step(d).expect("generated moves stay on the board")
 }
+
+/// Ways `Board::corrupt_for_test` breaks a board, one invariant each.
+#[cfg(feature = "debug-commands")]
+#[doc(hidden)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Corruption {
+    /// Flips a bit of the key.
+    Key,
+    /// Sets an occupancy bit of an empty square.
+    Occupancy,
+    /// Points the side to move's King square at another square.
+    KingSquare,
+    /// Turns a Pawn of the side to move into a second King (bitboards and
+    /// key updated).
+    TwoKings,
+    /// Removes the side to move's King (bitboards and key updated).
+    NoKing,
+    /// Fills the side to move's empty squares with Pawns up to 9 pieces
+    /// (bitboards and key updated).
+    TooManyPieces,
+}
+
+#[cfg(feature = "debug-commands")]
+impl Corruption {
+    pub const ALL: [Corruption; 6] = [
+        Corruption::Key,
+        Corruption::Occupancy,
+        Corruption::KingSquare,
+        Corruption::TwoKings,
+        Corruption::NoKing,
+        Corruption::TooManyPieces,
+    ];
+
+    /// The name `debug corrupt board <name>` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Corruption::Key => "key",
+            Corruption::Occupancy => "occupancy",
+            Corruption::KingSquare => "kingsquare",
+            Corruption::TwoKings => "twokings",
+            Corruption::NoKing => "noking",
+            Corruption::TooManyPieces => "toomany",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Corruption> {
+        Corruption::ALL
+            .into_iter()
+            .find(|c| c.name().eq_ignore_ascii_case(name))
+    }
+}
+
+/// The `check_rep` invariants and the `dump board` text.
+#[cfg(feature = "debug-commands")]
+impl Board {
+    /// The most pieces a side may have: a King and seven Pawns.
+    pub const MAX_PIECES: u32 = 8;
+
+    /// The invariants, where `after_king_zap` allows what a `make` that
+    /// zapped a King leaves: one side without a King, its King square
+    /// stale (empty).
+    pub fn check_rep_with(&self, after_king_zap: bool) -> Result<(), String> {
+        use crate::debug::ensure;
+        let mut occ = [0u64; 2];
+        let mut kings: [Vec<Square>; 2] = [Vec::new(), Vec::new()];
+        for s in Square::all() {
+            if let Some(p) = self.piece_at(s) {
+                ensure(p.byte() & !0x1f == 0 && p.byte() & 0x10 != 0, || {
+                    format!("malformed piece byte {:#04x} on {s}", p.byte())
+                })?;
+                occ[p.color().index()] |= s.bit();
+                if p.is_king() {
+                    kings[p.color().index()].push(s);
+                }
+            }
+        }
+        for c in Color::BOTH {
+            let i = c.index();
+            ensure(occ[i] == self.occ[i], || {
+                format!(
+                    "{c:?} occupancy is {:#018x}, the squares say {:#018x}",
+                    self.occ[i], occ[i]
+                )
+            })?;
+            let n = occ[i].count_ones();
+            ensure(n <= Board::MAX_PIECES, || {
+                format!("{c:?} has {n} pieces, at most {}", Board::MAX_PIECES)
+            })?;
+            let names = || {
+                kings[i]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            ensure(kings[i].len() <= 1, || {
+                format!("{c:?} has {} Kings ({})", kings[i].len(), names())
+            })?;
+            match kings[i].first() {
+                Some(&k) => ensure(k == self.kings[i], || {
+                    format!(
+                        "{c:?} King square is {}, but its King is on {k}",
+                        self.kings[i]
+                    )
+                })?,
+                None => {
+                    ensure(after_king_zap, || format!("{c:?} has no King"))?;
+                    ensure(self.piece_at(self.kings[i]).is_none(), || {
+                        format!(
+                            "{c:?} King was zapped, but its King square {} is not empty",
+                            self.kings[i]
+                        )
+                    })?;
+                }
+            }
+        }
+        ensure(!kings[0].is_empty() || !kings[1].is_empty(), || {
+            "neither side has a King".to_string()
+        })?;
+        let key = self.compute_key();
+        ensure(self.key == key, || {
+            format!("key is {:016x}, recomputed {key:016x}", self.key)
+        })
+    }
+
+    /// The board as text: squares, FEN, side, key, occupancy bitboards,
+    /// King squares, piece counts.
+    pub fn dump(&self) -> String {
+        use std::fmt::Write;
+        let mut t = String::new();
+        let _ = writeln!(t, "    a  b  c  d  e  f  g  h");
+        for rank in (0..8).rev() {
+            let mut row = format!("{rank}  ");
+            for file in 0..8 {
+                let s = Square::from_coords(file, rank).expect("on the board");
+                match self.piece_at(s) {
+                    Some(p) => row.push_str(&format!(" {p}")),
+                    None => row.push_str(" . "),
+                }
+            }
+            let _ = writeln!(t, "{}", row.trim_end());
+        }
+        let _ = writeln!(t, "fen {}", crate::fen::to_fen(self));
+        let _ = writeln!(
+            t,
+            "side {:?} key {:016x} recomputed {:016x}",
+            self.side,
+            self.key,
+            self.compute_key()
+        );
+        for c in Color::BOTH {
+            let _ = writeln!(
+                t,
+                "{c:?}: occupancy {:#018x}, {} pieces, King square {} ({})",
+                self.occ[c.index()],
+                self.occ[c.index()].count_ones(),
+                self.kings[c.index()],
+                if self.has_king(c) {
+                    "King there"
+                } else {
+                    "no King there"
+                }
+            );
+        }
+        let _ = writeln!(
+            t,
+            "check_rep {}",
+            match self.check_rep_with(false) {
+                Ok(()) => "ok".to_string(),
+                Err(e) => format!("FAILS: {e}"),
+            }
+        );
+        t
+    }
+
+    /// Breaks one invariant, for the tests of `check_rep` (and the hidden
+    /// `debug corrupt board` command). Nothing else may use it.
+    #[doc(hidden)]
+    pub fn corrupt_for_test(&mut self, how: Corruption) {
+        let c = self.side;
+        let empty = Square::all()
+            .find(|&s| self.piece_at(s).is_none())
+            .expect("a board has empty squares");
+        match how {
+            Corruption::Key => self.key ^= 1 << 17,
+            Corruption::Occupancy => self.occ[c.index()] |= empty.bit(),
+            Corruption::KingSquare => self.kings[c.index()] = empty,
+            Corruption::TwoKings => {
+                let k = self.kings[c.index()];
+                let pawn = Square::all()
+                    .find(|&s| {
+                        self.piece_at(s)
+                            .is_some_and(|p| p.color() == c && !p.is_king())
+                    })
+                    .expect("the side to move has a Pawn");
+                self.take(pawn);
+                self.put(pawn, Piece::new(Kind::King, c, 0));
+                self.kings[c.index()] = k;
+            }
+            Corruption::NoKing => {
+                self.take(self.kings[c.index()]);
+            }
+            Corruption::TooManyPieces => {
+                let pawn = Piece::new(Kind::Pawn, c, 0);
+                while self.occ[c.index()].count_ones() <= Board::MAX_PIECES {
+                    let s = Square::all()
+                        .find(|&s| self.piece_at(s).is_none())
+                        .expect("a board has empty squares");
+                    self.put(s, pawn);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(feature = "debug-commands")]
+impl crate::debug::CheckRep for Board {
+    const NAME: &'static str = "board";
+
+    /// Bytes, occupancy bitboards, King squares and key agree; at most 8
+    /// pieces a side; exactly one King each.
+    fn check_rep(&self) -> Result<(), String> {
+        self.check_rep_with(false)
+    }
+}
+
+#[cfg(all(test, feature = "debug-commands"))]
+mod check_rep_tests {
+    use super::*;
+    use crate::debug::CheckRep;
+    use crate::fen;
+
+    fn broken(how: Corruption) -> String {
+        let mut b = fen::parse(fen::STARTPOS).unwrap();
+        assert_eq!(b.check_rep(), Ok(()));
+        b.corrupt_for_test(how);
+        b.check_rep().expect_err(how.name())
+    }
+
+    #[test]
+    fn each_corruption_is_caught_with_its_message() {
+        assert!(broken(Corruption::Key).starts_with("key is "));
+        assert!(broken(Corruption::Occupancy).starts_with("White occupancy is "));
+        assert_eq!(
+            broken(Corruption::KingSquare),
+            "White King square is a0, but its King is on h0"
+        );
+        assert_eq!(broken(Corruption::TwoKings), "White has 2 Kings (h0 d1)");
+        assert_eq!(broken(Corruption::NoKing), "White has no King");
+        assert_eq!(
+            broken(Corruption::TooManyPieces),
+            "White has 9 pieces, at most 8"
+        );
+        for c in Corruption::ALL {
+            assert_eq!(Corruption::parse(c.name()), Some(c));
+        }
+    }
+
+    #[test]
+    fn a_zapped_king_is_allowed_only_right_after_the_zap() {
+        // Tangerine turns its King west and zaps Lavender's King.
+        let mut b = fen::parse("8/8/8/8/8/8/8/nn6NN W").unwrap();
+        let m = Move::parse("h0L").unwrap();
+        let undo = b.make(m);
+        assert!(undo.king_zapped());
+        assert_eq!(b.check_rep_with(true), Ok(()));
+        assert_eq!(b.check_rep(), Err("Black has no King".to_string()));
+        b.unmake(m, undo);
+        assert_eq!(b.check_rep(), Ok(()));
+    }
+
+    #[test]
+    fn the_dump_shows_fen_key_and_kings() {
+        let b = fen::parse(fen::STARTPOS).unwrap();
+        let d = b.dump();
+        assert!(d.contains(&format!("fen {}", fen::STARTPOS)), "{d}");
+        assert!(d.contains(&format!("key {:016x}", b.key())), "{d}");
+        assert!(d.contains("King square h0"), "{d}");
+        assert!(d.contains("check_rep ok"), "{d}");
+    }
+}

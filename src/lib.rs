@@ -3,10 +3,14 @@
 //! Module map: `square`, `piece`, `moves` (types and their text), `bitboard`
 //! and `zobrist` (compile-time tables), `board` (the position and in-place
 //! make/unmake), `laser`, `movegen`, `fen`, `game` (history and rules),
-//! `perft`, and `uci` (the protocol loop).
+//! `perft`, and `uci` (the protocol loop). With the `debug-commands`
+//! feature (on by default), `debug`: the `check_rep` invariants and the
+//! `dump` command's named dumps.
 
 pub mod bitboard;
 pub mod board;
+#[cfg(feature = "debug-commands")]
+pub mod debug;
 pub mod eval;
 pub mod fen;
 pub mod game;

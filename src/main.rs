@@ -12,9 +12,11 @@ const USAGE: &str = "usage:
   leiserchess                 run the Leiserchess UCI loop on stdin/stdout
   leiserchess perft <depth> [--fen FEN|startpos|endgame] [--threads N] [--plain] [--divide]
                               count leaf nodes from a position (default: startpos)
-  leiserchess bench [depth] [--hash MB] [--ways K]
+  leiserchess bench [depth] [--hash MB] [--ways K] [--check-rep]
                               search the fixed bench positions to depth (default 6),
-                              one thread; ends with the node total and nps
+                              one thread; ends with the node total and nps;
+                              --check-rep (not in the pedantic build) checks every
+                              invariant as the check_rep option does
   leiserchess evalbench [FILE] [--seconds S]
                               evaluate every FEN of FILE (default: the 300 reference
                               positions) for S seconds (default 3); ends with evals/s";
@@ -155,6 +157,8 @@ fn evalbench_command(args: &[String]) -> Result<(), String> {
 fn bench_command(args: &[String]) -> Result<(), String> {
     let mut depth = search::bench::DEFAULT_DEPTH;
     let (mut hash, mut ways) = (16usize, 4usize);
+    #[cfg_attr(not(feature = "debug-commands"), allow(unused_mut))]
+    let mut params = Params::default();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut number = |name: &str, max: usize| -> Result<usize, String> {
@@ -167,6 +171,8 @@ fn bench_command(args: &[String]) -> Result<(), String> {
         match arg.as_str() {
             "--hash" => hash = number("--hash", 4096)?,
             "--ways" => ways = number("--ways", 16)?,
+            #[cfg(feature = "debug-commands")]
+            "--check-rep" => params.check_rep = true,
             d => {
                 depth = d
                     .parse()
@@ -176,7 +182,7 @@ fn bench_command(args: &[String]) -> Result<(), String> {
             }
         }
     }
-    let lines = search::bench::run(depth, Params::default(), hash, ways);
+    let lines = search::bench::run(depth, params, hash, ways);
     let mut nodes = 0;
     let mut time = Duration::ZERO;
     for (i, l) in lines.iter().enumerate() {

@@ -26,7 +26,8 @@ const fn spin(name: &'static str, default: i64, min: i64, max: i64) -> OptionSpe
 }
 
 /// The engine's options; the evaluation weights have EVAL.md's defaults
-/// and ranges.
+/// and ranges. The options of the `debug-commands` feature, `DEBUG_SPECS`,
+/// follow them (`specs` has both).
 pub const SPECS: &[OptionSpec] = &[
     spin("threads", 1, 1, 64),
     spin("pcentral", 500, -10000, 10000),
@@ -46,6 +47,18 @@ pub const SPECS: &[OptionSpec] = &[
     spin("hmb", 3, -100, 100),
     spin("seed", 0, 0, i32::MAX as i64),
 ];
+
+/// `check_rep`: check every data structure's invariants during the search
+/// (see `debug`); only in builds with the `debug-commands` feature.
+#[cfg(feature = "debug-commands")]
+pub const DEBUG_SPECS: &[OptionSpec] = &[check("check_rep", false)];
+#[cfg(not(feature = "debug-commands"))]
+pub const DEBUG_SPECS: &[OptionSpec] = &[];
+
+/// Every option of this build: `SPECS`, then `DEBUG_SPECS`.
+pub fn specs() -> impl Iterator<Item = &'static OptionSpec> {
+    SPECS.iter().chain(DEBUG_SPECS)
+}
 
 const fn check(name: &'static str, default: bool) -> OptionSpec {
     OptionSpec {
@@ -86,20 +99,19 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            values: SPECS.iter().map(|s| s.default).collect(),
+            values: specs().map(|s| s.default).collect(),
         }
     }
 }
 
 fn find(name: &str) -> Option<(usize, &'static OptionSpec)> {
-    SPECS
-        .iter()
+    specs()
         .enumerate()
         .find(|(_, s)| s.name.eq_ignore_ascii_case(name))
 }
 
 impl Options {
-    /// The value of option `name`; panics on a name not in `SPECS`, which
+    /// The value of option `name`; panics on a name not in `specs()`, which
     /// is a programming error, never user input.
     pub fn get(&self, name: &str) -> i64 {
         let (i, _) = find(name).unwrap_or_else(|| panic!("no option named {name}"));
@@ -146,8 +158,7 @@ impl Options {
 
     /// The `option name … type …` lines of the `uci` answer.
     pub fn uci_lines() -> Vec<String> {
-        SPECS
-            .iter()
+        specs()
             .map(|s| match s.kind {
                 OptionKind::Spin { min, max } => format!(
                     "option name {} type spin default {} min {min} max {max}",

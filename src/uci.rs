@@ -53,6 +53,23 @@ const COMMANDS: &[(&str, &str)] = &[
     ("quit", "exit"),
 ];
 
+/// The commands of the `debug-commands` feature, listed by `help` after
+/// `COMMANDS`.
+#[cfg(feature = "debug-commands")]
+const DEBUG_COMMANDS: &[(&str, &str)] = &[(
+    "dump [name]",
+    "print a named structure (board tt killers history coverage); no name: list them",
+)];
+#[cfg(not(feature = "debug-commands"))]
+const DEBUG_COMMANDS: &[(&str, &str)] = &[];
+
+/// Commands that exist but are not listed: `debug corrupt board [how]`
+/// breaks the current board on purpose, a testing aid for `check_rep`.
+#[cfg(feature = "debug-commands")]
+const HIDDEN_COMMANDS: &[&str] = &["debug"];
+#[cfg(not(feature = "debug-commands"))]
+const HIDDEN_COMMANDS: &[&str] = &[];
+
 const RNG_SEED: u64 = 0x1e15_e4c4;
 
 /// What the loop should do after a command.
@@ -216,10 +233,14 @@ impl Engine {
             "eval" => self.eval(args, out),
             "move" => self.play_one(args, out),
             "help" => {
-                for (usage, what) in COMMANDS {
+                for (usage, what) in COMMANDS.iter().chain(DEBUG_COMMANDS) {
                     line_out(out, &format!("{usage:<64} {what}"));
                 }
             }
+            #[cfg(feature = "debug-commands")]
+            "dump" => self.dump(args, out),
+            #[cfg(feature = "debug-commands")]
+            "debug" => self.debug(args, out),
             _ => unreachable!("every command of COMMANDS is handled"),
         }
         Flow::Continue
@@ -295,6 +316,7 @@ impl Engine {
             }
         }
         self.game = game;
+        self.check_game();
     }
 
     fn go(&mut self, args: &[&str], out: &mut Vec<u8>) {
@@ -302,6 +324,7 @@ impl Engine {
         for e in errors {
             say(out, format!("error: {e}; ignored"));
         }
+        self.check_game();
         let root = Root::from_game(&self.game);
         let fallback = self.game.legal_moves().first().copied();
         let Some(fallback) = fallback else {
@@ -471,11 +494,98 @@ impl Engine {
                 "error: move wants exactly one move, e.g. 'move h0L'".to_string(),
             );
         };
+        self.check_game();
         if let Err(e) = self.game.play_text(m) {
             say(out, format!("error: {e}; position unchanged"));
         } else if let Some(o) = self.game.outcome() {
             say(out, format!("game over: {} {o}", o.score_text()));
         }
+        self.check_game();
+    }
+
+    /// With the `check_rep` option on, checks the game's board (a board
+    /// whose King was zapped is the end of a game, and allowed).
+    #[cfg(feature = "debug-commands")]
+    fn check_game(&self) {
+        if self.options.get("check_rep") != 0 {
+            let zapped = matches!(self.game.outcome(), Some(Outcome::KingZapped { .. }));
+            crate::debug::report("board", self.game.board().check_rep_with(zapped));
+        }
+    }
+
+    #[cfg(not(feature = "debug-commands"))]
+    fn check_game(&self) {}
+
+    /// `dump [name]`: lists the dumps, or prints one.
+    #[cfg(feature = "debug-commands")]
+    fn dump(&self, args: &[&str], out: &mut Vec<u8>) {
+        use crate::debug::{find_dump, Context, DUMPS};
+        match args {
+            [] => {
+                for d in DUMPS {
+                    line_out(out, &format!("{:<10} {}", d.name, d.what));
+                }
+            }
+            [name] => match find_dump(name) {
+                Some(d) => {
+                    let cx = Context {
+                        board: self.game.board(),
+                        tt: &self.shared.tt,
+                        orders: &self.orders,
+                    };
+                    out.extend_from_slice((d.run)(&cx).as_bytes());
+                }
+                None => {
+                    let names: Vec<&str> = DUMPS.iter().map(|d| d.name).collect();
+                    say(
+                        out,
+                        format!(
+                            "error: unknown dump '{name}'; the dumps are {}",
+                            names.join(" ")
+                        ),
+                    )
+                }
+            },
+            _ => say(
+                out,
+                "error: dump takes at most one name ('dump' lists them)".to_string(),
+            ),
+        }
+    }
+
+    /// `debug corrupt board [how]`: breaks the current board (a new game
+    /// from it, history dropped) so that tests can see `check_rep` catch
+    /// it. A testing aid: with `check_rep` off, what the engine does with
+    /// such a board is undefined (it may panic).
+    #[cfg(feature = "debug-commands")]
+    fn debug(&mut self, args: &[&str], out: &mut Vec<u8>) {
+        use crate::board::Corruption;
+        let names: Vec<&str> = Corruption::ALL.iter().map(|c| c.name()).collect();
+        let how = match args {
+            ["corrupt", "board"] => Some(Corruption::Key),
+            ["corrupt", "board", how] => Corruption::parse(how),
+            _ => None,
+        };
+        let Some(how) = how else {
+            return say(
+                out,
+                format!(
+                    "error: debug wants 'corrupt board [{}]', got '{}'",
+                    names.join("|"),
+                    args.join(" ")
+                ),
+            );
+        };
+        let mut board = self.game.board().clone();
+        board.corrupt_for_test(how);
+        self.game = Game::new(board);
+        say(
+            out,
+            format!(
+                "board corrupted ({}), a testing aid for check_rep",
+                how.name()
+            ),
+        );
     }
 }
 
@@ -500,6 +610,10 @@ fn params_from(o: &Options) -> Params {
         hmb: o.get("hmb") as i32,
         randomize: o.get("randomize") as i32,
         seed: o.get("seed") as u64,
+        #[cfg(feature = "debug-commands")]
+        check_rep: o.get("check_rep") != 0,
+        #[cfg(not(feature = "debug-commands"))]
+        check_rep: false,
     }
 }
 
@@ -557,7 +671,9 @@ fn parse_go(args: &[&str], side: crate::piece::Color) -> (Limits, Vec<String>) {
 fn is_command(token: &str) -> bool {
     COMMANDS
         .iter()
+        .chain(DEBUG_COMMANDS)
         .any(|(usage, _)| usage.split(' ').next() == Some(token))
+        || HIDDEN_COMMANDS.contains(&token)
 }
 
 fn line_out(out: &mut Vec<u8>, text: &str) {

@@ -142,6 +142,47 @@ pub fn coverage_both(b: &Board) -> [f32; 2] {
     [rw, rb]
 }
 
+/// The map `M` of side `c`'s coverage on the board, by square index: the
+/// shortest beam length reaching each square over all of `c`'s moves, or
+/// `u16::MAX` where no beam reaches. (What `coverage` sums; for `dump`.)
+pub fn coverage_map(b: &Board, c: Color) -> [u16; 64] {
+    lengths(b, c).m
+}
+
+/// `dump coverage`: each side's map `M` as an 8×8 grid (rank 7 on top,
+/// `.` where no beam reaches) and its coverage sum, fast and oracle.
+#[cfg(feature = "debug-commands")]
+pub fn dump(b: &Board) -> String {
+    use std::fmt::Write;
+    let mut t = String::new();
+    for c in Color::BOTH {
+        let m = coverage_map(b, c);
+        let _ = writeln!(t, "{c:?} coverage map M (min beam length):");
+        let _ = writeln!(t, "     a   b   c   d   e   f   g   h");
+        for rank in (0..8).rev() {
+            let mut row = format!("{rank} ");
+            for file in 0..8 {
+                let s = Square::from_coords(file, rank).expect("on the board");
+                match m[s.index()] {
+                    u16::MAX => row.push_str("   ."),
+                    l => {
+                        let _ = write!(row, "{l:>4}");
+                    }
+                }
+            }
+            let _ = writeln!(t, "{row}");
+        }
+        let covered = m.iter().filter(|&&l| l != u16::MAX).count();
+        let _ = writeln!(
+            t,
+            "{c:?} coverage sum {} (oracle {}), {covered} squares covered",
+            coverage(b, c),
+            coverage_plain(b, c)
+        );
+    }
+    t
+}
+
 /// The map `M` of side `c`'s coverage.
 fn lengths(b: &Board, c: Color) -> Lengths {
     let k = b.king(c);
@@ -562,5 +603,31 @@ mod tests {
                 assert_eq!(RING[o.index()][i].to_bits(), md(f, r, o).to_bits());
             }
         }
+    }
+
+    #[test]
+    fn the_map_is_what_the_sum_adds_up() {
+        // Only `M` of the squares the map covers enters the sum: a square
+        // is covered exactly when the map has a length for it.
+        for text in [fen::STARTPOS, fen::ENDGAME] {
+            let b = fen::parse(text).unwrap();
+            for c in Color::BOTH {
+                let l = lengths(&b, c);
+                assert_eq!(coverage_map(&b, c), l.m);
+                for s in Square::all() {
+                    assert_eq!(l.m[s.index()] != u16::MAX, l.covered & s.bit() != 0);
+                }
+            }
+        }
+    }
+
+    #[cfg(feature = "debug-commands")]
+    #[test]
+    fn the_dump_has_both_grids_and_sums() {
+        let b = fen::parse(fen::ENDGAME).unwrap();
+        let d = dump(&b);
+        assert_eq!(d.matches("coverage map M").count(), 2, "{d}");
+        let sum = format!("White coverage sum {} (oracle", coverage(&b, Color::White));
+        assert!(d.contains(&sum), "{d}");
     }
 }

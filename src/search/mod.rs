@@ -46,6 +46,10 @@ pub struct Params {
     /// Uniform evaluation noise in ±ev (0: none), drawn from `seed`.
     pub randomize: i32,
     pub seed: u64,
+    /// Check every structure's invariants after every make/unmake and at
+    /// every node (the `check_rep` option; see `debug`). Always false, and
+    /// never read, without the `debug-commands` feature.
+    pub check_rep: bool,
 }
 
 impl Default for Params {
@@ -60,6 +64,7 @@ impl Default for Params {
             hmb: 3,
             randomize: 0,
             seed: 0,
+            check_rep: false,
         }
     }
 }
@@ -141,6 +146,23 @@ pub struct Worker<'a> {
     main: bool,
     /// Whether this search began pondering and has not yet seen `ponderhit`.
     pondered: bool,
+    /// The lengths of `keys` and `touched` at the root (for `check_rep`).
+    #[cfg(feature = "debug-commands")]
+    root_len: (usize, usize),
+}
+
+/// Runs the statements only while the `check_rep` option is on, and only in
+/// builds with the `debug-commands` feature: without it they do not exist,
+/// and with it the cost when off is one predictable branch.
+macro_rules! check_rep {
+    ($self:ident, $($body:tt)*) => {
+        #[cfg(feature = "debug-commands")]
+        {
+            if $self.params.check_rep {
+                $($body)*
+            }
+        }
+    };
 }
 
 /// A generated move with what it zaps.
@@ -166,11 +188,14 @@ impl<'a> Worker<'a> {
     ) -> Worker<'a> {
         let mut zap_clock = vec![0; root.history.len()];
         zap_clock.push(root.plies_since_zap);
+        let touched: Vec<u64> = root.last_move.map(|m| m.touched()).into_iter().collect();
         Worker {
+            #[cfg(feature = "debug-commands")]
+            root_len: (root.history.len(), touched.len()),
             board: root.board.clone(),
             keys: root.history.clone(),
             zap_clock,
-            touched: root.last_move.map(|m| m.touched()).into_iter().collect(),
+            touched,
             root_side: root.board.side(),
             params,
             shared,
@@ -224,11 +249,14 @@ impl<'a> Worker<'a> {
     }
 
     /// Searches `depth` plies from the root; `None` if stopped before the
-    /// iteration completed.
+    /// iteration completed (at depth 1: before any root move was scored).
     pub fn iterate(&mut self, depth: u32) -> Option<Iteration> {
         self.seldepth = 0;
         let score = self.pvs(-INF, INF, depth as i32, 0);
-        if self.stopped() && depth > 1 {
+        check_rep!(self, self.check_iteration());
+        // A stopped iteration is incomplete; depth 1 still counts if it
+        // finished at least its first root move.
+        if self.stopped() && (depth > 1 || self.pv[0].is_empty()) {
             return None;
         }
         Some(Iteration {
@@ -351,8 +379,10 @@ impl<'a> Worker<'a> {
             return false;
         }
         let undo = self.board.make_with(m, |_| None);
+        check_rep!(self, crate::debug::check(&self.board));
         let after = self.board.key();
         self.board.unmake(m, undo);
+        check_rep!(self, crate::debug::check(&self.board));
         after == before_opp
     }
 
@@ -364,6 +394,7 @@ impl<'a> Worker<'a> {
         let undo = self.board.make_with(s.mv, |_| s.victim);
         self.zap_clock
             .push(if undo.zapped.is_some() { 0 } else { clock + 1 });
+        check_rep!(self, self.check_made(undo.king_zapped()));
         undo
     }
 
@@ -372,6 +403,7 @@ impl<'a> Worker<'a> {
         self.keys.pop();
         self.touched.pop();
         self.zap_clock.pop();
+        check_rep!(self, self.check_made(false));
     }
 
     /// The score of a move that zapped a King, from the mover's view.
@@ -394,6 +426,7 @@ impl<'a> Worker<'a> {
             return self.quiesce(alpha, beta, ply);
         }
         self.nodes += 1;
+        check_rep!(self, self.check_node(ply, MAX_PLY - 1));
         self.poll();
         if ply > 0 && self.stopped() {
             return 0;
@@ -402,6 +435,11 @@ impl<'a> Worker<'a> {
         let pv_node = beta - alpha > 1;
         let key = self.board.key();
         let entry = self.shared.tt.probe(key);
+        check_rep!(self, {
+            if let Some(e) = &entry {
+                crate::debug::check(e);
+            }
+        });
         if let Some(e) = entry.filter(|e| !pv_node && ply > 0 && e.depth as i32 >= depth) {
             let score = from_tt(e.score as i32, ply);
             let cut = match e.bound {
@@ -520,16 +558,18 @@ impl<'a> Worker<'a> {
             } else {
                 Bound::Upper
             };
-            self.shared.tt.store(
-                key,
-                Entry {
-                    mv: best_move,
-                    score: to_tt(best, ply) as i16,
-                    depth: depth.min(127) as i8,
-                    bound,
-                    age: 0,
-                },
-            );
+            let e = Entry {
+                mv: best_move,
+                score: to_tt(best, ply) as i16,
+                depth: depth.min(127) as i8,
+                bound,
+                age: 0,
+            };
+            check_rep!(self, crate::debug::check(&e));
+            self.shared.tt.store(key, e);
+            check_rep!(self, {
+                crate::debug::report("tt", self.shared.tt.check_bucket(key));
+            });
         }
         best
     }
@@ -537,6 +577,7 @@ impl<'a> Worker<'a> {
     /// Quiescence: stand pat, or zap an enemy piece.
     fn quiesce(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
+        check_rep!(self, self.check_node(ply, MAX_PLY));
         self.poll();
         self.seldepth = self.seldepth.max(ply as u32);
         let stand = self.static_eval();
@@ -587,6 +628,115 @@ impl<'a> Worker<'a> {
     }
 }
 
+/// The `check_rep` invariants of a search thread and the calls that check
+/// every structure the search touches.
+#[cfg(feature = "debug-commands")]
+impl Worker<'_> {
+    /// Plies from the root to the current position, by the key stack.
+    fn path_len(&self) -> usize {
+        self.keys.len().wrapping_sub(self.root_len.0)
+    }
+
+    /// After a make (`king_zapped`: it zapped a King) or an unmake: the
+    /// board and the stacks.
+    fn check_made(&self, king_zapped: bool) {
+        crate::debug::report("board", self.board.check_rep_with(king_zapped));
+        crate::debug::check(self);
+    }
+
+    /// At a node at `ply`, which may be at most `max_ply`: the board, the
+    /// stacks, this ply's killers and the table bucket the node probes.
+    fn check_node(&self, ply: usize, max_ply: usize) {
+        use crate::debug::{check, report};
+        check(&self.board);
+        check(self);
+        report("search stack", self.check_ply(ply, max_ply));
+        if ply < MAX_PLY {
+            report("order", self.order.check_ply(ply));
+        }
+        report("tt", self.shared.tt.check_bucket(self.board.key()));
+    }
+
+    /// A node's `ply` is its distance from the root, at most `max_ply`.
+    fn check_ply(&self, ply: usize, max_ply: usize) -> Result<(), String> {
+        crate::debug::ensure(ply == self.path_len() && ply <= max_ply, || {
+            format!(
+                "node at ply {ply} (at most {max_ply}), {} moves from the root",
+                self.path_len()
+            )
+        })
+    }
+
+    /// At the end of an iteration: back at the root, and full scans of the
+    /// move-ordering tables and (main thread) the transposition table.
+    fn check_iteration(&self) {
+        self.check_node(0, 0);
+        crate::debug::check(&*self.order);
+        if self.main {
+            crate::debug::check(&self.shared.tt);
+        }
+    }
+}
+
+#[cfg(feature = "debug-commands")]
+impl crate::debug::CheckRep for Worker<'_> {
+    const NAME: &'static str = "search stack";
+
+    /// The stacks have the lengths the path from the root gives them, the
+    /// path is shorter than `MAX_PLY` + 1, each zap clock is the one before
+    /// plus one or zero, the side to move alternates, the per-ply vectors
+    /// are all there.
+    fn check_rep(&self) -> Result<(), String> {
+        use crate::debug::ensure;
+        let n = self.path_len();
+        ensure(self.keys.len() >= self.root_len.0 && n <= MAX_PLY, || {
+            format!(
+                "{} keys for a root with {}: path out of 0..={MAX_PLY}",
+                self.keys.len(),
+                self.root_len.0
+            )
+        })?;
+        ensure(self.touched.len() == self.root_len.1 + n, || {
+            format!(
+                "{} touched masks for {n} moves from a root with {}",
+                self.touched.len(),
+                self.root_len.1
+            )
+        })?;
+        ensure(self.zap_clock.len() == self.keys.len() + 1, || {
+            format!(
+                "{} zap clocks for {} keys",
+                self.zap_clock.len(),
+                self.keys.len()
+            )
+        })?;
+        let path = &self.zap_clock[self.root_len.0..];
+        for (i, w) in path.windows(2).enumerate() {
+            ensure(w[1] == 0 || w[1] == w[0] + 1, || {
+                format!("zap clock {} at ply {} after {}", w[1], i + 1, w[0])
+            })?;
+        }
+        ensure(
+            (self.board.side() == self.root_side) == n.is_multiple_of(2),
+            || format!("{:?} to move {n} plies from the root", self.board.side()),
+        )?;
+        ensure(
+            self.pv.len() == MAX_PLY + 1 && self.lists.len() == MAX_PLY + 1,
+            || {
+                format!(
+                    "{} pv and {} move lists, not {}",
+                    self.pv.len(),
+                    self.lists.len(),
+                    MAX_PLY + 1
+                )
+            },
+        )?;
+        ensure(self.seldepth as usize <= MAX_PLY, || {
+            format!("seldepth {} above {MAX_PLY}", self.seldepth)
+        })
+    }
+}
+
 /// Moves the best-keyed move of `moves[i..]` to `i` (selection order: most
 /// nodes cut off after one or two moves, so a full sort is wasted).
 fn pick(moves: &mut [Scored], i: usize) {
@@ -625,5 +775,104 @@ pub fn score_text(score: i32) -> String {
         format!("mate -{}", (MATE + score) / 2)
     } else {
         format!("cp {score}")
+    }
+}
+
+#[cfg(all(test, feature = "debug-commands"))]
+mod check_rep_tests {
+    use super::*;
+    use crate::debug::CheckRep;
+    use crate::fen;
+    use time::Limits;
+
+    fn shared() -> Shared {
+        Shared {
+            tt: Table::new(1, 4),
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        }
+    }
+
+    fn root() -> Root {
+        Root {
+            board: fen::parse(fen::STARTPOS).unwrap(),
+            history: vec![1, 2, 3],
+            plies_since_zap: 7,
+            last_move: Some(Move::parse("h0L").unwrap()),
+        }
+    }
+
+    fn worker<'a>(shared: &'a Shared, order: &'a mut Order) -> Worker<'a> {
+        let params = Params {
+            check_rep: true,
+            ..Params::default()
+        };
+        let plan = Plan::new(&Limits::default(), std::time::Instant::now());
+        Worker::new(&root(), params, shared, order, plan, None, true)
+    }
+
+    #[test]
+    fn a_search_with_check_rep_on_passes_every_check() {
+        // Every check exits the process on failure: reaching the end passes.
+        let shared = shared();
+        let mut order = Order::default();
+        let mut w = worker(&shared, &mut order);
+        for d in 1..=4 {
+            assert!(w.iterate(d).is_some());
+        }
+        assert_eq!(w.check_rep(), Ok(()));
+    }
+
+    #[test]
+    fn each_broken_stack_is_caught_with_its_message() {
+        let shared = shared();
+        let mut order = Order::default();
+        let mut w = worker(&shared, &mut order);
+        assert_eq!(w.check_rep(), Ok(()));
+        assert_eq!(w.check_ply(0, MAX_PLY), Ok(()));
+        assert_eq!(
+            w.check_ply(1, MAX_PLY).unwrap_err(),
+            "node at ply 1 (at most 128), 0 moves from the root"
+        );
+
+        w.keys.push(4);
+        assert_eq!(
+            w.check_rep().unwrap_err(),
+            "1 touched masks for 1 moves from a root with 1"
+        );
+        w.touched.push(0);
+        assert_eq!(w.check_rep().unwrap_err(), "4 zap clocks for 4 keys");
+        w.zap_clock.push(9);
+        assert_eq!(w.check_rep().unwrap_err(), "zap clock 9 at ply 1 after 7");
+        *w.zap_clock.last_mut().unwrap() = 8;
+        assert_eq!(
+            w.check_rep().unwrap_err(),
+            "White to move 1 plies from the root"
+        );
+        let m = Move::parse("h0R").unwrap();
+        let undo = w.board.make(m);
+        assert_eq!(w.check_rep(), Ok(()));
+        assert_eq!(
+            w.check_ply(1, 0).unwrap_err(),
+            "node at ply 1 (at most 0), 1 moves from the root"
+        );
+        w.board.unmake(m, undo);
+
+        let mut w = worker(&shared, &mut order);
+        w.keys.clear();
+        assert_eq!(
+            w.check_rep().unwrap_err(),
+            "0 keys for a root with 3: path out of 0..=128"
+        );
+        let mut w = worker(&shared, &mut order);
+        w.pv.pop();
+        assert_eq!(
+            w.check_rep().unwrap_err(),
+            "128 pv and 129 move lists, not 129"
+        );
+        let mut w = worker(&shared, &mut order);
+        w.seldepth = 200;
+        assert_eq!(w.check_rep().unwrap_err(), "seldepth 200 above 128");
     }
 }

@@ -2,7 +2,7 @@
 CARGO ?= cargo
 SHARED ?= ../shared
 
-.PHONY: build pedantic test lint signature perft bench profile tournament clean
+.PHONY: build pedantic test lint signature perft bench profile tournament consistency consistency-quick clean
 
 build:
 	$(CARGO) build --release
@@ -58,6 +58,16 @@ tournament: build
 	  -engine cmd=target/release/leiserchess name=depth4 depth=4 \
 	  -games $(TOURNAMENT_GAMES) -openings file=autotest/openings.txt \
 	  -pgnout target/tournament.pgn -event "make tournament"
+
+# Sanitizer (ASan, TSan), valgrind and debug builds of the engine, each
+# playing self-play games with check_rep on and 2 threads, plus perft and
+# bench; one verdict line per build (scripts/consistency.sh; logs in
+# target/consistency/logs). `consistency-quick` is CI's short run.
+consistency:
+	scripts/consistency.sh
+
+consistency-quick:
+	scripts/consistency.sh --quick
 
 clean:
 	$(CARGO) clean

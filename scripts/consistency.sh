@@ -1,0 +1,310 @@
+#!/usr/bin/env bash
+# The consistency run: the engine built in several flavours, each playing
+# self-play games through `autotest` with `check_rep` on and 2 threads, and
+# running `perft 4` (one and two threads) and `bench 4`.
+#
+# usage: scripts/consistency.sh [--quick] [--max-rss-mb N] [--games N]
+#                               [--flavours asan,tsan,valgrind,debug]
+#   make consistency          the full run
+#   make consistency-quick    --quick: CI's run
+#
+# Flavours (each its own build; logs in target/consistency/logs/FLAVOUR):
+#   asan      AddressSanitizer + LeakSanitizer: a nightly flag on the stable
+#             toolchain (RUSTC_BOOTSTRAP=1 RUSTFLAGS=-Zsanitizer=address),
+#             release profile, target/consistency/asan. std is not rebuilt
+#             (no rust-src, so no -Zbuild-std): our code and the generic std
+#             code it instantiates are instrumented, precompiled std is not.
+#   tsan      ThreadSanitizer, the same way (target/consistency/tsan). With
+#             an uninstrumented std, TSan does not see the synchronisation
+#             inside precompiled std functions (a `thread::scope`'s implicit
+#             join, `Once`, Arc's fence); no suppressions are used: a report
+#             fails the flavour, and the fix for such a report belongs in the
+#             code (join scoped threads explicitly, so TSan sees the
+#             pthread_join; build lazy tables before spawning threads).
+#   valgrind  the normal release build under valgrind memcheck (leaks, bad
+#             reads and writes, uninitialised values); shorter games. One
+#             std-only leak suppression (below, generated into the log dir).
+#   debug     the dev profile: debug assertions and overflow checks.
+#
+# Every flavour fails on: a sanitizer or valgrind report, a `check_rep
+# FAILED`, a panic, an engine exiting non-zero or on a signal, a game lost on
+# an illegal move / crash / hang / time forfeit (or a void game), an engine
+# left running after the tournament, a wrong perft count, a bench node count
+# different from the release build's, a build failure, or a peak resident set
+# (any engine, perft or bench process, by /usr/bin/time -v; instrumentation
+# included) above --max-rss-mb (default 512).
+#
+# Engines are depth-limited (depth 3 against depth 3: one with a 1 MB table
+# of 2 ways, one without margin pruning), so results do not depend on speed
+# (valgrind plays fewer, shorter games). autotest
+# starts each engine through a wrapper (target/consistency/logs/FLAVOUR/
+# engine.sh) that keeps its stderr, measures it with /usr/bin/time -v, and
+# holds a shared lock: autotest kills an engine 100 ms after `quit`, and the
+# wrapper makes that kill hit `flock` rather than the engine, so leak checks
+# and sanitizer summaries at exit still run; the script then waits for the
+# lock.
+#
+# Timings on the 2-core machine (including builds, warm cargo cache):
+#   --quick  (2 games a flavour, at most 30 moves each; 2 under valgrind, at
+#            most 20 moves): see TIMINGS below.
+#   full     (20 games a flavour, at most 100 moves; 6 under valgrind, at
+#            most 60 moves): see TIMINGS below.
+# TIMINGS: filled in from measured runs:
+#   --quick: asan 0 s, tsan 0 s, valgrind 0 s, debug 0 s; total 0 s
+#   full:    asan 0 s, tsan 0 s, valgrind 0 s, debug 0 s; total 0 s
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+quick=0
+max_rss_mb=512
+games_arg=""
+flavours="asan,tsan,valgrind,debug"
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) quick=1 ;;
+    --max-rss-mb) max_rss_mb=${2:?--max-rss-mb needs a number}; shift ;;
+    --max-rss-mb=*) max_rss_mb=${1#*=} ;;
+    --games) games_arg=${2:?--games needs a number}; shift ;;
+    --games=*) games_arg=${1#*=} ;;
+    --flavours) flavours=${2:?--flavours needs a list}; shift ;;
+    --flavours=*) flavours=${1#*=} ;;
+    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "consistency.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+case $max_rss_mb in ''|*[!0-9]*) echo "consistency.sh: --max-rss-mb must be a number" >&2; exit 2 ;; esac
+
+if [ "$quick" = 1 ]; then
+  games=4; maxmoves=40; vg_games=2; vg_maxmoves=30
+else
+  games=20; maxmoves=100; vg_games=6; vg_maxmoves=60
+fi
+if [ -n "$games_arg" ]; then games=$games_arg; vg_games=$games_arg; fi
+
+perft_depth=4
+perft_expected=15537748
+bench_depth=4
+target=x86_64-unknown-linux-gnu
+# RUSTFLAGS replaces .cargo/config.toml's rustflags: keep its target CPU so
+# the sanitizer builds run the same code as the release build.
+cpu_flags="-Ctarget-cpu=x86-64-v3"
+out=target/consistency
+logs=$out/logs
+mkdir -p "$logs"
+
+cargo_quiet() { cargo "$@" --quiet; }
+
+echo "consistency: building the release engine and autotest"
+if ! cargo_quiet build --release -p leiserchess -p autotest 2>"$logs/release-build.log"; then
+  cat "$logs/release-build.log" >&2
+  echo "consistency: FAIL: the release build failed" >&2
+  exit 1
+fi
+autotest=$root/target/release/autotest
+release_bin=$root/target/release/leiserchess
+bench_reference=$("$release_bin" bench $bench_depth | awk '/^nodes/ {print $2}')
+
+# One flavour: build, then play and measure. Sets `verdict`.
+run_flavour() {
+  local flavour=$1
+  local dir=$root/$logs/$flavour
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  local bin="" n_games=$games n_moves=$maxmoves depth_a=3 depth_b=3
+  local -a envs=() runner=()
+  local -a failures=()
+  fail() { failures+=("$*"); }
+
+  case $flavour in
+    asan|tsan)
+      local san=address
+      [ "$flavour" = tsan ] && san=thread
+      if ! RUSTC_BOOTSTRAP=1 \
+        RUSTFLAGS="-Zsanitizer=$san -Cunsafe-allow-abi-mismatch=sanitizer $cpu_flags" \
+        cargo_quiet build --release -p leiserchess --bin leiserchess \
+        --target $target --target-dir "$out/$flavour" 2>"$dir/build.log"; then
+        verdict="$flavour: FAIL: build failed (see $dir/build.log)"
+        return
+      fi
+      bin=$root/$out/$flavour/$target/release/leiserchess
+      if [ "$flavour" = asan ]; then
+        envs=("ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:log_path=$dir/asan")
+      else
+        envs=("TSAN_OPTIONS=halt_on_error=0:second_deadlock_stack=1:log_path=$dir/tsan")
+      fi
+      ;;
+    valgrind)
+      if ! command -v valgrind >/dev/null; then
+        verdict="valgrind: FAIL: valgrind is not installed"
+        return
+      fi
+      bin=$release_bin
+      n_games=$vg_games; n_moves=$vg_maxmoves
+      # std keeps the main thread's handle (an Arc) for the life of the
+      # process, in a thread-local slot that points inside the allocation:
+      # valgrind sees it at exit as "possibly lost". It is made when the main
+      # thread first asks for its handle (`bench` does, through
+      # `thread::scope`). Only that allocation, from that std function:
+      cat >"$dir/valgrind.supp" <<'EOF'
+{
+   std-main-thread-handle-kept-until-exit
+   Memcheck:Leak
+   match-leak-kinds: possible
+   fun:malloc
+   ...
+   fun:*3std6thread7current12init_current
+}
+EOF
+      runner=(valgrind --error-exitcode=9 --leak-check=full
+        --show-leak-kinds=definite,indirect,possible
+        --errors-for-leak-kinds=definite,indirect,possible
+        --suppressions="$dir/valgrind.supp" --log-file="$dir/valgrind.%p")
+      ;;
+    debug)
+      if ! cargo_quiet build -p leiserchess --bin leiserchess 2>"$dir/build.log"; then
+        verdict="debug: FAIL: build failed (see $dir/build.log)"
+        return
+      fi
+      bin=$root/target/debug/leiserchess
+      ;;
+    *)
+      verdict="$flavour: FAIL: unknown flavour (known: asan, tsan, valgrind, debug)"
+      return
+      ;;
+  esac
+
+  # The engine's command line for this flavour, and a measured run of it.
+  local -a engine=(env "${envs[@]}" "${runner[@]}" "$bin")
+  measured() { # NAME ARGS...: runs the engine once, output in NAME.out
+    local name=$1; shift
+    timeout --kill-after=10 1200 /usr/bin/time -v -o "$dir/$name.time" \
+      "${engine[@]}" "$@" >"$dir/$name.out" 2>"$dir/$name.stderr" || true
+  }
+
+  # The engine must have the option this run is about.
+  if ! echo uci | "${engine[@]}" 2>/dev/null | grep -q "^option name check_rep "; then
+    fail "the engine has no check_rep option (built without debug-commands?)"
+  fi
+
+  # perft, one thread and two.
+  local perft_ok=ok
+  measured perft1 perft $perft_depth
+  measured perft2 perft $perft_depth --threads 2
+  for p in perft1 perft2; do
+    if ! grep -qx "perft $perft_depth $perft_expected" "$dir/$p.out"; then
+      perft_ok=wrong
+      fail "$p: expected 'perft $perft_depth $perft_expected', got '$(head -1 "$dir/$p.out")'"
+    fi
+  done
+
+  # bench: the node count is the search's fingerprint.
+  measured bench bench $bench_depth
+  local bench_nodes
+  bench_nodes=$(awk '/^nodes/ {print $2}' "$dir/bench.out")
+  if [ "$bench_nodes" != "$bench_reference" ]; then
+    fail "bench $bench_depth: nodes '${bench_nodes:-none}', the release build has $bench_reference"
+  fi
+
+  # The tournament. The wrapper: see the header.
+  local wrapper=$dir/engine.sh
+  {
+    echo '#!/bin/sh'
+    echo "# autotest's engine for the $flavour flavour (scripts/consistency.sh)."
+    printf 'd=%q\n' "$dir"
+    printf 'exec flock -s "$d/engines.lock" /usr/bin/time -v -o "$d/engine.$$.time" sh -c '\''echo $$ >"$0"; exec "$@"'\'' "$d/engine.$$.pid"'
+    printf ' %q' "${engine[@]}"
+    printf ' 2>>"$d/engine.$$.stderr"\n'
+  } >"$wrapper"
+  chmod +x "$wrapper"
+  local common="option.check_rep=true option.threads=2"
+  local status=0
+  "$autotest" \
+    -engine cmd="$wrapper" name=a depth=$depth_a $common option.hash=1 option.tt_ways=2 \
+    -engine cmd="$wrapper" name=b depth=$depth_b $common option.use_nmm=false \
+    -games "$n_games" -concurrency 2 -maxmoves "$n_moves" \
+    -openings file=autotest/openings.txt -pgnout "$dir/games.pgn" \
+    -event "consistency $flavour" >"$dir/autotest.out" 2>"$dir/autotest.stderr" || status=$?
+  # Wait for every engine to finish its exit (leak checks, summaries).
+  if ! flock -x -w 300 "$dir/engines.lock" true; then
+    fail "engines still running 300 s after the tournament (killed)"
+    for f in "$dir"/engine.*.pid; do
+      [ -f "$f" ] && kill -9 "$(cat "$f")" 2>/dev/null || true
+    done
+    flock -x -w 30 "$dir/engines.lock" true || true
+  fi
+  [ "$status" = 0 ] || fail "autotest exited with status $status: $(tail -1 "$dir/autotest.stderr")"
+  local played
+  played=$(grep -c '^game [0-9]*/' "$dir/autotest.stderr" || true)
+  [ "$played" = "$n_games" ] || fail "$played of $n_games games played"
+  local bad
+  bad=$(grep -E '^game [0-9]+/.*(loses: |void game)' "$dir/autotest.stderr" | head -3 || true)
+  [ -z "$bad" ] || fail "tournament: $(echo "$bad" | tr '\n' ';')"
+
+  # Every engine, perft and bench process: exit status and peak memory.
+  local peak_kb=0 f kb how
+  local -a exits=()
+  for f in "$dir"/*.time; do
+    [ -f "$f" ] || continue
+    how=$(grep -o 'Command terminated by signal [0-9]*' "$f" ||
+      grep -o 'Exit status: [1-9][0-9]*' "$f" || true)
+    grep -q "Exit status: " "$f" || how="no exit status"
+    [ -z "$how" ] || exits+=("$(basename "$f" .time) ($how)")
+    kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$f")
+    [ "${kb:-0}" -gt "$peak_kb" ] && peak_kb=$kb
+  done
+  [ ${#exits[@]} -eq 0 ] || fail "${#exits[@]} processes ended badly: ${exits[*]:0:3}"
+  local peak_mb=$(((peak_kb + 1023) / 1024))
+  [ "$peak_mb" -le "$max_rss_mb" ] || fail "peak RSS $peak_mb MB above the limit of $max_rss_mb MB"
+
+  # Reports: sanitizer and valgrind logs, check_rep failures, panics.
+  local first reports
+  reports=$(cat "$dir"/asan.* "$dir"/tsan.* 2>/dev/null | grep -E '^SUMMARY: |^==[0-9]+==ERROR: ' |
+    sed -E 's|/rustc/[0-9a-f]+/||; s|^==[0-9]+==||' | sort | uniq -c | sort -rn || true)
+  if [ -n "$reports" ]; then
+    fail "$(echo "$reports" | awk '{n += $1} END {print n}') sanitizer reports, by kind: $(echo "$reports" | head -4 | sed -E 's/^ *([0-9]+) (.*)/\2 (x\1)/' | paste -sd '|' -)"
+  fi
+  for f in "$dir"/valgrind.*; do
+    case $f in *.supp) continue ;; esac
+    [ -f "$f" ] || continue
+    if ! grep -q "ERROR SUMMARY: " "$f"; then
+      fail "valgrind log $(basename "$f") has no summary (the process did not finish)"
+    elif ! grep -q "ERROR SUMMARY: 0 errors" "$f"; then
+      first=$(grep -m1 -E '^==[0-9]+== (Invalid|Conditional|Use of|Syscall|Mismatched|Source and|[0-9,]+ bytes in)' "$f" || true)
+      fail "valgrind errors in $(basename "$f"): ${first:-$(grep -m1 'ERROR SUMMARY' "$f")}"
+    fi
+  done
+  for f in "$dir"/*.stderr "$dir/autotest.out"; do
+    [ -f "$f" ] || continue
+    first=$(grep -m1 -E 'check_rep FAILED|panicked at|Sanitizer|runtime error' "$f" || true)
+    [ -z "$first" ] || fail "$(basename "$f"): $first"
+  done
+
+  if [ ${#failures[@]} -eq 0 ]; then
+    verdict="$flavour: PASS (games $played, perft $perft_ok, bench nodes $bench_nodes, peak RSS $peak_mb MB"
+  else
+    local IFS=';'
+    verdict="$flavour: FAIL: ${failures[*]} (logs: ${dir#"$root"/}"
+  fi
+}
+
+failed=0
+start_all=$SECONDS
+verdicts=()
+for flavour in ${flavours//,/ }; do
+  echo "consistency: $flavour ..."
+  start=$SECONDS
+  verdict=""
+  run_flavour "$flavour"
+  case $verdict in
+    *PASS*|*"(logs: "*) verdict="$verdict, $((SECONDS - start)) s)" ;;
+  esac
+  case $verdict in *": FAIL"*) failed=$((failed + 1)) ;; esac
+  echo "$verdict"
+  verdicts+=("$verdict")
+done
+echo
+echo "consistency ($([ "$quick" = 1 ] && echo quick || echo full), $((SECONDS - start_all)) s):"
+printf '  %s\n' "${verdicts[@]}"
+[ "$failed" = 0 ]

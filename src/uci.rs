@@ -12,11 +12,10 @@ use crate::perft::perft_threads;
 use crate::search::order::Order;
 use crate::search::think::think;
 use crate::search::time::Limits;
-use crate::search::tt::Table;
 use crate::search::{score_text, Params, Root, Shared};
 use crate::square::Square;
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -591,12 +590,7 @@ impl Engine {
 
 /// The search's table and flags, sized by the `hash` and `tt_ways` options.
 fn new_shared(o: &Options) -> Shared {
-    Shared {
-        tt: Table::new(o.get("hash") as usize, o.get("tt_ways") as usize),
-        stop: AtomicBool::new(false),
-        pondering: AtomicBool::new(false),
-        nodes: AtomicU64::new(0),
-    }
+    Shared::new(o.get("hash") as usize, o.get("tt_ways") as usize)
 }
 
 fn params_from(o: &Options) -> Params {

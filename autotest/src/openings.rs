@@ -14,14 +14,10 @@
 use crate::record::Start;
 use leiserchess::fen;
 use leiserchess::game::Game;
-use leiserchess::search::order::Order;
-use leiserchess::search::think::think;
-use leiserchess::search::time::Limits;
-use leiserchess::search::tt::Table;
-use leiserchess::search::{Params, Root, Shared};
+use leiserchess::search::think::search_depth;
+use leiserchess::search::{Params, Root};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64};
 
 /// A start position and the moves played from it before the engines take
 /// over.
@@ -152,25 +148,12 @@ fn parse_line(line: &str, plies: Option<usize>) -> Result<Opening, String> {
 /// The score of a fixed-depth search of `game`'s position, in centipawns
 /// from the side to move's view (one thread, a fresh small table).
 pub fn balance_score(game: &Game, depth: u32) -> i32 {
-    let root = Root::from_game(game);
-    let shared = Shared {
-        tt: Table::new(BALANCE_HASH_MB, 4),
-        stop: AtomicBool::new(false),
-        pondering: AtomicBool::new(false),
-        nodes: AtomicU64::new(0),
-    };
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    let mut orders = [Order::default()];
-    let answer = think(
-        &root,
-        &limits,
+    let answer = search_depth(
+        &Root::from_game(game),
+        depth,
         Params::default(),
-        &shared,
-        &mut orders,
-        |_, _, _| {},
+        BALANCE_HASH_MB,
+        4,
     );
     answer.last.map_or(0, |it| it.score)
 }

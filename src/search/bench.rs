@@ -2,14 +2,10 @@
 //! thread, a fresh 16 MB table per position. Single-thread search is
 //! deterministic, so the node total is the search's fingerprint.
 
-use super::order::Order;
-use super::think::think;
-use super::time::Limits;
-use super::tt::Table;
-use super::{Params, Root, Shared};
+use super::think::search_depth;
+use super::{Params, Root};
 use crate::fen;
 use crate::moves::Move;
-use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Duration;
 
 pub const DEFAULT_DEPTH: u32 = 6;
@@ -66,18 +62,7 @@ pub fn run(depth: u32, params: Params, hash_mb: usize, ways: usize) -> Vec<Line>
                 plies_since_zap: 0,
                 last_move: None,
             };
-            let shared = Shared {
-                tt: Table::new(hash_mb, ways),
-                stop: AtomicBool::new(false),
-                pondering: AtomicBool::new(false),
-                nodes: AtomicU64::new(0),
-            };
-            let limits = Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            };
-            let mut orders = [Order::default()];
-            let answer = think(&root, &limits, params, &shared, &mut orders, |_, _, _| {});
+            let answer = search_depth(&root, depth, params, hash_mb, ways);
             Line {
                 fen: text,
                 best: answer.best,

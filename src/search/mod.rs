@@ -86,6 +86,18 @@ pub struct Shared {
     pub nodes: AtomicU64,
 }
 
+impl Shared {
+    /// Idle search state with a table of `hash_mb` MB in `ways`-way buckets.
+    pub fn new(hash_mb: usize, ways: usize) -> Shared {
+        Shared {
+            tt: Table::new(hash_mb, ways),
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        }
+    }
+}
+
 /// The position to search: the board and the keys of the game's earlier
 /// positions (for repetitions and the Ko rule).
 #[derive(Clone)]

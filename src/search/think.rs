@@ -92,3 +92,27 @@ pub fn think(
         elapsed: start.elapsed(),
     }
 }
+
+/// A fixed-depth search of `root` on one thread with a fresh table of
+/// `hash_mb` MB in `ways`-way buckets: deterministic.
+pub fn search_depth(
+    root: &Root,
+    depth: u32,
+    params: Params,
+    hash_mb: usize,
+    ways: usize,
+) -> Answer {
+    let shared = Shared::new(hash_mb, ways);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    think(
+        root,
+        &limits,
+        params,
+        &shared,
+        &mut [Order::default()],
+        |_, _, _| {},
+    )
+}

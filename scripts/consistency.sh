@@ -76,12 +76,13 @@ while [ $# -gt 0 ]; do
 done
 case $max_rss_mb in ''|*[!0-9]*) echo "consistency.sh: --max-rss-mb must be a number" >&2; exit 2 ;; esac
 
+# Games and their length (a draw after N moves), per flavour.
 if [ "$quick" = 1 ]; then
-  games=4; maxmoves=40; vg_games=2; vg_maxmoves=30
+  games=4; maxmoves=40; vg_games=2; vg_maxmoves=30; dbg_games=4; dbg_maxmoves=40
 else
-  games=20; maxmoves=100; vg_games=6; vg_maxmoves=60
+  games=20; maxmoves=100; vg_games=6; vg_maxmoves=60; dbg_games=10; dbg_maxmoves=60
 fi
-if [ -n "$games_arg" ]; then games=$games_arg; vg_games=$games_arg; fi
+if [ -n "$games_arg" ]; then games=$games_arg; vg_games=$games_arg; dbg_games=$games_arg; fi
 
 perft_depth=4
 perft_expected=15537748
@@ -102,8 +103,10 @@ if ! cargo_quiet build --release -p leiserchess -p autotest 2>"$logs/release-bui
   echo "consistency: FAIL: the release build failed" >&2
   exit 1
 fi
-autotest=$root/target/release/autotest
-release_bin=$root/target/release/leiserchess
+# Copies, so that a rebuild in target/ during the run changes nothing.
+cp target/release/autotest target/release/leiserchess "$logs/"
+autotest=$root/$logs/autotest
+release_bin=$root/$logs/leiserchess
 bench_reference=$("$release_bin" bench $bench_depth | awk '/^nodes/ {print $2}')
 
 # One flavour: build, then play and measure. Sets `verdict`.
@@ -128,9 +131,14 @@ run_flavour() {
         verdict="$flavour: FAIL: build failed (see $dir/build.log)"
         return
       fi
-      bin=$root/$out/$flavour/$target/release/leiserchess
+      cp "$out/$flavour/$target/release/leiserchess" "$dir/"
+      bin=$dir/leiserchess
       if [ "$flavour" = asan ]; then
-        envs=("ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:log_path=$dir/asan")
+        # quarantine_size_mb: freed memory stays poisoned (use-after-free
+        # detection) up to this much, 256 MB by default; it fills up over a
+        # game and would dominate the peak RSS. 64 MB is still three times
+        # the engine's whole working set.
+        envs=("ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:quarantine_size_mb=64:log_path=$dir/asan")
       else
         envs=("TSAN_OPTIONS=halt_on_error=0:second_deadlock_stack=1:log_path=$dir/tsan")
       fi
@@ -167,7 +175,9 @@ EOF
         verdict="debug: FAIL: build failed (see $dir/build.log)"
         return
       fi
-      bin=$root/target/debug/leiserchess
+      cp target/debug/leiserchess "$dir/"
+      bin=$dir/leiserchess
+      n_games=$dbg_games; n_moves=$dbg_maxmoves
       ;;
     *)
       verdict="$flavour: FAIL: unknown flavour (known: asan, tsan, valgrind, debug)"

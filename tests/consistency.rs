@@ -37,14 +37,13 @@ use leiserchess::search::bench::POSITIONS;
 use leiserchess::search::order::Order;
 use leiserchess::search::think::think;
 use leiserchess::search::time::Limits;
-use leiserchess::search::tt::Table;
 use leiserchess::search::{Params, Root, Shared};
 use leiserchess::square::Square;
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use std::io::Read;
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// Names the case a child process runs.
@@ -539,13 +538,9 @@ fn game_history(start: &str, seed: u64, plies: usize) {
     assert_eq!(again.outcome(), game.outcome(), "replay: outcome");
 }
 
+/// Search state with a 1 MB table (small: entries get replaced).
 fn shared(ways: usize) -> Shared {
-    Shared {
-        tt: Table::new(1, ways),
-        stop: AtomicBool::new(false),
-        pondering: AtomicBool::new(false),
-        nodes: AtomicU64::new(0),
-    }
+    Shared::new(1, ways)
 }
 
 /// Searches `root` to `depth` with `orders.len()` threads, then checks the

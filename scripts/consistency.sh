@@ -11,16 +11,16 @@
 # Flavours (each its own build; logs in target/consistency/logs/FLAVOUR):
 #   asan      AddressSanitizer + LeakSanitizer: a nightly flag on the stable
 #             toolchain (RUSTC_BOOTSTRAP=1 RUSTFLAGS=-Zsanitizer=address),
-#             release profile, target/consistency/asan. std is not rebuilt
-#             (no rust-src, so no -Zbuild-std): our code and the generic std
-#             code it instantiates are instrumented, precompiled std is not.
-#   tsan      ThreadSanitizer, the same way (target/consistency/tsan). With
-#             an uninstrumented std, TSan does not see the synchronisation
-#             inside precompiled std functions (a `thread::scope`'s implicit
-#             join, `Once`, Arc's fence); no suppressions are used: a report
-#             fails the flavour, and the fix for such a report belongs in the
-#             code (join scoped threads explicitly, so TSan sees the
-#             pthread_join; build lazy tables before spawning threads).
+#             release profile, target/consistency/asan.
+#   tsan      ThreadSanitizer, the same way (target/consistency/tsan).
+#   Both rebuild std with the sanitizer (-Zbuild-std) when the rust-src
+#   component is installed (the script asks rustup for it once), so that
+#   std's own synchronisation (a `thread::scope`'s join, `LazyLock`, Arc's
+#   fences) is visible to them. Without rust-src they link the precompiled
+#   std (-Cunsafe-allow-abi-mismatch=sanitizer): ASan then still checks all
+#   of our code, but TSan reports races on memory std hands between threads
+#   through code it cannot see; no suppressions are used, so the tsan
+#   flavour fails and its verdict says that rust-src is missing.
 #   valgrind  the normal release build under valgrind memcheck (leaks, bad
 #             reads and writes, uninitialised values); shorter games. One
 #             std-only leak suppression (below, generated into the log dir).
@@ -91,6 +91,13 @@ target=x86_64-unknown-linux-gnu
 # RUSTFLAGS replaces .cargo/config.toml's rustflags: keep its target CPU so
 # the sanitizer builds run the same code as the release build.
 cpu_flags="-Ctarget-cpu=x86-64-v3"
+# An instrumented std needs std's sources (see the header).
+sysroot=$(rustc --print sysroot)
+if [ ! -d "$sysroot/lib/rustlib/src/rust/library/std" ]; then
+  rustup component add rust-src >/dev/null 2>&1 || true
+fi
+have_rust_src=0
+[ -d "$sysroot/lib/rustlib/src/rust/library/std" ] && have_rust_src=1
 out=target/consistency
 logs=$out/logs
 mkdir -p "$logs"
@@ -124,15 +131,27 @@ run_flavour() {
     asan|tsan)
       local san=address
       [ "$flavour" = tsan ] && san=thread
+      local -a std_flags=()
+      local abi_flag=""
+      if [ "$have_rust_src" = 1 ]; then
+        std_flags=(-Zbuild-std)
+      else
+        abi_flag="-Cunsafe-allow-abi-mismatch=sanitizer"
+      fi
       if ! RUSTC_BOOTSTRAP=1 \
-        RUSTFLAGS="-Zsanitizer=$san -Cunsafe-allow-abi-mismatch=sanitizer $cpu_flags" \
+        RUSTFLAGS="-Zsanitizer=$san $abi_flag $cpu_flags" \
         cargo_quiet build --release -p leiserchess --bin leiserchess \
-        --target $target --target-dir "$out/$flavour" 2>"$dir/build.log"; then
+        "${std_flags[@]}" --target $target --target-dir "$out/$flavour" 2>"$dir/build.log"; then
         verdict="$flavour: FAIL: build failed (see $dir/build.log)"
         return
       fi
       cp "$out/$flavour/$target/release/leiserchess" "$dir/"
       bin=$dir/leiserchess
+      # A build that silently lost the flag would pass every check.
+      if ! grep -qa "__${flavour}_init" "$bin"; then
+        verdict="$flavour: FAIL: the build has no $flavour runtime (__${flavour}_init missing)"
+        return
+      fi
       if [ "$flavour" = asan ]; then
         # quarantine_size_mb: freed memory stays poisoned (use-after-free
         # detection) up to this much, 256 MB by default; it fills up over a
@@ -275,6 +294,8 @@ EOF
   reports=$(cat "$dir"/asan.* "$dir"/tsan.* 2>/dev/null | grep -E '^SUMMARY: |^==[0-9]+==ERROR: ' |
     sed -E 's|/rustc/[0-9a-f]+/||; s|^==[0-9]+==||' | sort | uniq -c | sort -rn || true)
   if [ -n "$reports" ]; then
+    [ "$flavour" != tsan ] || [ "$have_rust_src" = 1 ] ||
+      fail "std is not instrumented (no rust-src component: rustup component add rust-src)"
     fail "$(echo "$reports" | awk '{n += $1} END {print n}') sanitizer reports, by kind: $(echo "$reports" | head -4 | sed -E 's/^ *([0-9]+) (.*)/\2 (x\1)/' | paste -sd '|' -)"
   fi
   for f in "$dir"/valgrind.*; do

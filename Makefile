@@ -62,12 +62,14 @@ tournament: build
 # Sanitizer (ASan, TSan), valgrind and debug builds of the engine, each
 # playing self-play games with check_rep on and 2 threads, plus perft and
 # bench; one verdict line per build (scripts/consistency.sh; logs in
-# target/consistency/logs). `consistency-quick` is CI's short run.
+# target/consistency/logs). `consistency-quick` is CI's short run, with the
+# self-test that planted faults (a corrupted board, a 1 MB memory limit) fail.
 consistency:
 	scripts/consistency.sh
 
 consistency-quick:
 	scripts/consistency.sh --quick
+	scripts/consistency.sh --selftest
 
 clean:
 	$(CARGO) clean

@@ -5,8 +5,14 @@
 #
 # usage: scripts/consistency.sh [--quick] [--max-rss-mb N] [--games N]
 #                               [--flavours asan,tsan,valgrind,debug]
+#                               [--plant check_rep|rss] [--selftest]
 #   make consistency          the full run
-#   make consistency-quick    --quick: CI's run
+#   make consistency-quick    --quick, then --selftest: CI's run
+#   --plant check_rep         a planted fault: every engine is sent `debug
+#                             corrupt board` after each `position`
+#   --plant rss               a planted fault: --max-rss-mb 1
+#   --selftest                runs the debug flavour with each planted fault
+#                             and passes only if each run fails naming it
 #
 # Flavours (each its own build; logs in target/consistency/logs/FLAVOUR):
 #   asan      AddressSanitizer + LeakSanitizer: a nightly flag on the stable
@@ -34,9 +40,12 @@
 # (any engine, perft or bench process, by /usr/bin/time -v; instrumentation
 # included) above --max-rss-mb (default 512).
 #
-# Engines are depth-limited (depth 3 against depth 3: one with a 1 MB table
-# of 2 ways, one without margin pruning), so results do not depend on speed
-# (valgrind plays fewer, shorter games). autotest
+# Engines play depth 3 against depth 3 (one with a 1 MB table of 2 ways, one
+# without margin pruning), each search also capped at 150,000 nodes of the
+# main thread, so results do not depend on speed: without margin pruning a
+# depth-3 search can take 700,000 nodes in quiescence (3.5 s natively with
+# check_rep on, over a minute under valgrind, which autotest would call a
+# hang). Valgrind plays fewer, shorter games. autotest
 # starts each engine through a wrapper (target/consistency/logs/FLAVOUR/
 # engine.sh) that keeps its stderr, measures it with /usr/bin/time -v, and
 # holds a shared lock: autotest kills an engine 100 ms after `quit`, and the
@@ -57,24 +66,50 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 quick=0
+plant=""
+selftest=0
 max_rss_mb=512
 games_arg=""
 flavours="asan,tsan,valgrind,debug"
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
+    --plant) plant=${2:?--plant needs check_rep or rss}; shift ;;
+    --plant=*) plant=${1#*=} ;;
+    --selftest) selftest=1 ;;
     --max-rss-mb) max_rss_mb=${2:?--max-rss-mb needs a number}; shift ;;
     --max-rss-mb=*) max_rss_mb=${1#*=} ;;
     --games) games_arg=${2:?--games needs a number}; shift ;;
     --games=*) games_arg=${1#*=} ;;
     --flavours) flavours=${2:?--flavours needs a list}; shift ;;
     --flavours=*) flavours=${1#*=} ;;
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "consistency.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift
 done
 case $max_rss_mb in ''|*[!0-9]*) echo "consistency.sh: --max-rss-mb must be a number" >&2; exit 2 ;; esac
+case $plant in
+  '') ;;
+  rss) max_rss_mb=1 ;;
+  check_rep) ;;
+  *) echo "consistency.sh: --plant takes check_rep or rss, not '$plant'" >&2; exit 2 ;;
+esac
+
+# The self-test: each planted fault must fail the debug flavour, and the
+# verdict must name it.
+if [ "$selftest" = 1 ]; then
+  status=0
+  for fault in "check_rep:check_rep FAILED" "rss:above the limit of 1 MB"; do
+    name=${fault%%:*} want=${fault#*:}
+    verdict=$("$0" --flavours debug --games 2 --plant "$name" 2>&1 | grep '^  debug: ' || true)
+    case $verdict in
+      *": FAIL: "*"$want"*) echo "selftest: planted $name: caught ($want)" ;;
+      *) echo "selftest: planted $name: NOT caught: ${verdict:-no verdict}"; status=1 ;;
+    esac
+  done
+  exit $status
+fi
 
 # Games and their length (a draw after N moves), per flavour.
 if [ "$quick" = 1 ]; then
@@ -99,7 +134,7 @@ fi
 have_rust_src=0
 [ -d "$sysroot/lib/rustlib/src/rust/library/std" ] && have_rust_src=1
 out=target/consistency
-logs=$out/logs
+logs=$out/logs${plant:+-plant-$plant}
 mkdir -p "$logs"
 
 cargo_quiet() { cargo "$@" --quiet; }
@@ -244,12 +279,16 @@ EOF
     echo '#!/bin/sh'
     echo "# autotest's engine for the $flavour flavour (scripts/consistency.sh)."
     printf 'd=%q\n' "$dir"
-    printf 'exec flock -s "$d/engines.lock" /usr/bin/time -v -o "$d/engine.$$.time" sh -c '\''echo $$ >"$0"; exec "$@"'\'' "$d/engine.$$.pid"'
+    local run='echo $$ >"$0"; exec "$@"'
+    # The planted check_rep fault: a filter on the engine's input.
+    [ "$plant" != check_rep ] ||
+      run='echo $$ >"$0"; sed -u "/^position /a debug corrupt board" | "$@"'
+    printf 'exec flock -s "$d/engines.lock" /usr/bin/time -v -o "$d/engine.$$.time" sh -c %q "$d/engine.$$.pid"' "$run"
     printf ' %q' "${engine[@]}"
     printf ' 2>>"$d/engine.$$.stderr"\n'
   } >"$wrapper"
   chmod +x "$wrapper"
-  local common="option.check_rep=true option.threads=2"
+  local common="nodes=150000 option.check_rep=true option.threads=2"
   local status=0
   "$autotest" \
     -engine cmd="$wrapper" name=a depth=$depth_a $common option.hash=1 option.tt_ways=2 \
@@ -338,6 +377,6 @@ for flavour in ${flavours//,/ }; do
   verdicts+=("$verdict")
 done
 echo
-echo "consistency ($([ "$quick" = 1 ] && echo quick || echo full), $((SECONDS - start_all)) s):"
+echo "consistency ($([ "$quick" = 1 ] && echo quick || echo full)${plant:+, planted $plant}, $((SECONDS - start_all)) s):"
 printf '  %s\n' "${verdicts[@]}"
 [ "$failed" = 0 ]

@@ -46,6 +46,11 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+#[path = "common/rng.rs"]
+mod rng;
+
+use rng::Rng;
+
 /// Names the case a child process runs.
 const CASE_VAR: &str = "LEISERCHESS_CASE";
 /// Enables the deliberately crashing case.
@@ -350,23 +355,6 @@ fn meta_crash_is_isolated() -> Result<Completion, Failed> {
 // ---------------------------------------------------------------------------
 // The cases
 
-/// splitmix64: small, deterministic, the same on every platform.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 fn generated(b: &Board) -> Vec<Move> {
     let mut list = MoveList::new();
     movegen::generate(b, &mut list);
@@ -444,10 +432,9 @@ fn playout(start: &str, seed: u64, plies: usize) {
             break;
         }
         let zaps: Vec<Move> = zaps.into_iter().filter(|m| legal.contains(m)).collect();
-        let m = if !zaps.is_empty() && rng.below(2) == 0 {
-            zaps[rng.below(zaps.len())]
-        } else {
-            legal[rng.below(legal.len())]
+        let m = match rng.pick(&zaps) {
+            Some(m) if rng.below(2) == 0 => m,
+            _ => legal[rng.below(legal.len())],
         };
         game.play(m)
             .unwrap_or_else(|e| panic!("legal move {m} refused ({e}): {}", here()));

@@ -1,13 +1,8 @@
 //! Property tests of the fast laser coverage and the fast evaluation
 //! against their plain oracles (EVAL.md "LCOVERAGE"), over random playouts.
 //!
-//! A `Playout` is a seed, a ply count, a start position and a zap bias: a
-//! splitmix64 generator seeded from the seed picks the moves of a game from
-//! the start position (or, one time in five, from the two-King `ENDGAME`),
-//! played with `Game` until the ply count is reached or the game is over.
-//! Short playouts check openings; deep ones with a strong zap bias go down
-//! to bare Kings through many Pawn zaps. Every position along the way is
-//! checked, for both colours:
+//! The playouts are tests/common/playout.rs's. Every position along the way
+//! is checked, for both colours:
 //!
 //! - `coverage(b, c)` has the same `f32` bits as `coverage_plain(b, c)` and
 //!   leaves `b` as it was (squares, side and key);
@@ -17,11 +12,8 @@
 //!   the ply, so they reproduce too).
 //!
 //! The same `Playout` always plays the same game and draws the same
-//! weights, so a failure reproduces from the `Playout` quickcheck prints.
-//! The shrinker shrinks the ply count only: a shrunk playout is a prefix of
-//! the failing one, and the minimal failure is the first position that
-//! breaks the property. Failure messages name the FEN, the colour, both
-//! values with their bits, and the moves that led there.
+//! weights. Failure messages name the FEN, the colour, both values with
+//! their bits, and the moves that led there.
 //!
 //! Besides the quickcheck properties (random playouts each run), a fixed
 //! sweep of seeded playouts runs every time, and checks that the playouts
@@ -30,199 +22,40 @@
 use leiserchess::board::Board;
 use leiserchess::eval::{self, coverage, SideTerms, Terms, Weights};
 use leiserchess::fen;
-use leiserchess::game::{Game, Outcome};
-use leiserchess::moves::Move;
+use leiserchess::game::Outcome;
 use leiserchess::piece::Color;
-use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
-use std::fmt;
+use quickcheck::{QuickCheck, TestResult};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-// ---------------------------------------------------------------------------
-// A seeded generator
+#[path = "common/playout.rs"]
+mod playout;
+#[path = "common/rng.rs"]
+mod rng;
 
-/// splitmix64: small, and the same sequence on every platform.
-struct Rng(u64);
+use playout::{at, panic_text, Playout, Start};
+use rng::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> Option<T> {
-        (!xs.is_empty()).then(|| xs[self.below(xs.len())])
-    }
-
-    /// A value in `lo..=hi`; one time in eight each, exactly `lo` or `hi`.
-    fn weight(&mut self, lo: i32, hi: i32) -> i32 {
-        match self.below(8) {
-            0 => lo,
-            1 => hi,
-            _ => lo + self.below((hi - lo + 1) as usize) as i32,
-        }
+/// A value in `lo..=hi`; one time in eight each, exactly `lo` or `hi`.
+fn weight(rng: &mut Rng, lo: i32, hi: i32) -> i32 {
+    match rng.below(8) {
+        0 => lo,
+        1 => hi,
+        _ => lo + rng.below((hi - lo + 1) as usize) as i32,
     }
 }
 
-// ---------------------------------------------------------------------------
-// Random playouts
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Start {
-    Startpos,
-    Endgame,
-}
-
-impl Start {
-    fn fen(self) -> &'static str {
-        match self {
-            Start::Startpos => fen::STARTPOS,
-            Start::Endgame => fen::ENDGAME,
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-struct Playout {
-    seed: u64,
-    /// At most this many plies are played.
-    plies: usize,
-    start: Start,
-    /// Out of 8: how often a ply prefers a move that zaps a Pawn, which
-    /// drives deep playouts down to bare Kings.
-    zap_bias: u8,
-}
-
-impl Arbitrary for Playout {
-    fn arbitrary(g: &mut Gen) -> Playout {
-        let mut r = |n: u64| u64::arbitrary(g) % n;
-        let plies = match r(4) {
-            0 => r(16),
-            1 => r(100),
-            _ => 100 + r(301),
-        } as usize;
-        let start = if r(5) == 0 {
-            Start::Endgame
-        } else {
-            Start::Startpos
-        };
-        let zap_bias = [0, 1, 2, 4, 8][r(5) as usize];
-        Playout {
-            seed: u64::arbitrary(g),
-            plies,
-            start,
-            zap_bias,
-        }
-    }
-
-    fn shrink(&self) -> Box<dyn Iterator<Item = Playout>> {
-        let me = self.clone();
-        Box::new(self.plies.shrink().map(move |plies| Playout {
-            plies,
-            ..me.clone()
-        }))
-    }
-}
-
-/// What the laser of the side to move zaps after `m`: `Some(true)` a King,
-/// `Some(false)` a Pawn.
-fn zaps(b: &mut Board, m: Move) -> Option<bool> {
-    let undo = b.make(m);
-    let zapped = undo.zapped.map(|(_, p)| p.is_king());
-    b.unmake(m, undo);
-    zapped
-}
-
-/// The playout's policy: one ply in 32 ends the game with a King zap if it
-/// can; otherwise King zaps are avoided (so games get deep), and with
-/// probability `zap_bias / 8` a Pawn-zapping move is preferred.
-fn choose(p: &Playout, rng: &mut Rng, game: &mut Game) -> Option<Move> {
-    let legal = game.legal_moves();
-    let mut b = game.board().clone();
-    let kinds: Vec<(Move, Option<bool>)> = legal.iter().map(|&m| (m, zaps(&mut b, m))).collect();
-    let with = |keep: fn(Option<bool>) -> bool| -> Vec<Move> {
-        kinds
-            .iter()
-            .filter(|(_, z)| keep(*z))
-            .map(|(m, _)| *m)
-            .collect()
-    };
-    if rng.below(32) == 0 {
-        if let Some(m) = rng.pick(&with(|z| z == Some(true))) {
-            return Some(m);
-        }
-    }
-    if rng.below(8) < p.zap_bias as usize {
-        if let Some(m) = rng.pick(&with(|z| z == Some(false))) {
-            return Some(m);
-        }
-    }
-    rng.pick(&with(|z| z != Some(true)))
-        .or_else(|| rng.pick(&legal))
-}
-
-/// Plays the playout, calling `visit` on every position (the start and the
-/// one after every ply) with the board and the ply count, except the last
-/// board of a game ended by a King zap (it has one King and is not a
-/// position to evaluate). A failure names the moves that led there.
+/// Plays the playout, calling `visit` on every position with the board and
+/// the ply count, except the last board of a game ended by a King zap (it
+/// has one King and is not a position to evaluate).
 fn walk(p: &Playout, mut visit: impl FnMut(&Board, usize) -> Result<(), String>) -> TestResult {
-    let mut game = Game::from_fen(p.start.fen()).expect("named positions parse");
-    let mut rng = Rng(p.seed);
-    let history = |game: &Game| -> String {
-        let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
-        format!(
-            "after {} plies from {:?} [{}]",
-            moves.len(),
-            p.start,
-            moves.join(" ")
-        )
-    };
-    loop {
-        let ply = game.moves().len();
-        if !matches!(game.outcome(), Some(Outcome::KingZapped { .. })) {
-            let b = game.board().clone();
-            let result = catch_unwind(AssertUnwindSafe(|| visit(&b, ply)));
-            let failure = match result {
-                Ok(r) => r.err(),
-                Err(panic) => Some(at(&b, format!("panicked: {}", panic_text(&*panic)))),
-            };
-            if let Some(msg) = failure {
-                return TestResult::error(format!("{msg}\n  {}", history(&game)));
-            }
-        }
-        if ply >= p.plies || game.outcome().is_some() {
-            return TestResult::passed();
-        }
-        let Some(m) = choose(p, &mut rng, &mut game) else {
-            let msg = at(game.board(), "no legal move in a game that is not over");
-            return TestResult::error(format!("{msg}\n  {}", history(&game)));
-        };
-        if let Err(e) = game.play(m) {
-            let msg = at(game.board(), format!("legal move {m} refused: {e}"));
-            return TestResult::error(format!("{msg}\n  {}", history(&game)));
-        }
-    }
+    playout::walk(p, |game, _| match game.outcome() {
+        Some(Outcome::KingZapped { .. }) => Ok(()),
+        _ => visit(game.board(), game.moves().len()),
+    })
 }
 
 // ---------------------------------------------------------------------------
 // Failure messages
-
-fn at(b: &Board, what: impl fmt::Display) -> String {
-    format!("{what}\n  position: {}", fen::to_fen(b))
-}
-
-fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "(no message)".to_string())
-}
 
 /// A value with its bits, for messages about bit-identical results.
 fn bits(x: f32) -> String {
@@ -270,6 +103,7 @@ fn check_coverage(b0: &Board) -> Result<(), String> {
             catch_unwind(AssertUnwindSafe(|| fast_coverage(&mut b, c))).map_err(|panic| {
                 at(
                     b0,
+                    None,
                     format!(
                         "coverage({c:?}) panicked: {}; coverage_plain = {}",
                         panic_text(&*panic),
@@ -280,6 +114,7 @@ fn check_coverage(b0: &Board) -> Result<(), String> {
         if fast.to_bits() != plain.to_bits() {
             return Err(at(
                 b0,
+                None,
                 format!(
                     "colour {c:?}: coverage = {}, coverage_plain = {}",
                     bits(fast),
@@ -290,6 +125,7 @@ fn check_coverage(b0: &Board) -> Result<(), String> {
         if b != *b0 {
             return Err(at(
                 b0,
+                None,
                 format!(
                     "colour {c:?}: coverage changed the board\n  {}",
                     board_change(b0, &b)
@@ -303,12 +139,12 @@ fn check_coverage(b0: &Board) -> Result<(), String> {
 /// Random weights within the UCI option ranges of EVAL.md.
 fn random_weights(rng: &mut Rng) -> Weights {
     Weights {
-        pcentral: rng.weight(-10000, 10000),
-        pbetween: rng.weight(-10000, 10000),
-        kface: rng.weight(0, 10000),
-        kaggressive: rng.weight(0, 30000),
-        mobility: rng.weight(0, 10000),
-        lcoverage: rng.weight(0, 10000),
+        pcentral: weight(rng, -10000, 10000),
+        pbetween: weight(rng, -10000, 10000),
+        kface: weight(rng, 0, 10000),
+        kaggressive: weight(rng, 0, 30000),
+        mobility: weight(rng, 0, 10000),
+        lcoverage: weight(rng, 0, 10000),
     }
 }
 
@@ -331,6 +167,7 @@ fn check_evaluate(b0: &Board, w: &Weights) -> Result<(), String> {
     let fast = catch_unwind(AssertUnwindSafe(|| fast_evaluate(&mut b, w))).map_err(|panic| {
         at(
             b0,
+            None,
             format!(
                 "evaluate panicked: {}\n  weights: {w:?}",
                 panic_text(&*panic)
@@ -338,11 +175,12 @@ fn check_evaluate(b0: &Board, w: &Weights) -> Result<(), String> {
         )
     })?;
     if fast != plain {
-        return Err(at(b0, eval_difference(b0, w, &fast, &plain)));
+        return Err(at(b0, None, eval_difference(b0, w, &fast, &plain)));
     }
     if b != *b0 {
         return Err(at(
             b0,
+            None,
             format!(
                 "evaluate changed the board\n  weights: {w:?}\n  {}",
                 board_change(b0, &b)

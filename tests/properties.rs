@@ -1,13 +1,6 @@
-//! Property tests over random playouts.
-//!
-//! A `Playout` is a seed and a ply count: a splitmix64 generator seeded from
-//! the seed picks the moves of a game from the start position (or, one time
-//! in five, from the two-King `endgame`), played with `Game` until the ply
-//! count is reached or the game is over. Every position along the way is
-//! checked. The shrinker shrinks the ply count only, so a shrunk playout is
-//! a prefix of the failing one and the minimal failure is the first
-//! position (and move) that breaks the property. Every failure message
-//! names the FEN, the move, and the moves of the playout that led there.
+//! Property tests over random playouts (tests/common/playout.rs): every
+//! position of a playout is checked, and a failure message names the FEN,
+//! the move, and the moves of the playout that led there.
 
 use leiserchess::board::Board;
 use leiserchess::fen::{self, FenError};
@@ -17,130 +10,20 @@ use leiserchess::movegen;
 use leiserchess::moves::{Move, MoveList};
 use leiserchess::perft;
 use leiserchess::piece::{Color, Kind};
-use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
+use quickcheck::{QuickCheck, TestResult};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+#[path = "common/playout.rs"]
+mod playout;
+#[path = "common/rng.rs"]
+mod rng;
+
+use playout::{at, panic_text, Playout, Start};
+use rng::Rng;
+
 // ---------------------------------------------------------------------------
-// Random playouts
-
-/// splitmix64: small, and the same sequence on every platform.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> Option<T> {
-        (!xs.is_empty()).then(|| xs[self.below(xs.len())])
-    }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Start {
-    Startpos,
-    Endgame,
-}
-
-impl Start {
-    fn fen(self) -> &'static str {
-        match self {
-            Start::Startpos => fen::STARTPOS,
-            Start::Endgame => fen::ENDGAME,
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-struct Playout {
-    seed: u64,
-    /// At most this many plies are played.
-    plies: usize,
-    start: Start,
-    /// Out of 8: how often a ply prefers a move that zaps a Pawn, which
-    /// drives deep playouts down to bare Kings.
-    zap_bias: u8,
-}
-
-impl Arbitrary for Playout {
-    fn arbitrary(g: &mut Gen) -> Playout {
-        let mut r = |n: u64| u64::arbitrary(g) % n;
-        let plies = match r(4) {
-            0 => r(16),
-            1 => r(100),
-            _ => 100 + r(201),
-        } as usize;
-        let start = if r(5) == 0 {
-            Start::Endgame
-        } else {
-            Start::Startpos
-        };
-        let zap_bias = [0, 1, 2, 4, 8][r(5) as usize];
-        Playout {
-            seed: u64::arbitrary(g),
-            plies,
-            start,
-            zap_bias,
-        }
-    }
-
-    fn shrink(&self) -> Box<dyn Iterator<Item = Playout>> {
-        let me = self.clone();
-        Box::new(self.plies.shrink().map(move |plies| Playout {
-            plies,
-            ..me.clone()
-        }))
-    }
-}
-
-/// What the laser of the side to move zaps after `m`, as the engine's
-/// `make` has it: `Some(true)` a King, `Some(false)` a Pawn.
-fn zaps(b: &Board, m: Move) -> Option<bool> {
-    let mut b = b.clone();
-    let undo = b.make(m);
-    undo.zapped.map(|(_, p)| p.is_king())
-}
-
-/// The playout's policy: one ply in 32 finishes the game with a King zap
-/// if it can; otherwise King zaps are avoided (so games get deep), and
-/// with probability `zap_bias / 8` a Pawn-zapping move is preferred.
-fn choose(p: &Playout, rng: &mut Rng, game: &mut Game) -> Option<Move> {
-    let legal = game.legal_moves();
-    let b = game.board().clone();
-    let kinds: Vec<(Move, Option<bool>)> = legal.iter().map(|&m| (m, zaps(&b, m))).collect();
-    let with = |want: Option<bool>| -> Vec<Move> {
-        kinds
-            .iter()
-            .filter(|(_, z)| *z == want)
-            .map(|(m, _)| *m)
-            .collect()
-    };
-    let safe: Vec<Move> = kinds
-        .iter()
-        .filter(|(_, z)| *z != Some(true))
-        .map(|(m, _)| *m)
-        .collect();
-    if rng.below(32) == 0 {
-        if let Some(m) = rng.pick(&with(Some(true))) {
-            return Some(m);
-        }
-    }
-    if rng.below(8) < p.zap_bias as usize {
-        if let Some(m) = rng.pick(&with(Some(false))) {
-            return Some(m);
-        }
-    }
-    rng.pick(&safe).or_else(|| rng.pick(&legal))
-}
+// Playouts, visited
 
 /// The position at one point of a playout: the game, and every board of
 /// the game so far (`boards[i]` after `i` plies; the last is the current).
@@ -180,87 +63,13 @@ macro_rules! ensure_last {
     };
 }
 
-/// Plays the playout, calling `visit` on every position (the start and
-/// the one after every ply). A failure names the playout's moves.
+/// `playout::walk` with the position as a `Visit`.
 fn walk(p: &Playout, mut visit: impl FnMut(&mut Visit) -> Result<(), String>) -> TestResult {
-    let mut game = Game::from_fen(p.start.fen()).expect("named positions parse");
-    let mut boards = vec![game.board().clone()];
-    let mut rng = Rng(p.seed);
-    let history = |game: &Game| -> String {
-        let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
-        format!(
-            "after {} plies from {:?} [{}]",
-            moves.len(),
-            p.start,
-            moves.join(" ")
-        )
-    };
-    loop {
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            visit(&mut Visit {
-                game: &mut game,
-                boards: &boards,
-            })
-        }));
-        let failure = match result {
-            Ok(Ok(())) => None,
-            Ok(Err(msg)) => Some(msg),
-            Err(panic) => Some(at(
-                game.board(),
-                None,
-                format!("panicked: {}", panic_text(&*panic)),
-            )),
-        };
-        if let Some(msg) = failure {
-            return TestResult::error(format!("{msg}\n  {}", history(&game)));
-        }
-        if game.moves().len() >= p.plies || game.outcome().is_some() {
-            return TestResult::passed();
-        }
-        let before = game.board().clone();
-        let m = match catch_unwind(AssertUnwindSafe(|| choose(p, &mut rng, &mut game))) {
-            Ok(Some(m)) => m,
-            Ok(None) => {
-                let msg = at(&before, None, "no legal move in a game that is not over");
-                return TestResult::error(format!("{msg}\n  {}", history(&game)));
-            }
-            Err(panic) => {
-                let what = format!("panicked choosing a move: {}", panic_text(&*panic));
-                let msg = at(&before, None, what);
-                return TestResult::error(format!("{msg}\n  {}", history(&game)));
-            }
-        };
-        let played = catch_unwind(AssertUnwindSafe(|| game.play(m)));
-        let refused = match played {
-            Ok(Ok(())) => None,
-            Ok(Err(e)) => Some(format!("a legal move is refused: {e}")),
-            Err(panic) => Some(format!("panicked playing: {}", panic_text(&*panic))),
-        };
-        if let Some(what) = refused {
-            let msg = at(&before, Some(m), what);
-            return TestResult::error(format!("{msg}\n  {}", history(&game)));
-        }
-        boards.push(game.board().clone());
-    }
+    playout::walk(p, |game, boards| visit(&mut Visit { game, boards }))
 }
 
 // ---------------------------------------------------------------------------
 // Failure messages
-
-/// A failure message naming the position and the move.
-fn at(b: &Board, m: Option<Move>, what: impl fmt::Display) -> String {
-    match m {
-        Some(m) => format!("{what}\n  position: {}\n  move: {m}", fen::to_fen(b)),
-        None => format!("{what}\n  position: {}", fen::to_fen(b)),
-    }
-}
-
-fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "(no message)".to_string())
-}
 
 /// Fails with the position and the move unless `cond` holds.
 macro_rules! ensure {

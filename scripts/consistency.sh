@@ -280,9 +280,11 @@ EOF
     echo "# autotest's engine for the $flavour flavour (scripts/consistency.sh)."
     printf 'd=%q\n' "$dir"
     local run='echo $$ >"$0"; exec "$@"'
-    # The planted check_rep fault: a filter on the engine's input.
+    # The planted check_rep fault: a filter on the engine's input, through
+    # a FIFO so that the engine still replaces the shell (a pipeline would
+    # keep the shell, and the engine's stdout, alive after the engine dies).
     [ "$plant" != check_rep ] ||
-      run='echo $$ >"$0"; sed -u "/^position /a debug corrupt board" | "$@"'
+      run='echo $$ >"$0"; mkfifo "$0.in"; exec 3<&0; sed -u "/^position /a debug corrupt board" <&3 >"$0.in" & exec "$@" <"$0.in" 3<&-'
     printf 'exec flock -s "$d/engines.lock" /usr/bin/time -v -o "$d/engine.$$.time" sh -c %q "$d/engine.$$.pid"' "$run"
     printf ' %q' "${engine[@]}"
     printf ' 2>>"$d/engine.$$.stderr"\n'

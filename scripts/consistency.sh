@@ -43,7 +43,7 @@
 # Engines play depth 3 against depth 3 (one with a 1 MB table of 2 ways, one
 # without margin pruning), each search also capped at 150,000 nodes of the
 # main thread, so results do not depend on speed: without margin pruning a
-# depth-3 search can take 700,000 nodes in quiescence (3.5 s natively with
+# depth-3 search can take 700,000 nodes in quiescence (3.6 s natively with
 # check_rep on, over a minute under valgrind, which autotest would call a
 # hang). Valgrind plays fewer, shorter games. autotest
 # starts each engine through a wrapper (target/consistency/logs/FLAVOUR/
@@ -83,7 +83,7 @@ while [ $# -gt 0 ]; do
     --games=*) games_arg=${1#*=} ;;
     --flavours) flavours=${2:?--flavours needs a list}; shift ;;
     --flavours=*) flavours=${1#*=} ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "consistency.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift

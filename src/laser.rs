@@ -4,6 +4,7 @@
 
 use crate::bitboard::{first_blocker, RAYS};
 use crate::board::Board;
+use crate::moves::{Move, MoveKind};
 use crate::piece::{Color, Piece};
 use crate::square::{Dir, Square};
 
@@ -34,18 +35,28 @@ pub fn bounce(d: Dir, p: Piece) -> Option<Dir> {
 /// The square of the piece that `color`'s laser zaps, if any.
 #[inline]
 pub fn target(b: &Board, color: Color) -> Option<Square> {
-    let occ = b.occupied();
-    let mut at = b.king(color);
-    let mut d = Dir::from_index(b.piece_at(at)?.ori());
+    trace(b.occupied(), b.king(color), |s| b.piece_at(s)).map(|(s, _)| s)
+}
+
+/// The beam from the King on `king` over occupancy `occ`, pieces looked up
+/// with `piece_at`: the zapped square and piece, if any.
+#[inline(always)]
+fn trace(
+    occ: u64,
+    king: Square,
+    piece_at: impl Fn(Square) -> Option<Piece>,
+) -> Option<(Square, Piece)> {
+    let mut at = king;
+    let mut d = Dir::from_index(piece_at(at)?.ori());
     loop {
         let hit = first_blocker(occ, at, d)?;
-        let p = b.piece_at(hit)?;
+        let p = piece_at(hit)?;
         match bounce(d, p) {
             Some(next) => {
                 at = hit;
                 d = next;
             }
-            None => return Some(hit),
+            None => return Some((hit, p)),
         }
     }
 }
@@ -99,22 +110,60 @@ impl Shots {
     }
 
     /// The square move `m` (of the side to move) would zap and the piece
-    /// there after the move; `touched` are the squares `m` changes. The
-    /// board is used for the move's own trace and left as it was.
+    /// there after the move; `touched` are the squares `m` changes. A move
+    /// that changes the beam is traced over the board as it would be after
+    /// the move (occupancy, King square and the at most two squares that
+    /// get another piece), without playing it.
     #[inline(always)]
-    pub fn victim(
-        &self,
-        b: &mut Board,
-        m: crate::moves::Move,
-        touched: u64,
-    ) -> Option<(Square, Piece)> {
+    pub fn victim(&self, b: &Board, m: Move, touched: u64) -> Option<(Square, Piece)> {
         if touched & self.guard == 0 {
             return self.base;
         }
-        b.place(m);
-        let hit = target(b, b.side()).and_then(|s| Some((s, b.piece_at(s)?)));
-        b.unplace(m);
-        hit
+        let side = b.side();
+        let from = m.from();
+        let mover = b.piece_at(from)?;
+        // (occupancy after, the mover's new square, the two squares that
+        // get a piece and the pieces they get; both the same when only one)
+        let (occ, to, changed) = match m.kind() {
+            MoveKind::Rotate => {
+                let p = mover.rotated(m.rot());
+                (b.occupied(), from, [(from, p), (from, p)])
+            }
+            MoveKind::Step => {
+                let to = from.step(m.dir())?;
+                (
+                    b.occupied() ^ from.bit() ^ to.bit(),
+                    to,
+                    [(to, mover), (to, mover)],
+                )
+            }
+            MoveKind::SwapStep => {
+                let swap = from.step(m.dir())?;
+                let to = swap.step(m.step_dir())?;
+                let enemy = b.piece_at(swap)?;
+                let occ = b.occupied() ^ swap.bit() ^ to.bit();
+                (occ, to, [(from, enemy), (to, mover)])
+            }
+            MoveKind::SwapRotate => {
+                let swap = from.step(m.dir())?;
+                let enemy = b.piece_at(swap)?;
+                (
+                    b.occupied(),
+                    swap,
+                    [(from, enemy), (swap, mover.rotated(m.rot()))],
+                )
+            }
+        };
+        let king = if mover.is_king() { to } else { b.king(side) };
+        trace(occ, king, |s| {
+            if s == changed[0].0 {
+                Some(changed[0].1)
+            } else if s == changed[1].0 {
+                Some(changed[1].1)
+            } else {
+                b.piece_at(s)
+            }
+        })
     }
 }
 

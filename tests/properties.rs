@@ -5,7 +5,7 @@
 use leiserchess::board::Board;
 use leiserchess::fen::{self, FenError};
 use leiserchess::game::{Game, MoveError, Outcome};
-use leiserchess::laser;
+use leiserchess::laser::{self, Shots};
 use leiserchess::movegen;
 use leiserchess::moves::{Move, MoveList};
 use leiserchess::perft;
@@ -477,6 +477,44 @@ fn fast_laser(p: Playout) -> TestResult {
 #[test]
 fn fast_laser_equals_plain_laser() {
     run(400, fast_laser);
+}
+
+/// `Shots::victim`, which traces a move's beam without playing it, against
+/// the move placed on the board and the plain laser, for every move (both
+/// with the squares the move changes and with all squares marked changed,
+/// so that the untouched-beam shortcut is checked and bypassed).
+fn shot_victims(p: Playout) -> TestResult {
+    walk(&p, |v| {
+        if v.king_zapped() {
+            return Ok(());
+        }
+        let b0 = v.board().clone();
+        let shots = Shots::new(&b0);
+        for m in generated(&b0) {
+            per_move(&b0, m, || {
+                let mut b = b0.clone();
+                b.place(m);
+                let want = laser::target_plain(&b, b.side()).map(|s| (s, b.piece_at(s)));
+                b.unplace(m);
+                for touched in [m.touched(), !0] {
+                    let got = shots.victim(&b0, m, touched).map(|(s, p)| (s, Some(p)));
+                    ensure!(
+                        got == want,
+                        &b0,
+                        Some(m),
+                        "victim (touched {touched:#x}) {got:?}, placed and traced {want:?}"
+                    );
+                }
+                Ok(())
+            })?;
+        }
+        Ok(())
+    })
+}
+
+#[test]
+fn shot_victims_equal_placed_plain_laser() {
+    run(300, shot_victims);
 }
 
 // ---------------------------------------------------------------------------

@@ -342,7 +342,7 @@ impl<'a> Worker<'a> {
         let killers = self.order.killers(ply);
         let (own, enemy) = (self.board.pieces(side), self.board.pieces(side.opp()));
         for_each_move(own, enemy, |m, fp| {
-            let victim = shots.victim(&mut self.board, m, fp.touched);
+            let victim = shots.victim(&self.board, m, fp.touched);
             let owner = victim.map(|(_, p)| p.color());
             let zaps_enemy = owner == Some(side.opp());
             if zaps_only && !zaps_enemy {

@@ -504,8 +504,14 @@ impl<'a> Worker<'a> {
             let s = moves[i];
             let quiet = !s.zaps_enemy && Some(s.mv) != entry.and_then(|e| e.mv);
             if futile && quiet && i > 0 {
+                // The keys order the TT move and every enemy-zapping move
+                // before all quiet ones, so the rest are quiet too and
+                // would each be skipped the same way: stop picking.
+                debug_assert!(moves[i..]
+                    .iter()
+                    .all(|m| !m.zaps_enemy && Some(m.mv) != entry.and_then(|e| e.mv)));
                 best = best.max(stand + MARGIN[depth.clamp(0, 3) as usize]);
-                continue;
+                break;
             }
             let undo = self.play(&s);
             let score = if let Some(z) = self.king_zap_score(&undo, side, ply) {

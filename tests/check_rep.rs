@@ -8,23 +8,10 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdout, Command, Output, Stdio};
 
-/// Runs the engine binary with `args` on `input`.
-fn run(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_leiserchess"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("engine starts");
-    // The engine may exit before reading everything: ignore a broken pipe.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes());
-    child.wait_with_output().expect("engine exits")
-}
+#[path = "common/engine.rs"]
+mod engine;
+
+use engine::run;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("UTF-8 output")

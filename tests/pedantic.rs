@@ -6,27 +6,16 @@
 
 use leiserchess::options::{Options, SPECS};
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 const DEBUG: bool = cfg!(feature = "debug-commands");
 
+#[path = "common/engine.rs"]
+mod engine;
+
 /// Runs the engine binary on `input`; returns its exit status and stdout.
 fn run(args: &[&str], input: &str) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_leiserchess"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("engine starts");
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes());
-    let out = child.wait_with_output().expect("engine exits");
+    let out = engine::run(args, input);
     let text = String::from_utf8(out.stdout).expect("UTF-8 output");
     (out.status.code(), text)
 }

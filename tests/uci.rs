@@ -3,23 +3,13 @@
 
 use leiserchess::fen;
 use leiserchess::uci::{Engine, Flow};
-use std::io::Write;
-use std::process::{Command, Stdio};
+
+#[path = "common/engine.rs"]
+mod engine;
 
 /// Runs the engine binary on `input` and returns its output lines.
 fn run_binary(input: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_leiserchess"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("engine starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("engine exits");
+    let out = engine::run(&[], input);
     assert!(out.status.success(), "exit status {:?}", out.status);
     String::from_utf8(out.stdout)
         .expect("UTF-8 output")

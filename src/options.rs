@@ -45,6 +45,7 @@ pub const SPECS: &[OptionSpec] = &[
     check("use_nmm", true),
     spin("draw", -7, -1000, 1000),
     spin("hmb", 3, -100, 100),
+    spin("aspiration", 25, 0, 1000),
     spin("seed", 0, 0, i32::MAX as i64),
 ];
 

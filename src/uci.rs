@@ -603,6 +603,7 @@ fn params_from(o: &Options) -> Params {
         draw: o.get("draw") as i32,
         hmb: o.get("hmb") as i32,
         randomize: o.get("randomize") as i32,
+        aspiration: o.get("aspiration") as i32,
         seed: o.get("seed") as u64,
         #[cfg(feature = "debug-commands")]
         check_rep: o.get("check_rep") != 0,

@@ -473,6 +473,39 @@ fn bench_is_deterministic() {
     );
 }
 
+/// With a 1 cp aspiration window every iteration from depth 4 fails its
+/// window and is searched again, wider, until the score falls inside: each
+/// position must still end with a legal best move and a principal
+/// variation (a fail-low taken for the answer would leave none), the mates
+/// must keep their full-width scores, and the windows must change the
+/// search (the option is wired).
+#[test]
+fn aspiration_windows_widen_until_the_score_is_inside() {
+    let _cpu = shared_cpu();
+    let width = |aspiration| Params {
+        aspiration,
+        ..Params::default()
+    };
+    let full = bench::run(DEFAULT_DEPTH, width(0), 16, 4);
+    let narrow = width(1);
+    let windowed = bench::run(DEFAULT_DEPTH, narrow, 16, 4);
+    for (a, w) in full.iter().zip(&windowed) {
+        let best = w
+            .best
+            .unwrap_or_else(|| panic!("no move with windows on {}", w.fen));
+        legal_move(&mut game(w.fen), &best.to_string(), w.fen);
+        if a.score.abs() >= leiserchess::search::MATE_BOUND {
+            assert_eq!(w.score, a.score, "mate score changed on {}", w.fen);
+        }
+    }
+    let nodes = |lines: &[bench::Line]| lines.iter().map(|l| l.nodes).sum::<u64>();
+    assert_ne!(
+        nodes(&full),
+        nodes(&windowed),
+        "the windows changed nothing"
+    );
+}
+
 // ---------------------------------------------------------------------------
 // 2. Node-limited searches repeat exactly.
 

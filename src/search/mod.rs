@@ -45,6 +45,9 @@ pub struct Params {
     pub hmb: i32,
     /// Uniform evaluation noise in ±ev (0: none), drawn from `seed`.
     pub randomize: i32,
+    /// Half-width in cp of the root's aspiration window around the last
+    /// iteration's score, from depth 4 (0: every iteration full width).
+    pub aspiration: i32,
     pub seed: u64,
     /// Check every structure's invariants after every make/unmake and at
     /// every node (the `check_rep` option; see `debug`). Always false, and
@@ -63,6 +66,7 @@ impl Default for Params {
             draw: -7,
             hmb: 3,
             randomize: 0,
+            aspiration: 25,
             seed: 0,
             check_rep: false,
         }
@@ -148,6 +152,8 @@ pub struct Worker<'a> {
     node_limit: Option<u64>,
     nodes: u64,
     seldepth: u32,
+    /// The score of the last completed iteration (the aspiration's centre).
+    last_score: Option<i32>,
     pv: Vec<Vec<Move>>,
     /// A move list per ply, reused so that no node allocates.
     lists: Vec<Vec<Scored>>,
@@ -216,6 +222,7 @@ impl<'a> Worker<'a> {
             node_limit,
             nodes: 0,
             seldepth: 0,
+            last_score: None,
             pv: vec![Vec::new(); MAX_PLY + 1],
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             eval_cache: vec![(0, 0); EVAL_CACHE],
@@ -264,13 +271,14 @@ impl<'a> Worker<'a> {
     /// iteration completed (at depth 1: before any root move was scored).
     pub fn iterate(&mut self, depth: u32) -> Option<Iteration> {
         self.seldepth = 0;
-        let score = self.pvs(-INF, INF, depth as i32, 0);
+        let score = self.root_search(depth as i32);
         check_rep!(self, self.check_iteration());
         // A stopped iteration is incomplete; depth 1 still counts if it
         // finished at least its first root move.
         if self.stopped() && (depth > 1 || self.pv[0].is_empty()) {
             return None;
         }
+        self.last_score = Some(score);
         Some(Iteration {
             depth,
             seldepth: self.seldepth,
@@ -278,6 +286,42 @@ impl<'a> Worker<'a> {
             nodes: self.nodes,
             pv: self.pv[0].clone(),
         })
+    }
+
+    /// The root's search: full width, or with `aspiration` set, from depth
+    /// 4 and away from mate scores, first within ± that many cp of the last
+    /// iteration's score; a bound that fails is widened, doubling, until
+    /// the score falls inside (past 1000 cp the side opens completely).
+    fn root_search(&mut self, depth: i32) -> i32 {
+        let w = self.params.aspiration;
+        let centre = self
+            .last_score
+            .filter(|s| w > 0 && depth >= 4 && s.abs() < MATE_BOUND);
+        let Some(centre) = centre else {
+            return self.pvs(-INF, INF, depth, 0);
+        };
+        let bound = |width: i32, sign: i32| {
+            if width > 1000 {
+                sign * INF
+            } else {
+                centre + sign * width
+            }
+        };
+        let (mut below, mut above) = (w, w);
+        loop {
+            let (alpha, beta) = (bound(below, -1), bound(above, 1));
+            let score = self.pvs(alpha, beta, depth, 0);
+            if self.stopped() {
+                return score;
+            }
+            if score <= alpha && alpha > -INF {
+                below *= 2;
+            } else if score >= beta && beta < INF {
+                above *= 2;
+            } else {
+                return score;
+            }
+        }
     }
 
     /// The score of a draw for the side to move.

@@ -147,6 +147,25 @@ impl Board {
         p
     }
 
+    /// The squares as nine lines of text (files across, rank 7 first),
+    /// each ending in a newline: what `display` and `dump board` print.
+    pub fn diagram(&self) -> String {
+        let mut t = String::from("    a  b  c  d  e  f  g  h\n");
+        for rank in (0..8).rev() {
+            let mut row = format!("{rank}  ");
+            for file in 0..8 {
+                let s = Square::from_coords(file, rank).expect("on the board");
+                match self.piece_at(s) {
+                    Some(p) => row.push_str(&format!(" {p}")),
+                    None => row.push_str(" . "),
+                }
+            }
+            t.push_str(row.trim_end());
+            t.push('\n');
+        }
+        t
+    }
+
     /// Places the pieces as move `m` of the side to move would, with no
     /// laser shot and no change of side. `m` must be a generated move of
     /// this position.
@@ -409,18 +428,7 @@ impl Board {
     pub fn dump(&self) -> String {
         use std::fmt::Write;
         let mut t = String::new();
-        let _ = writeln!(t, "    a  b  c  d  e  f  g  h");
-        for rank in (0..8).rev() {
-            let mut row = format!("{rank}  ");
-            for file in 0..8 {
-                let s = Square::from_coords(file, rank).expect("on the board");
-                match self.piece_at(s) {
-                    Some(p) => row.push_str(&format!(" {p}")),
-                    None => row.push_str(" . "),
-                }
-            }
-            let _ = writeln!(t, "{}", row.trim_end());
-        }
+        t.push_str(&self.diagram());
         let _ = writeln!(t, "fen {}", crate::fen::to_fen(self));
         let _ = writeln!(
             t,

@@ -13,7 +13,6 @@ use crate::search::order::Order;
 use crate::search::think::think;
 use crate::search::time::Limits;
 use crate::search::{score_text, Params, Root, Shared};
-use crate::square::Square;
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -400,17 +399,8 @@ impl Engine {
 
     fn display(&self, out: &mut Vec<u8>) {
         let b = self.game.board();
-        line_out(out, "    a  b  c  d  e  f  g  h");
-        for rank in (0..8).rev() {
-            let mut row = format!("{rank}  ");
-            for file in 0..8 {
-                let sq = Square::from_coords(file, rank).expect("on the board");
-                match b.piece_at(sq) {
-                    Some(p) => row.push_str(&format!(" {p}")),
-                    None => row.push_str(" . "),
-                }
-            }
-            line_out(out, row.trim_end());
+        for line in b.diagram().lines() {
+            line_out(out, line);
         }
         let side = match b.side() {
             crate::piece::Color::White => "Tangerine (W)",

@@ -1,7 +1,7 @@
 //! Criterion benchmarks of the engine's hot paths: move generation, the
 //! in-place make/unmake, the laser and perft.
 //!
-//! The position set is every 10th FEN of `../shared/reference/positions.txt`
+//! The position set is every 10th FEN of `perft/data/positions.txt`
 //! (relative to the crate root) plus the start position, so each iteration
 //! covers crowded middlegames and sparse endgames alike. Throughput is given
 //! in elements so criterion reports per-element rates:
@@ -30,7 +30,7 @@ const STARTPOS_D3: u64 = 239_205;
 /// The benchmark position set: the start position, then every `STRIDE`-th
 /// reference position.
 fn positions() -> Vec<Board> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/positions.txt");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("perft/data/positions.txt");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
             "cannot read the reference positions {}: {e}",

@@ -1,7 +1,7 @@
 //! The data-driven perft regression suite (a libtest-mimic harness).
 //!
-//! Reads the reference data in `<CARGO_MANIFEST_DIR>/../shared/reference/`
-//! and makes one trial per case:
+//! Reads the reference data in `<CARGO_MANIFEST_DIR>/perft/data/` and makes
+//! one trial per case:
 //!
 //! - `perft/<line>/d<depth>`: the fast `perft` against every count listed on
 //!   line `<line>` of `perft.txt`. Cases whose expected count is above the
@@ -78,9 +78,9 @@ fn main() -> ExitCode {
     libtest_mimic::run(&args, trials).exit()
 }
 
-/// The reference directory: `<CARGO_MANIFEST_DIR>/../shared/reference`.
+/// The reference directory: `<CARGO_MANIFEST_DIR>/perft/data`.
 fn reference_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("perft/data")
 }
 
 /// `PERFT_BUDGET` (underscores allowed), or the default.

@@ -1,5 +1,5 @@
 //! The static evaluation against the reference engine's scores: every one of
-//! the 300 positions of `../shared/reference/positions.txt`, with default
+//! the 300 positions of `perft/data/positions.txt`, with default
 //! weights, the fast and the plain evaluation alike.
 
 use leiserchess::eval::{evaluate, evaluate_plain, Weights};
@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 /// `(line number, FEN, reference score in cp)` for every data line.
 fn reference_scores() -> Vec<(usize, String, i32)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/positions.txt");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("perft/data/positions.txt");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines()

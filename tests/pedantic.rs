@@ -26,19 +26,48 @@ fn run_ok(input: &str) -> Vec<String> {
     out.lines().map(str::to_string).collect()
 }
 
-/// The commands of PROTOCOL.md: the first word of the first cell of every
-/// row of its command tables.
+/// The commands of `docs/spec/PROTOCOL.md` (the course's protocol).
 fn protocol_commands() -> BTreeSet<String> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/spec/PROTOCOL.md");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let commands: BTreeSet<String> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("| `"))
-        .map(|cell| cell.split([' ', '`']).next().unwrap().to_string())
-        .collect();
+    let commands = commands_of(&protocol_text());
     assert!(commands.len() >= 15, "{commands:?}");
     commands
+}
+
+fn protocol_text() -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/spec/PROTOCOL.md");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// The first word of the first cell of every table row between the heading
+/// `## Referee to engine` and the next heading of any level: what this
+/// engine adds to the protocol is documented under headings of its own, and
+/// is not the course's surface.
+fn commands_of(text: &str) -> BTreeSet<String> {
+    text.lines()
+        .skip_while(|l| *l != "## Referee to engine")
+        .skip(1)
+        .take_while(|l| !l.starts_with('#'))
+        .filter_map(|l| l.strip_prefix("| `"))
+        .map(|cell| cell.split([' ', '`']).next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn added_protocol_sections_leave_the_command_list_alone() {
+    let text = protocol_text();
+    assert!(commands_of(&text).contains("perft"));
+    let row = "| command | meaning |\n|---|---|\n| `bench [d]` | search the bench set |\n";
+    for heading in ["## This engine's additions", "### This engine's additions"] {
+        let extended = text.replacen(
+            "## Engine to referee",
+            &format!("{heading}\n\n{row}\n## Engine to referee"),
+            1,
+        );
+        assert_ne!(extended, text);
+        assert_eq!(commands_of(&extended), commands_of(&text), "{heading}");
+        let appended = format!("{text}\n{heading}\n\n{row}");
+        assert_eq!(commands_of(&appended), commands_of(&text), "{heading}");
+    }
 }
 
 #[test]

@@ -300,7 +300,7 @@ fn manifest_path(rel: &str) -> PathBuf {
 
 /// The non-comment lines of a `|`-separated reference file, split in fields.
 fn reference_rows(name: &str) -> Vec<Vec<String>> {
-    let path = manifest_path(&format!("../shared/reference/{name}"));
+    let path = manifest_path(&format!("perft/data/{name}"));
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("reference file {} is missing: {e}", path.display()));
     text.lines()

@@ -1,57 +1,64 @@
-# The verbs people type. `make test` is what CI runs.
+# The verbs people type (`make help` lists them). `make test` is what CI runs.
 CARGO ?= cargo
-SHARED ?= ../shared
 
-.PHONY: build pedantic test lint signature perft bench profile tournament consistency consistency-quick clean
+.DEFAULT_GOAL := build
+.PHONY: help build pedantic test lint signature perft bench profile tournament consistency consistency-quick clean
 
-build:
+# Every target with its `## ` line.
+help: ## this list
+	@awk -F':.*## ' '/^[a-z-]+:.*## / {printf "  make %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+build: ## the release engine (LTO, one codegen unit): target/release/leiserchess
 	$(CARGO) build --release
 
 # The release engine without the `debug-commands` feature (no `check_rep`
 # option, no `dump`): exactly PROTOCOL.md's surface. Its own target dir, so
 # that target/release/leiserchess stays the default build:
 # target/pedantic/release/leiserchess.
-pedantic:
+pedantic: ## the release engine without `debug-commands`: target/pedantic/release/leiserchess
 	$(CARGO) build --release --no-default-features --target-dir target/pedantic
 
 # Formatting, lints, every test (perft suite within its node budget), and
-# the release build's bench signature.
-test: lint
+# the release build's bench signature. The UCI surface tests run first
+# without the `debug-commands` feature, in the same target dir: only the
+# leiserchess crate builds twice, and target/debug/leiserchess ends as the
+# default build.
+test: lint ## fmt, clippy -D warnings, every test (with and without debug-commands), signature
+	$(CARGO) test --no-default-features --test pedantic --test uci
 	$(CARGO) test --workspace
-	$(CARGO) test --no-default-features --target-dir target/pedantic --test pedantic --test uci
 	$(MAKE) signature
 
 # The release build must search exactly as the test build does: its bench
 # node total must equal bench/signature.txt (update it when search changes).
-signature: build
+signature: build ## `leiserchess bench` node total must equal bench/signature.txt
 	@want=$$(cat bench/signature.txt); \
 	got=$$(./target/release/leiserchess bench | awk '/^nodes/ {print $$2}'); \
 	if [ "$$got" = "$$want" ]; then echo "bench signature $$got: ok"; \
 	else echo "bench signature $$got, expected $$want (bench/signature.txt)"; exit 1; fi
 
-lint:
+lint: ## cargo fmt --check, and clippy -D warnings with and without debug-commands
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --no-default-features --all-targets -- -D warnings
 
 # The whole perft suite, start position to depth 6 included.
-perft:
+perft: ## the whole perft suite, start position depth 6 included
 	$(CARGO) test --release --test perft -- --include-ignored
 
-bench:
+bench: ## criterion benchmarks (move generation, make/unmake, laser, perft, eval)
 	$(CARGO) bench --bench core --bench eval
 
 # A flamegraph of the bench positions searched to depth 7 (bench/profile.rs),
 # written to PROFILE_OUT, with the top functions printed; see docs/PROFILE.md.
 PROFILE_OUT ?= target/profile/flamegraph.svg
 PROFILE_SECONDS ?= 10
-profile:
+profile: ## flamegraph of the bench workload: target/profile/flamegraph.svg
 	CARGO="$(CARGO)" scripts/profile.sh $(PROFILE_OUT) $(PROFILE_SECONDS)
 
 # A short self-play tournament out of the box: depth 5 against depth 4 on
 # the committed openings, colour-swapped pairs, all cores; PGN in target/.
 TOURNAMENT_GAMES ?= 20
-tournament: build
+tournament: build ## self-play, depth 5 vs depth 4, TOURNAMENT_GAMES games: target/tournament.pgn
 	$(CARGO) build --release -p autotest
 	./target/release/autotest \
 	  -engine cmd=target/release/leiserchess name=depth5 depth=5 \
@@ -64,12 +71,12 @@ tournament: build
 # bench; one verdict line per build (scripts/consistency.sh; logs in
 # target/consistency/logs). `consistency-quick` is CI's short run, with the
 # self-test that planted faults (a corrupted board, a 1 MB memory limit) fail.
-consistency:
+consistency: ## sanitizer, valgrind and debug-build self-play with check_rep on
 	scripts/consistency.sh
 
-consistency-quick:
+consistency-quick: ## the short consistency run (CI's), and its self-test
 	scripts/consistency.sh --quick
 	scripts/consistency.sh --selftest
 
-clean:
+clean: ## cargo clean
 	$(CARGO) clean

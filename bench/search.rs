@@ -169,12 +169,7 @@ fn bench_search(c: &mut Criterion) {
     let run4 = || bench::run(4, Params::default(), TT_MB, TT_WAYS);
     let nodes4 = bench_nodes(&run4());
 
-    let root = Root {
-        board: fen::parse(fen::STARTPOS).expect("the start position parses"),
-        history: Vec::new(),
-        plies_since_zap: 0,
-        last_move: None,
-    };
+    let root = Root::new(fen::parse(fen::STARTPOS).expect("the start position parses"));
     let (shared, mut orders) = fresh(TT_MB, TT_WAYS);
     let nodes6 = search(&root, 6, &shared, &mut orders);
     eprintln!("search: bench depth 4 {nodes4} nodes, startpos depth 6 {nodes6} nodes");

@@ -42,6 +42,8 @@ impl Undo {
 pub enum BoardError {
     NoKing(Color),
     TwoKings(Color),
+    /// More than `Board::MAX_PIECES` pieces of one side (how many).
+    TooManyPieces(Color, u32),
 }
 
 impl fmt::Display for BoardError {
@@ -53,12 +55,23 @@ impl fmt::Display for BoardError {
         match self {
             BoardError::NoKing(c) => write!(f, "{} has no King", side(c)),
             BoardError::TwoKings(c) => write!(f, "{} has more than one King", side(c)),
+            BoardError::TooManyPieces(c, n) => write!(
+                f,
+                "{} has {n} pieces, at most {} (a King and seven Pawns)",
+                side(c),
+                Board::MAX_PIECES
+            ),
         }
     }
 }
 
 impl Board {
-    /// Validates plain data (one King a side) and builds the board.
+    /// The most pieces a side may have: a King and seven Pawns (RULES.md
+    /// "Pieces"; no move adds one). The parser and `check_rep` share it.
+    pub const MAX_PIECES: u32 = 8;
+
+    /// Validates plain data (one King and at most `MAX_PIECES` pieces a
+    /// side) and builds the board.
     pub fn from_squares(squares: [Option<Piece>; 64], side: Color) -> Result<Board, BoardError> {
         let mut kings = [None, None];
         for s in Square::all() {
@@ -81,6 +94,12 @@ impl Board {
         for s in Square::all() {
             if let Some(p) = squares[s.index()] {
                 b.occ[p.color().index()] |= s.bit();
+            }
+        }
+        for c in Color::BOTH {
+            let n = b.occ[c.index()].count_ones();
+            if n > Board::MAX_PIECES {
+                return Err(BoardError::TooManyPieces(c, n));
             }
         }
         b.key = b.compute_key();
@@ -353,9 +372,6 @@ impl Corruption {
 /// The `check_rep` invariants and the `dump board` text.
 #[cfg(feature = "debug-commands")]
 impl Board {
-    /// The most pieces a side may have: a King and seven Pawns.
-    pub const MAX_PIECES: u32 = 8;
-
     /// The invariants, where `after_king_zap` allows what a `make` that
     /// zapped a King leaves: one side without a King, its King square
     /// stale (empty).

@@ -4,6 +4,7 @@
 
 use crate::board::{Board, BoardError};
 use crate::piece::{Color, Piece};
+use crate::quote::quote;
 use crate::square::Square;
 use std::fmt;
 
@@ -36,7 +37,11 @@ impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             FenError::BadChar { offset, ch } => {
-                write!(f, "unexpected character '{ch}' at offset {offset}")
+                write!(
+                    f,
+                    "unexpected character '{}' at offset {offset}",
+                    ch.escape_debug()
+                )
             }
             FenError::UnfinishedPiece { offset } => {
                 write!(f, "a piece needs two letters (offset {offset})")
@@ -60,11 +65,12 @@ impl fmt::Display for FenError {
             FenError::BadSide { offset, text } => {
                 write!(
                     f,
-                    "side to move must be W or B, found '{text}' at offset {offset}"
+                    "side to move must be W or B, found '{}' at offset {offset}",
+                    quote(text)
                 )
             }
             FenError::Trailing { offset, text } => {
-                write!(f, "unexpected text '{text}' at offset {offset}")
+                write!(f, "unexpected text '{}' at offset {offset}", quote(text))
             }
             FenError::Position(e) => write!(f, "not a position: {e}"),
         }
@@ -228,7 +234,7 @@ mod tests {
 
     #[test]
     fn errors_name_the_character_and_offset() {
-        let cases: [(&str, FenError); 10] = [
+        let cases: [(&str, FenError); 12] = [
             (
                 "ss7/8/8/8/8/8/8/7NNx W",
                 FenError::RankTooLong {
@@ -267,6 +273,14 @@ mod tests {
             (
                 "ss7/8/8/8/8/8/8/6NNNN W",
                 FenError::Position(BoardError::TwoKings(Color::White)),
+            ),
+            (
+                "ss7/8/8/8/8/8/NWNWNWNWNWNWNWNW/7NN W",
+                FenError::Position(BoardError::TooManyPieces(Color::White, 9)),
+            ),
+            (
+                "ssnwnwnwnwnwnwnw/nw7/8/8/8/8/8/7NN W",
+                FenError::Position(BoardError::TooManyPieces(Color::Black, 9)),
             ),
             (
                 "ss7/8/8/8/8/8/8/7NN W x",

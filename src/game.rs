@@ -1,5 +1,10 @@
 //! A game: the board plus its history, the Ko rule, draws by repetition and
 //! by the no-zap rule, and the result (RULES.md "Ko rule", "End of the game").
+//!
+//! Only a zapped King ends the move list. A draw is the rules' verdict on
+//! the current position, and play may go on past it: the referee decides
+//! when a game ends, and referees differ (the course's uses a 200-ply
+//! no-zap limit), so an engine must take any game a referee still plays.
 
 use crate::board::Board;
 use crate::fen::{self, FenError};
@@ -14,7 +19,7 @@ use std::fmt;
 pub struct Limits {
     /// The occurrence of one position that draws (third by default).
     pub repetitions: u32,
-    /// Plies without a zap that draw (100 by default).
+    /// Plies without a zap that draw (100 by default; 0: never).
     pub no_zap_plies: u32,
 }
 
@@ -76,6 +81,7 @@ pub enum MoveError {
     /// It would recreate the position before the opponent's last move, or
     /// leave the board unchanged.
     Ko(Move),
+    /// A King was zapped: no move follows.
     GameOver(Outcome),
 }
 
@@ -133,8 +139,15 @@ impl Game {
         &self.moves
     }
 
+    /// The rules' verdict on the current position: a zapped King (final),
+    /// or a draw by repetition or by the no-zap rule (play may go on).
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
+    }
+
+    /// Whether a King was zapped, which alone ends the move list.
+    pub fn is_over(&self) -> bool {
+        matches!(self.outcome, Some(Outcome::KingZapped { .. }))
     }
 
     pub fn plies_since_zap(&self) -> u32 {
@@ -158,9 +171,9 @@ impl Game {
     }
 
     /// The moves that may be played now: generated, Ko respected; none once
-    /// the game is over.
+    /// a King is zapped.
     pub fn legal_moves(&mut self) -> Vec<Move> {
-        if self.outcome.is_some() {
+        if self.is_over() {
             return Vec::new();
         }
         let mut list = MoveList::new();
@@ -170,7 +183,7 @@ impl Game {
 
     /// Checks `m` and plays it, updating the result.
     pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
-        if let Some(o) = self.outcome {
+        if let Some(o) = self.outcome.filter(|_| self.is_over()) {
             return Err(MoveError::GameOver(o));
         }
         let mut list = MoveList::new();
@@ -200,7 +213,7 @@ impl Game {
             })
         } else if seen >= self.limits.repetitions {
             Some(Outcome::Repetition)
-        } else if self.plies_since_zap >= self.limits.no_zap_plies {
+        } else if self.limits.no_zap_plies > 0 && self.plies_since_zap >= self.limits.no_zap_plies {
             Some(Outcome::NoZap)
         } else {
             None
@@ -290,5 +303,41 @@ mod tests {
         }
         g.play_text("b7b6").unwrap();
         assert_eq!(g.outcome(), Some(Outcome::NoZap));
+    }
+
+    #[test]
+    fn play_goes_on_past_a_draw_until_a_king_is_zapped() {
+        // A referee may play on past our limits (the course's: 200 plies).
+        let limits = Limits {
+            repetitions: 3,
+            no_zap_plies: 2,
+        };
+        let mut g = Game::with_limits(fen::parse(fen::ENDGAME).unwrap(), limits);
+        for m in ["h0g0", "a7b7", "g0g1", "b7b6"] {
+            g.play_text(m).unwrap();
+        }
+        assert_eq!(g.outcome(), Some(Outcome::NoZap));
+        assert!(!g.is_over() && !g.legal_moves().is_empty());
+        // Back to the start twice more: a third occurrence, still playable.
+        for m in [
+            "g1h1", "b6a6", "h1h0", "a6a7", "h0g0", "a7b7", "g0g1", "b7b6", "g1h1", "b6a6", "h1h0",
+            "a6a7",
+        ] {
+            g.play_text(m).unwrap();
+        }
+        assert_eq!(g.outcome(), Some(Outcome::Repetition));
+        assert_eq!(g.moves().len(), 16);
+        // With no limit, the no-zap rule never draws.
+        let mut g = Game::with_limits(
+            fen::parse(fen::ENDGAME).unwrap(),
+            Limits {
+                repetitions: 3,
+                no_zap_plies: 0,
+            },
+        );
+        for m in ["h0g0", "a7b7", "g0g1", "b7b6"] {
+            g.play_text(m).unwrap();
+            assert_eq!(g.outcome(), None);
+        }
     }
 }

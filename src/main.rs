@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage:
   leiserchess                 run the Leiserchess UCI loop on stdin/stdout
+  leiserchess --version       print the name and version
   leiserchess perft <depth> [--fen FEN|startpos|endgame] [--threads N] [--plain] [--divide]
                               count leaf nodes from a position (default: startpos)
   leiserchess bench [depth] [--hash MB] [--ways K] [--check-rep]
@@ -35,7 +36,14 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             Ok(())
         }
-        Some(other) => Err(format!("unknown command '{other}'")),
+        Some("--version" | "-V") => {
+            println!("leiserchess {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
+        Some(other) => Err(format!(
+            "unknown command '{}'",
+            leiserchess::quote::quote(other)
+        )),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -206,7 +206,8 @@ pub struct MoveParseError {
 
 impl fmt::Display for MoveParseError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "cannot parse move '{}': {}", self.text, self.why)
+        let text = crate::quote::quote(&self.text);
+        write!(f, "cannot parse move '{text}': {}", self.why)
     }
 }
 

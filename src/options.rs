@@ -2,12 +2,18 @@
 //! are case-insensitive; out-of-range values are clamped, and every change
 //! is reported back as one line of text for an `info string`.
 
+use crate::quote::quote;
 use std::fmt;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum OptionKind {
-    Spin { min: i64, max: i64 },
+    Spin {
+        min: i64,
+        max: i64,
+    },
     Check,
+    /// An action, no value (`Clear Hash`).
+    Button,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -47,6 +53,9 @@ pub const SPECS: &[OptionSpec] = &[
     spin("hmb", 3, -100, 100),
     spin("aspiration", 25, 0, 1000),
     spin("seed", 0, 0, i32::MAX as i64),
+    spin("no_zap_plies", 100, 0, 10000),
+    spin("move_overhead", 30, 0, 5000),
+    button("Clear Hash"),
 ];
 
 /// `check_rep`: check every data structure's invariants during the search
@@ -59,6 +68,14 @@ pub const DEBUG_SPECS: &[OptionSpec] = &[];
 /// Every option of this build: `SPECS`, then `DEBUG_SPECS`.
 pub fn specs() -> impl Iterator<Item = &'static OptionSpec> {
     SPECS.iter().chain(DEBUG_SPECS)
+}
+
+const fn button(name: &'static str) -> OptionSpec {
+    OptionSpec {
+        name,
+        kind: OptionKind::Button,
+        default: 0,
+    }
 }
 
 const fn check(name: &'static str, default: bool) -> OptionSpec {
@@ -80,13 +97,21 @@ pub enum OptionError {
 impl fmt::Display for OptionError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
-            OptionError::Unknown(n) => write!(f, "unknown option '{n}'"),
+            OptionError::Unknown(n) => write!(f, "unknown option '{}'", quote(n)),
             OptionError::MissingValue(n) => write!(f, "option '{n}' needs a value"),
             OptionError::NotANumber { name, value } => {
-                write!(f, "option '{name}' wants a whole number, got '{value}'")
+                write!(
+                    f,
+                    "option '{name}' wants a whole number, got '{}'",
+                    quote(value)
+                )
             }
             OptionError::NotABool { name, value } => {
-                write!(f, "option '{name}' wants true or false, got '{value}'")
+                write!(
+                    f,
+                    "option '{name}' wants true or false, got '{}'",
+                    quote(value)
+                )
             }
         }
     }
@@ -122,7 +147,11 @@ impl Options {
     /// Sets option `name` from text; returns the report line.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<String, OptionError> {
         let (i, spec) = find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
-        let text = value.ok_or(OptionError::MissingValue(spec.name))?;
+        let text = match (spec.kind, value) {
+            (OptionKind::Button, _) => return Ok(format!("{} done", spec.name)),
+            (_, Some(text)) => text,
+            (_, None) => return Err(OptionError::MissingValue(spec.name)),
+        };
         match spec.kind {
             OptionKind::Spin { min, max } => {
                 let v: i64 = text.parse().map_err(|_| OptionError::NotANumber {
@@ -140,7 +169,7 @@ impl Options {
                     )
                 })
             }
-            OptionKind::Check => {
+            OptionKind::Check | OptionKind::Button => {
                 let v = match text.to_ascii_lowercase().as_str() {
                     "true" => 1,
                     "false" => 0,
@@ -170,6 +199,7 @@ impl Options {
                     s.name,
                     s.default != 0
                 ),
+                OptionKind::Button => format!("option name {} type button", s.name),
             })
             .collect()
     }

@@ -11,7 +11,7 @@ use crate::board::Board;
 use crate::laser::{self, Shots};
 use crate::movegen::{count, count_occupancy, for_each_move, generate};
 use crate::moves::{Move, MoveList};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// The oracle: plain recursion, full generation at every ply, and the
@@ -109,34 +109,72 @@ fn perft_2(b: &mut Board) -> u64 {
 
 /// The fast perft with the root moves shared among `threads` threads.
 pub fn perft_threads(b: &Board, depth: u32, threads: usize) -> u64 {
-    if threads <= 1 || depth < 3 {
-        return perft(&mut b.clone(), depth);
+    perft_threads_until(b, depth, threads, &AtomicBool::new(false)).expect("nothing sets the flag")
+}
+
+/// `perft_threads` that gives up (`None`) soon after `stop` is set: the
+/// flag is read before each move of the first two plies, whose subtrees
+/// are a small fraction of the whole (a UCI `perft 7` stops within a
+/// fraction of a second).
+pub fn perft_threads_until(
+    b: &Board,
+    depth: u32,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    if depth < 3 {
+        return Some(perft(&mut b.clone(), depth));
     }
     let mut list = MoveList::new();
     generate(b, &mut list);
     let moves = list.as_slice();
     let next = AtomicUsize::new(0);
-    let total = Mutex::new(0u64);
+    let total = Mutex::new(Some(0u64));
     std::thread::scope(|scope| {
-        for _ in 0..threads {
+        for _ in 0..threads.max(1) {
             scope.spawn(|| {
                 let mut board = b.clone();
-                let mut sum = 0;
+                let mut sum = Some(0);
                 // Take root moves one at a time: their subtrees differ a lot in size.
                 while let Some(&m) = moves.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let undo = board.make(m);
-                    sum += if undo.king_zapped() {
-                        1
+                    let n = if undo.king_zapped() {
+                        Some(1)
                     } else {
-                        perft(&mut board, depth - 1)
+                        perft_until(&mut board, depth - 1, stop)
                     };
                     board.unmake(m, undo);
+                    sum = sum.zip(n).map(|(s, n)| s + n);
+                    if sum.is_none() {
+                        break;
+                    }
                 }
-                *total.lock().unwrap_or_else(|e| e.into_inner()) += sum;
+                let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
+                *t = t.zip(sum).map(|(t, s)| t + s);
             });
         }
     });
     total.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// `perft` at depth 2 or more, reading `stop` before each move.
+fn perft_until(b: &mut Board, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    let mut list = MoveList::new();
+    generate(b, &mut list);
+    let mut total = 0;
+    for m in list.iter() {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let undo = b.make(m);
+        total += if undo.king_zapped() {
+            1
+        } else {
+            perft(b, depth - 1)
+        };
+        b.unmake(m, undo);
+    }
+    Some(total)
 }
 
 /// Per root move counts at `depth` (a "divide"), in generation order.
@@ -171,6 +209,9 @@ mod tests {
             assert_eq!(perft_plain(&mut b, d as u32), n, "plain, depth {d}");
         }
         assert_eq!(perft_threads(&b, 3, 2), 239205);
+        assert_eq!(perft_threads(&b, 4, 1), 15537748);
+        let stopped = AtomicBool::new(true);
+        assert_eq!(perft_threads_until(&b, 4, 2, &stopped), None);
         assert_eq!(divide(&mut b, 3).iter().map(|x| x.1).sum::<u64>(), 239205);
     }
 }

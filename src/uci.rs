@@ -1,17 +1,20 @@
 //! The Leiserchess UCI loop (PROTOCOL.md): reads commands line by line and
 //! answers on the output. Bad input gets one `info string` line naming what
-//! was wrong and changes nothing.
+//! was wrong and changes nothing. `go` and `perft` run on a thread of their
+//! own, so `isready` is answered and `stop` obeyed while they work.
+
+mod go;
 
 use crate::eval::{evaluate, Weights};
 use crate::fen;
-use crate::game::{Game, Outcome};
+use crate::game::{self, Game, Outcome};
 use crate::movegen::generate;
 use crate::moves::MoveList;
 use crate::options::Options;
-use crate::perft::perft_threads;
+use crate::perft::perft_threads_until;
+use crate::quote::{escape_controls, quote};
 use crate::search::order::Order;
 use crate::search::think::think;
-use crate::search::time::Limits;
 use crate::search::{score_text, Params, Root, Shared};
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
@@ -31,8 +34,8 @@ const COMMANDS: &[(&str, &str)] = &[
         "set the position",
     ),
     (
-        "go [depth d] [nodes n] [movetime ms] [time ms] [inc ms] [movestogo n] [infinite] [ponder]",
-        "search (also wtime btime winc binc)",
+        "go [depth d] [nodes n] [movetime ms] [time ms] [inc ms] [movestogo n] [mate n] [infinite] [ponder] [searchmoves m ...]",
+        "search (also wtime btime winc binc); a bad word refuses the go",
     ),
     ("stop", "end the search and answer bestmove"),
     (
@@ -40,7 +43,7 @@ const COMMANDS: &[(&str, &str)] = &[
         "the pondered move was played: search on the clock",
     ),
     ("perft [d]", "count leaf nodes to depth 1..d (default 4)"),
-    ("display", "draw the board"),
+    ("display", "draw the board (also: d)"),
     (
         "eval [move]",
         "print the evaluation terms and score (after move, if given)",
@@ -94,11 +97,22 @@ impl Output {
     }
 }
 
-/// A running search: its thread hands the move-ordering tables back.
-struct Running {
-    thread: JoinHandle<Vec<Order>>,
-    /// Whether it only ends on `stop` (`go infinite`, or pondering).
-    waits_for_stop: bool,
+/// Work running on its own thread.
+enum Running {
+    /// A `go`: its thread hands the move-ordering tables back.
+    Search { thread: JoinHandle<Vec<Order>> },
+    /// A `perft`: a count the user asked for, so other commands wait for
+    /// it; only `stop` and `quit` cut it short.
+    Perft { thread: JoinHandle<()> },
+}
+
+impl Running {
+    fn is_finished(&self) -> bool {
+        match self {
+            Running::Search { thread } => thread.is_finished(),
+            Running::Perft { thread } => thread.is_finished(),
+        }
+    }
 }
 
 /// The engine's state between commands.
@@ -136,6 +150,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) {
             break;
         }
     }
+    // The end of the input is a `quit`: a search stops and answers.
     engine.finish();
 }
 
@@ -144,7 +159,7 @@ impl Engine {
     pub fn new(output: Output) -> Engine {
         let options = Options::default();
         Engine {
-            game: Game::from_fen(fen::STARTPOS).expect("the start position parses"),
+            game: new_game(&options),
             rng: fastrand::Rng::with_seed(RNG_SEED),
             shared: Arc::new(new_shared(&options)),
             orders: vec![Order::default()],
@@ -158,24 +173,47 @@ impl Engine {
         &self.game
     }
 
-    /// Waits for a running search at the end of the input: a bounded one
-    /// finishes, one that only ends on `stop` is stopped.
+    /// At the end of the input: stops a search (which prints its
+    /// `bestmove`) and lets a `perft` finish.
     pub fn finish(&mut self) {
-        let stop = self.running.as_ref().is_some_and(|r| r.waits_for_stop);
-        self.end_search(stop);
+        self.end_job(false);
     }
 
-    /// Ends the running search, if any (stopping it first if `stop`), and
-    /// takes back its tables; its thread prints the `bestmove`.
-    fn end_search(&mut self, stop: bool) {
-        if let Some(r) = self.running.take() {
-            if stop {
+    /// Ends the running work, if any, and takes back the search's tables: a
+    /// search is stopped (its thread prints the `bestmove`); a `perft` is
+    /// stopped only if `stop_perft`, else waited for.
+    fn end_job(&mut self, stop_perft: bool) {
+        match self.running.take() {
+            None => {}
+            Some(Running::Search { thread }) => {
                 self.shared.stop.store(true, Ordering::Relaxed);
+                if let Ok(orders) = thread.join() {
+                    self.orders = orders;
+                }
             }
-            if let Ok(orders) = r.thread.join() {
-                self.orders = orders;
+            Some(Running::Perft { thread }) => {
+                if stop_perft {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+                // A perft thread that panicked has nothing to hand back.
+                let _ = thread.join();
             }
         }
+    }
+
+    /// Joins work that has finished by itself.
+    fn reap(&mut self) {
+        if self.running.as_ref().is_some_and(Running::is_finished) {
+            self.end_job(false);
+        }
+    }
+
+    /// A new, empty transposition table (sized by the options). The old
+    /// one is freed on a thread of its own: unmapping gigabytes takes a
+    /// while, and `ucinewgame` must answer at once.
+    fn renew_table(&mut self) {
+        let old = std::mem::replace(&mut self.shared, Arc::new(new_shared(&self.options)));
+        std::thread::spawn(move || drop(old));
     }
 
     /// Handles one line of input, writing the answer to `out`.
@@ -186,7 +224,10 @@ impl Engine {
             if let Some(first) = tokens.first() {
                 say(
                     out,
-                    format!("error: unknown command '{first}' (type 'help' for the list)"),
+                    format!(
+                        "error: unknown command '{}' (type 'help' for the list)",
+                        quote(first)
+                    ),
                 );
             }
             return Flow::Continue;
@@ -194,22 +235,15 @@ impl Engine {
         if at > 0 {
             say(
                 out,
-                format!("ignoring unknown '{}'", tokens[..at].join(" ")),
+                format!("ignoring unknown '{}'", quote(&tokens[..at].join(" "))),
             );
         }
-        let (cmd, args) = (tokens[at], &tokens[at + 1..]);
-        // A finished search's thread is joined before anything else.
-        if self
-            .running
-            .as_ref()
-            .is_some_and(|r| r.thread.is_finished())
-        {
-            self.end_search(false);
-        }
+        let (cmd, args) = (canonical(tokens[at]), &tokens[at + 1..]);
+        self.reap();
         // Commands that read or change the position, the options or the
-        // tables end a running search first.
+        // tables end running work first.
         if !matches!(cmd, "isready" | "ponderhit" | "uci" | "help") {
-            self.end_search(true);
+            self.end_job(matches!(cmd, "stop" | "quit"));
         }
         match cmd {
             "quit" => return Flow::Quit,
@@ -220,8 +254,8 @@ impl Engine {
             "isready" => line_out(out, "readyok"),
             "setoption" => self.setoption(args, out),
             "ucinewgame" => {
-                self.game = Game::from_fen(fen::STARTPOS).expect("the start position parses");
-                self.shared.tt.clear();
+                self.game = new_game(&self.options);
+                self.renew_table();
                 self.orders.iter_mut().for_each(Order::clear);
             }
             "position" => self.position(args, out),
@@ -258,19 +292,24 @@ impl Engine {
 
     fn setoption(&mut self, args: &[&str], out: &mut Vec<u8>) {
         let name_at = args.iter().position(|t| t.eq_ignore_ascii_case("name"));
-        let value_at = args.iter().position(|t| t.eq_ignore_ascii_case("value"));
         let Some(n) = name_at else {
             return say(out, "error: setoption needs 'name <id>'".to_string());
         };
+        // `value` counts only after the name (`setoption value 1 name x`
+        // names the option "x" and gives it no value).
+        let value_at = args[n + 1..]
+            .iter()
+            .position(|t| t.eq_ignore_ascii_case("value"))
+            .map(|v| n + 1 + v);
         let name = args[n + 1..value_at.unwrap_or(args.len())].join(" ");
         let value = value_at.map(|v| args[v + 1..].join(" "));
         match self.options.set(&name, value.as_deref()) {
             Ok(report) => {
-                if ["hash", "tt_ways"]
+                if ["hash", "tt_ways", "Clear Hash"]
                     .iter()
                     .any(|n| n.eq_ignore_ascii_case(&name))
                 {
-                    self.shared = Arc::new(new_shared(&self.options));
+                    self.renew_table();
                 }
                 say(out, report)
             }
@@ -290,17 +329,17 @@ impl Engine {
                     out,
                     format!(
                         "error: position wants startpos, endgame or fen <board> <W|B>, got '{}'; position unchanged",
-                        setup.join(" ")
+                        quote(&setup.join(" "))
                     ),
                 )
             }
         };
-        let mut game = match Game::from_fen(&text) {
-            Ok(g) => g,
+        let mut game = match fen::parse(&text) {
+            Ok(b) => Game::with_limits(b, game_limits(&self.options)),
             Err(e) => {
                 return say(
                     out,
-                    format!("error: bad FEN '{text}': {e}; position unchanged"),
+                    format!("error: bad FEN '{}': {e}; position unchanged", quote(&text)),
                 )
             }
         };
@@ -309,7 +348,7 @@ impl Engine {
             if let Err(e) = game.play_text(m) {
                 return say(
                     out,
-                    format!("error: move {} '{m}': {e}; position unchanged", i + 1),
+                    format!("error: move {}: {e}; position unchanged", i + 1),
                 );
             }
         }
@@ -317,18 +356,29 @@ impl Engine {
         self.check_game();
     }
 
+    /// `go`: a legal move whenever the position has one, drawn or not (the
+    /// referee decides draws); `bestmove 0000` only once a King is zapped.
     fn go(&mut self, args: &[&str], out: &mut Vec<u8>) {
-        let (limits, errors) = parse_go(args, self.game.board().side());
-        for e in errors {
-            say(out, format!("error: {e}; ignored"));
-        }
+        let request = match go::parse(args, self.game.board().side()) {
+            Ok(r) => r,
+            Err(e) => return say(out, format!("error: {e}; no search")),
+        };
         self.check_game();
-        let root = Root::from_game(&self.game);
-        let fallback = self.game.legal_moves().first().copied();
-        let Some(fallback) = fallback else {
-            say(out, "error: no legal move: the game is over".to_string());
+        let legal = self.game.legal_moves();
+        if let Some(m) = request.searchmoves.iter().find(|m| !legal.contains(m)) {
+            return say(
+                out,
+                format!("error: go searchmoves: '{m}' is not a legal move here; no search"),
+            );
+        }
+        let Some(&fallback) = request.searchmoves.first().or(legal.first()) else {
+            say(out, "error: no legal move: a King is zapped".to_string());
             return line_out(out, "bestmove 0000");
         };
+        let mut root = Root::from_game(&self.game);
+        root.searchmoves = request.searchmoves;
+        let mut limits = request.limits;
+        limits.overhead = self.options.get("move_overhead") as u64;
         let params = params_from(&self.options);
         let threads = self.options.get("threads") as usize;
         let mut orders = std::mem::take(&mut self.orders);
@@ -369,32 +419,45 @@ impl Engine {
             output.write(line.as_bytes());
             orders
         });
-        self.running = Some(Running {
-            thread,
-            waits_for_stop: limits.infinite || limits.ponder,
-        });
+        self.running = Some(Running::Search { thread });
     }
 
-    fn perft(&self, args: &[&str], out: &mut Vec<u8>) {
-        let depth = match args.first() {
-            None => 4,
-            Some(d) => match d.parse::<u32>() {
+    /// `perft [d]`: counts depth 1..d on a thread of its own, one line a
+    /// depth; `stop` or `quit` cut it short.
+    fn perft(&mut self, args: &[&str], out: &mut Vec<u8>) {
+        let depth = match args {
+            [] => 4,
+            [d] => match d.parse::<u32>() {
                 Ok(d) if (1..=MAX_PERFT_DEPTH).contains(&d) => d,
                 _ => {
                     return say(
                         out,
                         format!(
-                            "error: perft depth must be a number 1..{MAX_PERFT_DEPTH}, got '{d}'"
+                            "error: perft depth must be a number 1..{MAX_PERFT_DEPTH}, got '{}'",
+                            quote(d)
                         ),
                     )
                 }
             },
+            _ => return say(out, "error: perft takes at most one depth".to_string()),
         };
         let threads = self.options.get("threads") as usize;
-        for k in 1..=depth {
-            let n = perft_threads(self.game.board(), k, threads);
-            line_out(out, &format!("perft {k} {n}"));
-        }
+        let board = self.game.board().clone();
+        self.shared.stop.store(false, Ordering::Relaxed);
+        let (shared, output) = (self.shared.clone(), self.output.clone());
+        let thread = std::thread::spawn(move || {
+            for k in 1..=depth {
+                let n = (!shared.stop.load(Ordering::Relaxed))
+                    .then(|| perft_threads_until(&board, k, threads, &shared.stop))
+                    .flatten();
+                let Some(n) = n else {
+                    output.write(format!("info string perft stopped at depth {k}\n").as_bytes());
+                    break;
+                };
+                output.write(format!("perft {k} {n}\n").as_bytes());
+            }
+        });
+        self.running = Some(Running::Perft { thread });
     }
 
     fn display(&self, out: &mut Vec<u8>) {
@@ -417,7 +480,7 @@ impl Engine {
             ),
         );
         if let Some(o) = self.game.outcome() {
-            line_out(out, &format!("game over: {} {o}", o.score_text()));
+            line_out(out, &verdict(o));
         }
     }
 
@@ -427,7 +490,7 @@ impl Engine {
             [] => {}
             [m] => {
                 if let Err(e) = game.play_text(m) {
-                    return say(out, format!("error: eval {m}: {e}"));
+                    return say(out, format!("error: eval {}: {e}", quote(m)));
                 }
             }
             _ => return say(out, "error: eval takes at most one move".to_string()),
@@ -487,7 +550,7 @@ impl Engine {
         if let Err(e) = self.game.play_text(m) {
             say(out, format!("error: {e}; position unchanged"));
         } else if let Some(o) = self.game.outcome() {
-            say(out, format!("game over: {} {o}", o.score_text()));
+            say(out, verdict(o));
         }
         self.check_game();
     }
@@ -529,7 +592,8 @@ impl Engine {
                     say(
                         out,
                         format!(
-                            "error: unknown dump '{name}'; the dumps are {}",
+                            "error: unknown dump '{}'; the dumps are {}",
+                            quote(name),
                             names.join(" ")
                         ),
                     )
@@ -561,7 +625,7 @@ impl Engine {
                 format!(
                     "error: debug wants 'corrupt board [{}]', got '{}'",
                     names.join("|"),
-                    args.join(" ")
+                    quote(&args.join(" "))
                 ),
             );
         };
@@ -578,6 +642,31 @@ impl Engine {
     }
 }
 
+/// The rules' verdict on the game's position: a zapped King ends it; a
+/// draw is reported, and play may go on (the referee decides).
+fn verdict(o: Outcome) -> String {
+    match o {
+        Outcome::KingZapped { .. } => format!("game over: {} {o}", o.score_text()),
+        _ => format!("{} {o} by the rules; play may go on", o.score_text()),
+    }
+}
+
+/// The rules' draw limits, the no-zap one from the `no_zap_plies` option.
+fn game_limits(o: &Options) -> game::Limits {
+    game::Limits {
+        no_zap_plies: o.get("no_zap_plies") as u32,
+        ..game::Limits::default()
+    }
+}
+
+/// A game from the start position, under the options' draw limits.
+fn new_game(o: &Options) -> Game {
+    Game::with_limits(
+        fen::parse(fen::STARTPOS).expect("the start position parses"),
+        game_limits(o),
+    )
+}
+
 /// The search's table and flags, sized by the `hash` and `tt_ways` options.
 fn new_shared(o: &Options) -> Shared {
     Shared::new(o.get("hash") as usize, o.get("tt_ways") as usize)
@@ -591,6 +680,7 @@ fn params_from(o: &Options) -> Params {
         fut_depth: o.get("fut_depth") as i32,
         use_nmm: o.get("use_nmm") != 0,
         draw: o.get("draw") as i32,
+        no_zap_plies: o.get("no_zap_plies") as u32,
         hmb: o.get("hmb") as i32,
         randomize: o.get("randomize") as i32,
         aspiration: o.get("aspiration") as i32,
@@ -602,62 +692,23 @@ fn params_from(o: &Options) -> Params {
     }
 }
 
-/// Parses `go`'s arguments; `wtime`/`btime`/`winc`/`binc` count for `side`.
-/// Unknown tokens are skipped; a bad value is skipped and reported.
-fn parse_go(args: &[&str], side: crate::piece::Color) -> (Limits, Vec<String>) {
-    let mut l = Limits::default();
-    let mut errors = Vec::new();
-    let mut i = 0;
-    let white = side == crate::piece::Color::White;
-    while i < args.len() {
-        let word = args[i].to_ascii_lowercase();
-        let mut number = || -> Result<u64, String> {
-            let v = args.get(i + 1).ok_or(format!("go {word} needs a number"))?;
-            i += 1;
-            v.parse::<i64>()
-                .map(|n| n.max(0) as u64)
-                .map_err(|_| format!("go {word} wants a number, got '{v}'"))
-        };
-        let parsed = match word.as_str() {
-            "depth" => number().map(|n| l.depth = Some(n.clamp(1, 64) as u32)),
-            "nodes" => number().map(|n| l.nodes = Some(n.max(1))),
-            "movetime" => number().map(|n| l.movetime = Some(n)),
-            "time" => number().map(|n| l.time = Some(n)),
-            "inc" => number().map(|n| l.inc = n),
-            "wtime" | "btime" => number().map(|n| {
-                if (word == "wtime") == white {
-                    l.time = Some(n);
-                }
-            }),
-            "winc" | "binc" => number().map(|n| {
-                if (word == "winc") == white {
-                    l.inc = n;
-                }
-            }),
-            "movestogo" => number().map(|n| l.movestogo = Some(n.min(1000) as u32)),
-            "infinite" => {
-                l.infinite = true;
-                Ok(())
-            }
-            "ponder" => {
-                l.ponder = true;
-                Ok(())
-            }
-            _ => Ok(()),
-        };
-        if let Err(e) = parsed {
-            errors.push(e);
-        }
-        i += 1;
-    }
-    (l, errors)
+/// Short names of commands, as other engines accept them.
+const ALIASES: &[(&str, &str)] = &[("d", "display")];
+
+/// The command an alias stands for, or `token` itself.
+fn canonical(token: &str) -> &str {
+    ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == token)
+        .map_or(token, |(_, cmd)| cmd)
 }
 
 fn is_command(token: &str) -> bool {
-    COMMANDS
-        .iter()
-        .chain(DEBUG_COMMANDS)
-        .any(|(usage, _)| usage.split(' ').next() == Some(token))
+    ALIASES.iter().any(|(alias, _)| *alias == token)
+        || COMMANDS
+            .iter()
+            .chain(DEBUG_COMMANDS)
+            .any(|(usage, _)| usage.split(' ').next() == Some(token))
         || HIDDEN_COMMANDS.contains(&token)
 }
 
@@ -666,6 +717,8 @@ fn line_out(out: &mut Vec<u8>, text: &str) {
     out.push(b'\n');
 }
 
+/// One `info string` line; control characters are escaped, so that no
+/// echoed input can break the line.
 fn say(out: &mut Vec<u8>, text: String) {
-    line_out(out, &format!("info string {text}"));
+    line_out(out, &format!("info string {}", escape_controls(&text)));
 }

@@ -588,11 +588,11 @@ fn rules(p: Playout) -> TestResult {
             None,
             "legal_moves repeats a move"
         );
-        if v.game.outcome().is_some() {
+        if v.game.is_over() {
             ensure_last!(
                 legal.is_empty(),
                 v,
-                "moves after the game is over: {legal:?}"
+                "moves after a King is zapped: {legal:?}"
             );
             return Ok(());
         }

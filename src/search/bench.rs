@@ -56,12 +56,7 @@ pub fn run(depth: u32, params: Params, hash_mb: usize, ways: usize) -> Vec<Line>
         .iter()
         .map(|&text| {
             let board = fen::parse(text).expect("bench positions parse");
-            let root = Root {
-                board,
-                history: Vec::new(),
-                plies_since_zap: 0,
-                last_move: None,
-            };
+            let root = Root::new(board);
             let answer = search_depth(&root, depth, params, hash_mb, ways);
             Line {
                 fen: text,

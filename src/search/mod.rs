@@ -41,6 +41,8 @@ pub struct Params {
     pub use_nmm: bool,
     /// The score of a draw for the side to move at the root, in cp.
     pub draw: i32,
+    /// Plies without a zap after which a position is a draw (0: never).
+    pub no_zap_plies: u32,
     /// Bonus for having the move, in cp.
     pub hmb: i32,
     /// Uniform evaluation noise in ±ev (0: none), drawn from `seed`.
@@ -64,11 +66,27 @@ impl Default for Params {
             fut_depth: 3,
             use_nmm: true,
             draw: -7,
+            no_zap_plies: 100,
             hmb: 3,
             randomize: 0,
             aspiration: 25,
             seed: 0,
             check_rep: false,
+        }
+    }
+}
+
+impl Params {
+    /// These parameters without the pruning that can miss a line (late-move
+    /// reductions, futility and margin pruning): what `go mate` searches
+    /// with, so that a depth proves what it finds or does not.
+    pub fn exhaustive(self) -> Params {
+        Params {
+            lmr_r1: usize::MAX,
+            lmr_r2: usize::MAX,
+            fut_depth: 0,
+            use_nmm: false,
+            ..self
         }
     }
 }
@@ -111,15 +129,29 @@ pub struct Root {
     pub plies_since_zap: u32,
     /// The move that led to `board`, if the game has one.
     pub last_move: Option<Move>,
+    /// The root moves to search (`go searchmoves`); empty: all.
+    pub searchmoves: Vec<Move>,
 }
 
 impl Root {
+    /// `board` with no game before it.
+    pub fn new(board: Board) -> Root {
+        Root {
+            board,
+            history: Vec::new(),
+            plies_since_zap: 0,
+            last_move: None,
+            searchmoves: Vec::new(),
+        }
+    }
+
     pub fn from_game(g: &crate::game::Game) -> Root {
         Root {
             board: g.board().clone(),
             history: g.history().to_vec(),
             plies_since_zap: g.plies_since_zap(),
             last_move: g.moves().last().copied(),
+            searchmoves: Vec::new(),
         }
     }
 }
@@ -145,12 +177,15 @@ pub struct Worker<'a> {
     /// move's before it (the Ko rule looks one move back).
     touched: Vec<u64>,
     root_side: Color,
+    searchmoves: Vec<Move>,
     params: Params,
     shared: &'a Shared,
     order: &'a mut Order,
     plan: Plan,
     node_limit: Option<u64>,
     nodes: u64,
+    /// The iteration being searched.
+    depth: u32,
     seldepth: u32,
     /// The score of the last completed iteration (the aspiration's centre).
     last_score: Option<i32>,
@@ -215,12 +250,14 @@ impl<'a> Worker<'a> {
             zap_clock,
             touched,
             root_side: root.board.side(),
+            searchmoves: root.searchmoves.clone(),
             params,
             shared,
             order,
             plan,
             node_limit,
             nodes: 0,
+            depth: 0,
             seldepth: 0,
             last_score: None,
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -241,8 +278,13 @@ impl<'a> Worker<'a> {
         !self.pondered && !self.shared.pondering.load(Ordering::Relaxed) && self.plan.past_soft()
     }
 
+    /// Whether to stop searching. The main thread finishes the first root
+    /// move of depth 1 whatever happens, so that every answer is a searched
+    /// move, never a blind pick (with at most 8 pieces a side that move's
+    /// subtree is small).
     fn stopped(&self) -> bool {
         self.shared.stop.load(Ordering::Relaxed)
+            && !(self.main && self.depth == 1 && self.pv[0].is_empty())
     }
 
     /// Every 1024 nodes: a helper adds them to the shared count; the main
@@ -271,6 +313,7 @@ impl<'a> Worker<'a> {
     /// iteration completed (at depth 1: before any root move was scored).
     pub fn iterate(&mut self, depth: u32) -> Option<Iteration> {
         self.seldepth = 0;
+        self.depth = depth;
         let score = self.root_search(depth as i32);
         check_rep!(self, self.check_iteration());
         // A stopped iteration is incomplete; depth 1 still counts if it
@@ -356,7 +399,8 @@ impl<'a> Worker<'a> {
     /// no-zap rule has drawn the game.
     fn is_draw(&self) -> bool {
         let clock = *self.zap_clock.last().expect("the root's clock");
-        if clock >= 100 {
+        let limit = self.params.no_zap_plies;
+        if limit > 0 && clock >= limit {
             return true;
         }
         let key = self.board.key();
@@ -385,7 +429,16 @@ impl<'a> Worker<'a> {
         let shots = Shots::new(&self.board);
         let killers = self.order.killers(ply);
         let (own, enemy) = (self.board.pieces(side), self.board.pieces(side.opp()));
+        // Only the root filters; an empty list allocates nothing.
+        let only = if ply == 0 {
+            self.searchmoves.clone()
+        } else {
+            Vec::new()
+        };
         for_each_move(own, enemy, |m, fp| {
+            if !only.is_empty() && !only.contains(&m) {
+                return;
+            }
             let victim = shots.victim(&self.board, m, fp.touched);
             let owner = victim.map(|(_, p)| p.color());
             let zaps_enemy = owner == Some(side.opp());
@@ -862,6 +915,7 @@ mod check_rep_tests {
             history: vec![1, 2, 3],
             plies_since_zap: 7,
             last_move: Some(Move::parse("h0L").unwrap()),
+            searchmoves: Vec::new(),
         }
     }
 

@@ -4,7 +4,7 @@
 
 use super::order::{Order, MAX_PLY};
 use super::time::{Limits, Plan};
-use super::{Iteration, Params, Root, Shared, Worker, MATE_BOUND};
+use super::{Iteration, Params, Root, Shared, Worker, MATE, MATE_BOUND};
 use crate::moves::Move;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -38,10 +38,24 @@ pub fn think(
     shared.nodes.store(0, Ordering::Relaxed);
     shared.tt.new_search();
     let plan = Plan::new(limits, start);
+    let params = match limits.mate {
+        Some(_) => params.exhaustive(),
+        None => params,
+    };
+    // A mate in N moves is a King zap at ply 2N − 1: the deepest iteration
+    // that can prove one, or prove there is none.
+    let mate_plies = limits.mate.map(|n| 2 * n.max(1) - 1);
     let max_depth = limits
         .depth
+        .into_iter()
+        .chain(mate_plies)
+        .min()
         .unwrap_or(MAX_PLY as u32 / 2)
         .clamp(1, MAX_PLY as u32 / 2);
+    let done = |score: i32| match mate_plies {
+        Some(p) => score >= MATE - p as i32,
+        None => score.abs() >= MATE_BOUND && limits.depth.is_none(),
+    };
     let (main_order, helper_orders) = orders.split_first_mut().expect("at least one thread");
     let (last, main_nodes) = std::thread::scope(|scope| {
         for (t, order) in helper_orders.iter_mut().enumerate() {
@@ -64,13 +78,10 @@ pub fn think(
             let Some(it) = w.iterate(d) else { break };
             let helpers = shared.nodes.load(Ordering::Relaxed);
             report(&it, start.elapsed(), helpers + it.nodes);
-            let mate = it.score.abs() >= MATE_BOUND;
+            let proven = done(it.score);
             last = Some(it);
             let clock = !shared.pondering.load(Ordering::Relaxed);
-            if shared.stop.load(Ordering::Relaxed)
-                || clock && plan.past_soft()
-                || (mate && limits.depth.is_none())
-            {
+            if shared.stop.load(Ordering::Relaxed) || clock && plan.past_soft() || proven {
                 break;
             }
         }

@@ -1,6 +1,7 @@
 //! What a `go` asks for, and the time plan derived from it (PROTOCOL.md
 //! "Time": about 2% of the remaining time plus 80% of the increment, never
-//! more than a tenth of what is left, and a hard stop at three times that).
+//! more than a tenth of what is left, and a hard stop at three times that),
+//! all after the move overhead is kept back from the clock.
 
 use std::time::{Duration, Instant};
 
@@ -8,6 +9,8 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Limits {
     pub depth: Option<u32>,
+    /// `go mate N`: stop once a King zap in at most N moves is proven.
+    pub mate: Option<u32>,
     pub nodes: Option<u64>,
     pub movetime: Option<u64>,
     /// The side to move's remaining clock and increment, in ms.
@@ -16,11 +19,10 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     pub infinite: bool,
     pub ponder: bool,
+    /// Milliseconds never planned from the clock (the `move_overhead`
+    /// option): process start, output and the referee's own work need them.
+    pub overhead: u64,
 }
-
-/// Never plan to use the last few milliseconds of a clock: process start,
-/// output and the referee's own overhead need them.
-const SAFETY_MS: u64 = 30;
 
 /// When the search should stop.
 #[derive(Clone, Copy, Debug)]
@@ -44,7 +46,7 @@ impl Plan {
         }
         match l.time {
             Some(left) if !l.infinite => {
-                let usable = left.saturating_sub(SAFETY_MS);
+                let usable = left.saturating_sub(l.overhead);
                 let goal = match l.movestogo {
                     Some(n) if n > 0 => usable / n as u64,
                     _ => usable / 50 + l.inc * 4 / 5,
@@ -88,6 +90,7 @@ mod tests {
         let l = Limits {
             time: Some(60_000),
             inc: 1_000,
+            overhead: 30,
             ..Limits::default()
         };
         let p = Plan::new(&l, Instant::now());
@@ -101,6 +104,7 @@ mod tests {
         let l = Limits {
             time: Some(100),
             inc: 2_000,
+            overhead: 30,
             ..Limits::default()
         };
         let p = Plan::new(&l, Instant::now());

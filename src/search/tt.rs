@@ -67,6 +67,18 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// `n` empty slots, from zeroed memory: the allocator maps it lazily, so a
+/// table of gigabytes is ready at once and its pages are touched (zeroed
+/// by the kernel) only as the search reaches them. Writing the slots one by
+/// one made `hash 4096` and each `ucinewgame` stall for seconds.
+#[allow(unsafe_code)]
+fn zeroed_slots(n: usize) -> Vec<Slot> {
+    let slots = Box::<[Slot]>::new_zeroed_slice(n);
+    // SAFETY: a `Slot` is two `AtomicU64`, which have the layout of `u64`;
+    // all-zero bytes are the valid value 0 for each, an empty slot.
+    unsafe { slots.assume_init() }.into_vec()
+}
+
 pub struct Table {
     slots: Vec<Slot>,
     ways: usize,
@@ -80,14 +92,8 @@ impl Table {
         let ways = ways.clamp(1, 16);
         let entries = (mb.max(1) << 20) / std::mem::size_of::<Slot>();
         let buckets = (entries / ways).max(1);
-        let slots = (0..buckets * ways)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
         Table {
-            slots,
+            slots: zeroed_slots(buckets * ways),
             ways,
             buckets,
             age: AtomicU8::new(0),
@@ -98,7 +104,8 @@ impl Table {
         self.ways
     }
 
-    /// Empties the table (`ucinewgame`).
+    /// Empties the table in place. The UCI loop swaps in a new table
+    /// instead, which is instant at any size.
     pub fn clear(&self) {
         for s in &self.slots {
             s.check.store(0, Ordering::Relaxed);

@@ -7,19 +7,28 @@
 //! Lines of `key = value` (split at the first `=`, both sides trimmed); `#`
 //! outside "double quotes" starts a comment; blank lines are ignored. Keys
 //! are matched case-insensitively, option names are kept as written.
+//! `crate::course` reads the file: relative paths in it are taken from the
+//! config file's directory, and the games are appended to the config's
+//! name with `.pgn` in the course referee's layout.
 //!
 //! Global keys, before the first `player` line:
 //!
 //! * `cpus = N`: games played at once (`concurrency`; default: the number
 //!   of CPUs).
 //! * `book = PATH`: the openings file (`openings.file`), taken in file order.
-//! * `game_rounds = N`: `rounds`. In each round every pairing plays one
-//!   colour-swapped game pair on the next opening (`games = 2`,
-//!   `repeat = true`), so a round-robin of P players plays
-//!   `N × P(P−1)` games. Without it, one round.
-//! * `title = TEXT`: the title (PGN `Event`).
-//! * `adjudicate = N`: a draw after N moves of both sides (`max_plies =
-//!   2N`, as the course's referee counted; 0: never).
+//! * `game_rounds = N`: N games in all (`max_games`), as the course
+//!   referee plays them: each pairing in turn plays a colour-swapped game
+//!   pair on the next opening, until N games. Without it, every pairing
+//!   plays one pair (the course referee plays on until stopped).
+//! * `title = TEXT`: the title (PGN `Event`; default `Autotest`, as the
+//!   course referee's).
+//! * `adjudicate = N`: a draw once the game has N moves of both sides, the
+//!   book's included (`max_plies = 2N`; 0: never).
+//! * `nozap = PLIES`: the no-zap draw limit (`no_zap_plies`; default 200,
+//!   as the course referee; 0: never).
+//! * `draw = movenumber=N movecount=M score=S` and `resign = movecount=M
+//!   score=S [twosided=true]`: adjudication from the engines' scores, as
+//!   the `-draw` and `-resign` flags.
 //!
 //! Then one section per engine, opened by `player = NAME` (names unique):
 //!
@@ -52,23 +61,29 @@
 //!   an `option.X` of the engine replaces `-each`'s option of that name).
 //! * `-concurrency N`, `-games N`, `-rounds N`, `-tournament
 //!   round-robin|gauntlet`, `-pgnout FILE`, `-event TITLE` (or `-title`),
-//!   `-seed N` (or `-srand`), `-maxmoves N` (a draw after N moves, i.e.
-//!   `max_plies = 2N`).
+//!   `-seed N` (or `-srand`), `-maxmoves N` (a draw once the game has N
+//!   moves of both sides, i.e. `max_plies = 2N`), `-nozap PLIES` (the
+//!   no-zap draw limit; default 100, the rules'; 0: never).
 //! * `-openings file=F [order=sequential|random] [plies=K] [format=…]`
 //!   (the format is ignored: the file's lines say what they are).
 //! * `-sprt elo0=E0 elo1=E1 [alpha=A] [beta=B]` (alpha and beta default
 //!   to 0.05).
+//! * `-draw movenumber=N movecount=M score=S`, `-resign movecount=M
+//!   score=S [twosided=true]`: adjudication from the engines' scores (see
+//!   `crate::adjudication`).
 //! * `-repeat` (or `-repeat 2`): colour-swapped game pairs. This is the
 //!   default anyway; `-norepeat` turns it off.
 //! * `-recover`: restart crashed engines and go on; also the default.
-//! * `-draw` and `-resign` (score-based adjudication) are not supported.
 //!
 //! Unknown flags and keys are errors, and so is a key given twice in one
-//! `-engine`, `-each`, `-openings` or `-sprt`. A repeated flag replaces the
-//! earlier one; several `-each` merge, the later winning.
+//! `-engine`, `-each`, `-openings`, `-sprt`, `-draw` or `-resign`. A
+//! repeated flag replaces the earlier one; several `-each` merge, the later
+//! winning.
 
+use crate::adjudication::{parse_draw, parse_resign, SettingError};
 use crate::spec::{
     Clock, EngineLimits, EngineSpec, OpeningsSpec, Schedule, SprtSpec, TournamentSpec,
+    COURSE_NO_ZAP_PLIES,
 };
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -283,7 +298,16 @@ pub fn parse_tc(s: &str) -> Result<Option<Clock>, String> {
 // ---------------------------------------------------------------------------
 // Course config files.
 
-const GLOBAL_KEYS: [&str; 5] = ["cpus", "book", "game_rounds", "title", "adjudicate"];
+const GLOBAL_KEYS: [&str; 8] = [
+    "cpus",
+    "book",
+    "game_rounds",
+    "title",
+    "adjudicate",
+    "nozap",
+    "draw",
+    "resign",
+];
 
 /// A player section being read.
 struct Player {
@@ -312,8 +336,10 @@ fn strip_comment(line: &str) -> &str {
 pub fn parse_course_config(text: &str) -> Result<TournamentSpec, ConfigError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut spec = TournamentSpec {
+        title: "Autotest".to_string(),
         games: 2,
         repeat: true,
+        no_zap_plies: COURSE_NO_ZAP_PLIES,
         ..TournamentSpec::default()
     };
     let mut players: Vec<Player> = Vec::new();
@@ -450,15 +476,32 @@ fn set_global(spec: &mut TournamentSpec, key: &str, value: &str) -> Result<(), S
         }
         "book" => spec.openings.file = Some(PathBuf::from(value)),
         "game_rounds" => {
-            spec.rounds = parse_count(value, "game_rounds")?;
-            if spec.rounds < 1 {
+            let games: u32 = parse_count(value, "game_rounds")?;
+            if games < 1 {
                 return Err("game_rounds must be at least 1".to_string());
             }
+            spec.max_games = Some(games);
         }
         "title" => spec.title = value.to_string(),
         "adjudicate" => {
             let moves: u32 = parse_count(value, "adjudicate")?;
             spec.max_plies = moves.checked_mul(2).ok_or("adjudicate: too many moves")?;
+        }
+        "nozap" => spec.no_zap_plies = parse_count(value, "nozap")?,
+        "draw" | "resign" => {
+            let settings = value
+                .split_whitespace()
+                .map(|kv| {
+                    kv.split_once('=')
+                        .ok_or_else(|| format!("{key}: expected key=value, got '{kv}'"))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let located = |(_, m): SettingError| format!("{key}: {m}");
+            if key == "draw" {
+                spec.draw = Some(parse_draw(&settings).map_err(located)?);
+            } else {
+                spec.resign = Some(parse_resign(&settings).map_err(located)?);
+            }
         }
         "invoke" | "depth" | "nodes" | "fis" | "tc" => {
             return Err(format!("'{key}' belongs to a player, but no 'player = NAME' line comes before it"))
@@ -650,6 +693,30 @@ fn count_of<T: std::str::FromStr + PartialOrd + fmt::Display>(
     Ok(n)
 }
 
+/// Every flag [`parse_flags`] knows (aliases after their flag).
+pub const FLAGS: &[&str] = &[
+    "-engine",
+    "-each",
+    "-concurrency",
+    "-games",
+    "-rounds",
+    "-tournament",
+    "-openings",
+    "-repeat",
+    "-norepeat",
+    "-recover",
+    "-pgnout",
+    "-sprt",
+    "-maxmoves",
+    "-nozap",
+    "-draw",
+    "-resign",
+    "-event",
+    "-title",
+    "-seed",
+    "-srand",
+];
+
 /// Parses cutechess-style flags (see the module documentation); `args`
 /// excludes the program name.
 pub fn parse_flags(args: &[String]) -> Result<TournamentSpec, ConfigError> {
@@ -677,7 +744,13 @@ pub fn parse_flags(args: &[String]) -> Result<TournamentSpec, ConfigError> {
                 spec.schedule = match value_of(args, i)? {
                     "round-robin" => Schedule::RoundRobin,
                     "gauntlet" => Schedule::Gauntlet,
-                    _ => return Err(arg_error(args, i + 1, "the tournament is round-robin or gauntlet")),
+                    _ => {
+                        return Err(arg_error(
+                            args,
+                            i + 1,
+                            "the tournament is round-robin or gauntlet",
+                        ))
+                    }
                 }
             }
             "-openings" => {
@@ -688,7 +761,11 @@ pub fn parse_flags(args: &[String]) -> Result<TournamentSpec, ConfigError> {
                 took = 1;
                 if let Some(n) = args.get(i + 1).filter(|a| !a.starts_with('-')) {
                     if n != "2" {
-                        return Err(arg_error(args, i + 1, "-repeat plays each opening twice (-repeat or -repeat 2)"));
+                        return Err(arg_error(
+                            args,
+                            i + 1,
+                            "-repeat plays each opening twice (-repeat or -repeat 2)",
+                        ));
                     }
                     took = 2;
                 }
@@ -709,19 +786,39 @@ pub fn parse_flags(args: &[String]) -> Result<TournamentSpec, ConfigError> {
             }
             "-maxmoves" => {
                 let moves: u32 = count_of(args, i, 0)?;
-                spec.max_plies = moves.checked_mul(2).ok_or_else(|| arg_error(args, i + 1, "too many moves"))?;
+                spec.max_plies = moves
+                    .checked_mul(2)
+                    .ok_or_else(|| arg_error(args, i + 1, "too many moves"))?;
             }
             "-event" | "-title" => spec.title = value_of(args, i)?.to_string(),
             "-seed" | "-srand" => spec.seed = count_of(args, i, 0)?,
+            "-nozap" => spec.no_zap_plies = count_of(args, i, 0)?,
             "-draw" | "-resign" => {
+                let settings = key_values(args, i)?;
+                let pairs: Vec<(&str, &str)> = settings.iter().map(|&(_, k, v)| (k, v)).collect();
+                let located =
+                    |(at, m): SettingError| arg_error(args, at.map_or(i, |at| settings[at].0), &m);
+                if flag == "-draw" {
+                    spec.draw = Some(parse_draw(&pairs).map_err(located)?);
+                } else {
+                    spec.resign = Some(parse_resign(&pairs).map_err(located)?);
+                }
+                took = 1 + group(args, i).len();
+            }
+            f if f.starts_with('-') => {
                 return Err(arg_error(
                     args,
                     i,
-                    "score-based adjudication is not supported (games end by the rules, a fault, or -maxmoves)",
+                    &format!("unknown flag (known: {})", FLAGS.join(" ")),
                 ))
             }
-            f if f.starts_with('-') => return Err(arg_error(args, i, "unknown flag")),
-            _ => return Err(arg_error(args, i, "unexpected argument (flags start with '-')")),
+            _ => {
+                return Err(arg_error(
+                    args,
+                    i,
+                    "unexpected argument (flags start with '-')",
+                ))
+            }
         }
         i += took;
     }
@@ -850,6 +947,7 @@ fn parse_sprt(args: &[String], i: usize) -> Result<SprtSpec, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::{DrawRule, ResignRule};
 
     fn s(v: &[&str]) -> Vec<String> {
         v.iter().map(|a| a.to_string()).collect()
@@ -902,6 +1000,9 @@ book = ../tests/book.dta   # the course's book
 game_rounds = 50
 title = My funky test
 adjudicate = 400
+nozap = 300
+draw = movenumber=30 movecount=4 score=5
+resign = movecount=3 score=500 twosided=true
 
 # now the players
 player = reference
@@ -942,7 +1043,8 @@ lmr_r1 = 5
             ],
             schedule: Schedule::RoundRobin,
             games: 2,
-            rounds: 50,
+            rounds: 1,
+            max_games: Some(50),
             concurrency: 4,
             openings: OpeningsSpec {
                 file: Some(PathBuf::from("../tests/book.dta")),
@@ -953,6 +1055,17 @@ lmr_r1 = 5
             pgn_out: None,
             sprt: None,
             max_plies: 800,
+            no_zap_plies: 300,
+            draw: Some(DrawRule {
+                move_number: 30,
+                move_count: 4,
+                score_cp: 5,
+            }),
+            resign: Some(ResignRule {
+                move_count: 3,
+                score_cp: 500,
+                two_sided: true,
+            }),
             family: vec![None, None],
             ..TournamentSpec::default()
         };
@@ -995,13 +1108,18 @@ Hash = 16
             (spec.rounds, spec.games, spec.repeat, spec.max_plies),
             (1, 2, true, 0)
         );
+        // The course referee's title and no-zap limit; no game limit.
+        assert_eq!(
+            (spec.max_games, spec.no_zap_plies, spec.draw, spec.resign),
+            (None, 200, None, None)
+        );
         assert_eq!(
             (
                 spec.title.as_str(),
                 spec.concurrency,
                 spec.openings.file.clone()
             ),
-            ("autotest", d.concurrency, None)
+            ("Autotest", d.concurrency, None)
         );
         let e = &spec.engines;
         assert_eq!(e.len(), 3);
@@ -1106,6 +1224,23 @@ Hash = 16
             ("game_rounds = 0\n", 1, "game_rounds must be at least 1"),
             ("adjudicate = 1.5\n", 1, "adjudicate must be a whole number"),
             ("cpus = 99999999999999999999999\n", 1, "too large"),
+            ("nozap = -1\n", 1, "nozap must be a whole number"),
+            (
+                "draw = movenumber=1 movecount=2\n",
+                1,
+                "draw: -draw needs movenumber=N movecount=M score=S",
+            ),
+            ("draw = 40 8 10\n", 1, "draw: expected key=value, got '40'"),
+            (
+                "resign = movecount=0 score=1\n",
+                1,
+                "resign: movecount must be at least 1",
+            ),
+            (
+                "resign = movecount=2 score=1 sides=2\n",
+                1,
+                "unknown -resign setting 'sides'",
+            ),
             (
                 "player = a\ninvoke = e\ndepth = -1\n",
                 3,
@@ -1268,6 +1403,15 @@ Hash = 16
             "Lab test",
             "-seed",
             "42",
+            "-nozap",
+            "150",
+            "-draw",
+            "movenumber=40",
+            "movecount=8",
+            "score=10",
+            "-resign",
+            "score=400",
+            "movecount=3",
         ]);
         let expected = TournamentSpec {
             title: "Lab test".to_string(),
@@ -1316,6 +1460,17 @@ Hash = 16
                 beta: 0.1,
             }),
             max_plies: 300,
+            no_zap_plies: 150,
+            draw: Some(DrawRule {
+                move_number: 40,
+                move_count: 8,
+                score_cp: 10,
+            }),
+            resign: Some(ResignRule {
+                move_count: 3,
+                score_cp: 400,
+                two_sided: false,
+            }),
             recover: true,
             seed: 42,
             ..TournamentSpec::default()
@@ -1549,14 +1704,35 @@ Hash = 16
                 format!("{two} -draw movenumber=40"),
                 5,
                 "-draw",
-                "not supported",
+                "needs movenumber=N movecount=M score=S",
             ),
             (
-                format!("{two} -resign movecount=3 score=400"),
-                5,
-                "-resign",
-                "not supported",
+                format!("{two} -draw movenumber=40 movecount=x score=1"),
+                7,
+                "movecount=x",
+                "movecount must be a whole number",
             ),
+            (format!("{two} -draw"), 5, "-draw", "needs key=value"),
+            (
+                format!("{two} -resign movecount=3 score=4 twosided=1"),
+                8,
+                "twosided=1",
+                "true or false",
+            ),
+            (
+                format!("{two} -resign movecount=0 score=4"),
+                6,
+                "movecount=0",
+                "at least 1",
+            ),
+            (
+                format!("{two} -resign movecount=3 score=4 movecount=4"),
+                8,
+                "movecount=4",
+                "given twice",
+            ),
+            (format!("{two} -nozap x"), 6, "x", "whole number"),
+            (format!("{two} -nozap"), 5, "-nozap", "needs a value"),
             (
                 format!("{two} -games 2 stray"),
                 7,
@@ -1666,7 +1842,11 @@ Hash = 16
             assert!(msg.contains(want), "{line}: {msg}");
         }
         let e = flags(&format!("{two} -bogus")).unwrap_err();
-        assert_eq!(e.to_string(), "argument 5 '-bogus': unknown flag");
+        assert!(
+            e.to_string()
+                .starts_with("argument 5 '-bogus': unknown flag (known: -engine -each"),
+            "{e}"
+        );
     }
 
     #[test]

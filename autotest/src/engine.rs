@@ -35,6 +35,8 @@ pub struct Engine {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// The option names its `uci` answer listed.
+    pub options: Vec<String>,
 }
 
 /// How long an engine may take to answer `uci` and `isready`.
@@ -42,12 +44,14 @@ pub const HANDSHAKE: Duration = Duration::from_secs(10);
 
 impl Engine {
     /// Starts the engine and completes the handshake (`uci` … `uciok`,
-    /// options, `isready` … `readyok`).
-    pub fn start(spec: &EngineSpec) -> Result<Engine, EngineError> {
+    /// options, `isready` … `readyok`). The spec's options are sent in
+    /// order; then each of `defaults` that the engine lists and the spec
+    /// does not set (names compared case-insensitively, as in UCI).
+    pub fn start(spec: &EngineSpec, defaults: &[(&str, String)]) -> Result<Engine, EngineError> {
         let (program, args) = spec
             .command
             .split_first()
-            .ok_or_else(|| EngineError::Start(format!("{}: empty command", spec.name)))?;
+            .ok_or_else(|| EngineError::Start("the command is empty".to_string()))?;
         let mut cmd = Command::new(program);
         cmd.args(args)
             .stdin(Stdio::piped())
@@ -58,7 +62,7 @@ impl Engine {
         }
         let mut child = cmd
             .spawn()
-            .map_err(|e| EngineError::Start(format!("{}: {program}: {e}", spec.name)))?;
+            .map_err(|e| EngineError::Start(format!("{program}: {e}")))?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         // A reader thread turns the engine's output into a channel, so that
@@ -89,10 +93,32 @@ impl Engine {
             child,
             stdin,
             lines,
+            options: Vec::new(),
         };
         e.send("uci")?;
-        e.expect("uciok", HANDSHAKE)?;
-        for (k, v) in &spec.options {
+        let deadline = Instant::now() + HANDSHAKE;
+        loop {
+            let line = e.read_line(deadline).map_err(|err| match err {
+                EngineError::Timeout(_) => EngineError::Timeout(format!(
+                    "no 'uciok' within {} s of 'uci'",
+                    HANDSHAKE.as_secs()
+                )),
+                other => other,
+            })?;
+            match line.split_whitespace().next() {
+                Some("uciok") => break,
+                Some("option") => e.options.extend(option_name(&line)),
+                _ => {}
+            }
+        }
+        let set = |k: &str| spec.options.iter().any(|(o, _)| o.eq_ignore_ascii_case(k));
+        let advertised = |k: &str| e.options.iter().any(|o| o.eq_ignore_ascii_case(k));
+        let extra: Vec<(String, String)> = defaults
+            .iter()
+            .filter(|(k, _)| advertised(k) && !set(k))
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect();
+        for (k, v) in spec.options.iter().chain(&extra) {
             e.send(&format!("setoption name {k} value {v}"))?;
         }
         e.sync()?;
@@ -103,7 +129,7 @@ impl Engine {
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
-            .map_err(|e| EngineError::Exited(format!("{}: cannot write '{line}': {e}", self.name)))
+            .map_err(|e| EngineError::Exited(format!("cannot write '{line}': {e}")))
     }
 
     /// The next line, waiting until `deadline` at most.
@@ -112,8 +138,7 @@ impl Engine {
         match self.lines.recv_timeout(wait) {
             Ok(line) => Ok(line),
             Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout(format!(
-                "{}: nothing within {} ms",
-                self.name,
+                "nothing within {} ms",
                 wait.as_millis()
             ))),
             Err(RecvTimeoutError::Disconnected) => Err(EngineError::Exited(self.exit_status())),
@@ -141,11 +166,11 @@ impl Engine {
         // The output closed: give the process a moment to be reaped.
         for _ in 0..50 {
             if let Ok(Some(status)) = self.child.try_wait() {
-                return format!("{}: {status}", self.name);
+                return status.to_string();
             }
             std::thread::sleep(Duration::from_millis(2));
         }
-        format!("{}: closed its output", self.name)
+        "closed its output".to_string()
     }
 
     /// Asks the engine to quit, and kills it if it does not.
@@ -162,11 +187,44 @@ impl Engine {
     }
 }
 
+/// The name of a UCI `option name <id> type <t> …` line: the words
+/// between `name` and `type`.
+fn option_name(line: &str) -> Option<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let start = words.iter().position(|w| *w == "name")? + 1;
+    let end = words[start..]
+        .iter()
+        .position(|w| *w == "type")
+        .map_or(words.len(), |i| start + i);
+    (end > start).then(|| words[start..end].join(" "))
+}
+
 impl Drop for Engine {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_names() {
+        let name = |l: &str| option_name(l);
+        assert_eq!(
+            name("option name no_zap_plies type spin default 100 min 0 max 1000"),
+            Some("no_zap_plies".to_string())
+        );
+        assert_eq!(
+            name("option name Clear Hash type button"),
+            Some("Clear Hash".to_string())
+        );
+        assert_eq!(name("option name Bare"), Some("Bare".to_string()));
+        assert_eq!(name("option type spin"), None);
+        assert_eq!(name("option name type spin"), None);
     }
 }

@@ -1,15 +1,23 @@
 //! autotest: a tournament runner and referee for Leiserchess UCI engines.
 //!
 //! `spec` (what a tournament is) ← `config` (course config files and
-//! cutechess-style flags); `engine` (a UCI child process with deadlines);
-//! `referee` (one game on our rules code, clocks, faults); `openings`;
-//! `pgn`; `tournament` (schedule, concurrency, standings, SPRT); `stats`
-//! (Elo, pentanomial error bars, LOS, SPRT log-likelihood ratio).
+//! cutechess-style flags) and `course` (a course config file as the
+//! course referee runs it); `engine` (a UCI child process with
+//! deadlines); `preflight` (every engine checked before the first game);
+//! `referee` (one game on our rules code, clocks, faults) with
+//! `adjudication` (draws and resignations from the engines' scores);
+//! `openings`; `pgn`; `tournament` (schedule, concurrency, standings,
+//! SPRT); `progress` (the running score); `stats` (Elo, pentanomial error
+//! bars, LOS, SPRT log-likelihood ratio).
 
+pub mod adjudication;
 pub mod config;
+pub mod course;
 pub mod engine;
 pub mod openings;
 pub mod pgn;
+pub mod preflight;
+pub mod progress;
 pub mod record;
 pub mod referee;
 pub mod spec;

@@ -2,20 +2,82 @@
 //! cutechess-style flags; `openings` to make an openings file; `stats` to
 //! compute Elo and SPRT figures from given results.
 
+use autotest::progress::Progress;
 use autotest::record::GameRecord;
-use autotest::{config, openings, stats, tournament};
-use std::io::IsTerminal;
+use autotest::{config, course, openings, stats, tournament};
+use std::path::Path;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:
-  autotest CONFIG                       play the tournament of a course config file
-  autotest -engine cmd=... name=... [option.X=V] [tc=40/60|60+0.6] [st=S] [depth=D] [nodes=N]
-           -engine ... [-each ...] [-games N] [-rounds N] [-concurrency N]
-           [-tournament round-robin|gauntlet] [-openings file=F order=sequential|random plies=K]
-           [-repeat] [-pgnout F] [-sprt elo0=E0 elo1=E1 alpha=A beta=B] [-maxmoves N] [-recover]
-  autotest openings [N] [PLIES] [SEED]  print N balanced openings of PLIES plies (default 100 8 1)
+const USAGE: &str = "\
+usage:
+  autotest CONFIG.txt                   play a course config file (as lauto.jar)
+  autotest -engine ... -engine ... [FLAGS]
+  autotest openings [N] [PLIES] [SEED]  print N balanced openings of PLIES plies
+                                        (default 100 8 1)
   autotest stats --wdl W D L [--sprt ELO0 ELO1 ALPHA BETA]
-  autotest stats --penta P0 P1 P2 P3 P4 [--sprt ELO0 ELO1 ALPHA BETA]";
+  autotest stats --penta P0 P1 P2 P3 P4 [--sprt ELO0 ELO1 ALPHA BETA]
+
+Flags (cutechess-cli's; defaults in brackets):
+  -engine cmd=COMMAND [name=NAME] [dir=DIR] [option.NAME=VALUE ...]
+          [tc=[MOVES/]SECONDS[+INC]|inf] [st=SECONDS] [depth=D] [nodes=N] [proto=uci]
+                           one engine (at least two); name [the program's file
+                           name], dir [the current one]; with no tc, st, depth
+                           or nodes: [tc=10+0.1]
+  -each KEY=VALUE ...      the -engine keys for every engine [none]
+  -games N                 games per pairing per round [2]
+  -rounds N                rounds [1]
+  -concurrency N           games at once [the number of CPUs]
+  -tournament round-robin|gauntlet   [round-robin]
+  -openings file=F [order=sequential|random] [plies=K]
+                           openings, one a line: moves or a FEN [the start
+                           position]; [order=sequential], [plies: all]
+  -repeat [2]              play each opening twice, colours swapped [on]
+  -norepeat                one game per opening [off]
+  -pgnout FILE             write the games, replacing FILE [none]
+  -event TITLE             the PGN Event (alias -title) [autotest]
+  -seed N                  seed of order=random (alias -srand) [1]
+  -sprt elo0=E0 elo1=E1 [alpha=A] [beta=B]
+                           stop at the SPRT's decision (normalized Elo)
+                           [none; alpha=0.05 beta=0.05]
+  -maxmoves N              a draw once the game has N moves of each side,
+                           book moves included [0: never]
+  -nozap PLIES             the no-zap draw limit, also sent to engines with a
+                           no_zap_plies option that is not set [100, the
+                           rules'; 0: never]
+  -draw movenumber=N movecount=M score=S
+                           a draw once both engines' last M scores are all
+                           within +-S cp, from move N on [none]
+  -resign movecount=M score=S [twosided=true]
+                           a loss for an engine whose last M scores are all
+                           <= -S cp (twosided: and its opponent's >= +S)
+                           [none; twosided=false]
+  -recover                 go on after an engine crashes; always on [on]
+
+Course config files (the course referee's format; `#` starts a comment):
+  cpus = N                 games at once [the number of CPUs]
+  book = FILE              the openings, taken in order [none]
+  game_rounds = N          N games in all, pairings in turn, a colour-swapped
+                           pair per opening [one pair per pairing]
+  title = TEXT             the PGN Event [Autotest]
+  adjudicate = N           a draw at N moves of each side [0: never]
+  nozap = PLIES            the no-zap draw limit [200, the course referee's]
+  draw = movenumber=N movecount=M score=S    as -draw [none]
+  resign = movecount=M score=S [twosided=true]    as -resign [none]
+  player = NAME            starts an engine's section; in it:
+    invoke = COMMAND       the engine's command line (required)
+    fis = MAIN INC         a Fischer clock, seconds
+    tc = MOVES SECONDS     SECONDS for every MOVES moves
+    depth = D, nodes = N   search limits
+    family = NAME          players of one family never meet
+    NAME = VALUE           any other key: a UCI option
+  Relative paths (book, an invoke program with a '/') are taken from the
+  config file's directory. The games are appended to CONFIG.pgn beside it,
+  in the course referee's layout, numbered on from the games already there.
+
+Every engine must answer `uci` with `uciok` before the first game, or the run
+stops (exit status 2). After each game the pairing's score is printed as
+cutechess prints it; at the end, a table per engine (Elo from game pairs,
+95%; a one-sided 95% bound at a 0% or 100% score).";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -29,10 +91,7 @@ fn main() -> ExitCode {
         Some(a) if a.starts_with('-') => config::parse_flags(&args)
             .map_err(|e| e.to_string())
             .and_then(|spec| play(&spec)),
-        Some(path) => std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {path}: {e}"))
-            .and_then(|text| config::parse_course_config(&text).map_err(|e| format!("{path}: {e}")))
-            .and_then(|spec| play(&spec)),
+        Some(path) => course::load(Path::new(path)).and_then(|spec| play(&spec)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -62,9 +121,6 @@ fn openings_command(args: &[String]) -> Result<(), String> {
 }
 
 fn play(spec: &autotest::spec::TournamentSpec) -> Result<(), String> {
-    if spec.engines.len() < 2 {
-        return Err("a tournament needs at least two engines".to_string());
-    }
     let mut book = match &spec.openings.file {
         Some(path) => openings::load(path, spec.openings.plies)?,
         None => Vec::new(),
@@ -72,33 +128,11 @@ fn play(spec: &autotest::spec::TournamentSpec) -> Result<(), String> {
     if spec.openings.random {
         fastrand::Rng::with_seed(spec.seed).shuffle(&mut book);
     }
-    let terminal = std::io::stderr().is_terminal();
-    let summary = tournament::run(spec, &book, |rec: &GameRecord, done, total| {
-        if terminal {
-            let width = 30;
-            let filled = done * width / total.max(1);
-            eprint!(
-                "\r[{}{}] {done}/{total} {} vs {}: {} ({})\x1b[K",
-                "#".repeat(filled),
-                ".".repeat(width - filled),
-                rec.white,
-                rec.black,
-                rec.result,
-                rec.termination
-            );
-            if done == total {
-                eprintln!();
-            }
-        } else {
-            eprintln!(
-                "game {done}/{total}: {} vs {}: {} ({})",
-                rec.white, rec.black, rec.result, rec.termination
-            );
-        }
+    let total = tournament::schedule(spec, book.len()).len();
+    let mut progress = Progress::new(spec, total);
+    let summary = tournament::run(spec, &book, |rec: &GameRecord, done, _| {
+        eprint!("{}", progress.game(rec, done));
     })?;
-    if terminal {
-        eprintln!();
-    }
     println!("{}", spec.title);
     print!("{}", tournament::table(spec, &summary));
     Ok(())

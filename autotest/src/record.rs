@@ -7,8 +7,8 @@ pub enum Termination {
     KingZapped,
     Repetition,
     NoZap,
-    /// The adjudication ply limit was reached: a draw.
-    Adjudicated,
+    /// The referee ended it on the tournament's settings.
+    Adjudicated(Adjudication),
     /// The opening could not be played (nobody's fault): scored a draw.
     Void(String),
     /// The engine at fault loses; `reason` says what it did.
@@ -16,6 +16,23 @@ pub enum Termination {
         engine: String,
         kind: FaultKind,
         detail: String,
+    },
+}
+
+/// How the referee ended a game.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Adjudication {
+    /// The game reached the move limit: a draw.
+    MoveLimit,
+    /// Both engines' last `move_count` scores were within `±score_cp`: a
+    /// draw.
+    DrawScores { move_count: u32, score_cp: i32 },
+    /// `engine`'s last `move_count` scores were at most `-score_cp`: it
+    /// loses.
+    Resign {
+        engine: String,
+        move_count: u32,
+        score_cp: i32,
     },
 }
 
@@ -39,13 +56,50 @@ impl FaultKind {
     }
 }
 
+impl Termination {
+    /// The value of the PGN `Termination` tag: the PGN standard's
+    /// `normal`, `adjudication`, `rules infraction`, `time forfeit`,
+    /// `abandoned` (a crash), `unterminated` (a void game), and
+    /// cutechess's `stalled connection` (a hang).
+    pub fn pgn_tag(&self) -> &'static str {
+        match self {
+            Termination::KingZapped | Termination::Repetition | Termination::NoZap => "normal",
+            Termination::Adjudicated(_) => "adjudication",
+            Termination::Void(_) => "unterminated",
+            Termination::Fault { kind, .. } => match kind {
+                FaultKind::IllegalMove => "rules infraction",
+                FaultKind::Crash => "abandoned",
+                FaultKind::Hang => "stalled connection",
+                FaultKind::TimeForfeit => "time forfeit",
+            },
+        }
+    }
+}
+
 impl std::fmt::Display for Termination {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
             Termination::KingZapped => f.write_str("King zapped"),
             Termination::Repetition => f.write_str("draw by repetition"),
             Termination::NoZap => f.write_str("draw by the no-zap rule"),
-            Termination::Adjudicated => f.write_str("adjudicated draw (ply limit)"),
+            Termination::Adjudicated(Adjudication::MoveLimit) => {
+                f.write_str("adjudication: draw at the move limit")
+            }
+            Termination::Adjudicated(Adjudication::DrawScores {
+                move_count,
+                score_cp,
+            }) => write!(
+                f,
+                "adjudication: draw, both engines' last {move_count} scores within ±{score_cp} cp"
+            ),
+            Termination::Adjudicated(Adjudication::Resign {
+                engine,
+                move_count,
+                score_cp,
+            }) => write!(
+                f,
+                "adjudication: {engine} loses, its last {move_count} scores at most -{score_cp} cp"
+            ),
             Termination::Void(why) => write!(f, "void game: {why}"),
             Termination::Fault {
                 engine,
@@ -62,9 +116,13 @@ impl std::fmt::Display for Termination {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct MoveRecord {
     pub text: String,
-    pub time_ms: u64,
+    /// From `go` to `bestmove`.
+    pub time_ns: u64,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// The last score the engine reported for it, centipawns from its own
+    /// view (mates as `±adjudication::MATE_CP`).
+    pub score: Option<i32>,
 }
 
 /// How a game started.
@@ -89,4 +147,6 @@ pub struct GameRecord {
     pub termination: Termination,
     /// Unix time the game started (for the PGN date).
     pub started_unix: u64,
+    /// Wall time of the whole game, engine start-up included.
+    pub duration_ms: u64,
 }

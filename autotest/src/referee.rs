@@ -3,9 +3,10 @@
 //! or unparsable move, a crash or early exit, a hang, a time forfeit) ends
 //! the game as a loss for that engine, with the reason.
 
+use crate::adjudication::{self, Adjudicator, Verdict};
 use crate::engine::{Engine, EngineError};
 use crate::openings::Opening;
-use crate::record::{FaultKind, GameRecord, MoveRecord, Start, Termination};
+use crate::record::{Adjudication, FaultKind, GameRecord, MoveRecord, Start, Termination};
 use crate::spec::{Clock, EngineSpec, TournamentSpec};
 use leiserchess::game::{Game, Limits, Outcome};
 use leiserchess::piece::Color;
@@ -96,6 +97,7 @@ pub fn play(
     t: &TournamentSpec,
     round: &str,
 ) -> GameRecord {
+    let started = Instant::now();
     let started_unix = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -108,8 +110,9 @@ pub fn play(
         opening: opening.moves.clone(),
         moves: Vec::new(),
         result: "1/2-1/2".to_string(),
-        termination: Termination::Adjudicated,
+        termination: Termination::Adjudicated(Adjudication::MoveLimit),
         started_unix,
+        duration_ms: 0,
     };
     let mut sides = [white, black].map(|spec| Side {
         spec,
@@ -129,7 +132,15 @@ pub fn play(
             e.quit();
         }
     }
+    record.duration_ms = started.elapsed().as_millis() as u64;
     record
+}
+
+/// The options an engine gets when it lists them and the user did not
+/// set them: the tournament's no-zap limit, so that the engine plays to
+/// the referee's rule.
+pub fn option_defaults(t: &TournamentSpec) -> Vec<(&'static str, String)> {
+    vec![("no_zap_plies", t.no_zap_plies.to_string())]
 }
 
 /// The clock an engine plays on: its own, or the default when it has no
@@ -171,14 +182,18 @@ fn run_game(
             }
         },
     };
+    // Plies before the engines' first move, counted from a Tangerine move
+    // (as PGN move numbers count them).
+    let first_ply = usize::from(game.board().side() == Color::Black) + opening.moves.len();
     for m in &opening.moves {
         if let Err(e) = game.play_text(m) {
             return (Termination::Void(format!("opening move '{m}': {e}")), None);
         }
     }
     let colours = [Color::White, Color::Black];
+    let defaults = option_defaults(t);
     for (i, side) in sides.iter_mut().enumerate() {
-        match Engine::start(side.spec).and_then(|mut e| {
+        match Engine::start(side.spec, &defaults).and_then(|mut e| {
             e.send("ucinewgame")?;
             e.sync()?;
             Ok(e)
@@ -198,6 +213,7 @@ fn run_game(
         Start::Fen(f) => format!("position fen {f}"),
     };
     let mut played: Vec<String> = opening.moves.clone();
+    let mut adjudicator = Adjudicator::new(t.draw, t.resign);
     loop {
         if let Some(o) = game.outcome() {
             return match o {
@@ -206,8 +222,8 @@ fn run_game(
                 Outcome::NoZap => (Termination::NoZap, None),
             };
         }
-        if t.max_plies > 0 && moves.len() as u32 >= t.max_plies {
-            return (Termination::Adjudicated, None);
+        if t.max_plies > 0 && played.len() as u64 >= u64::from(t.max_plies) {
+            return (Termination::Adjudicated(Adjudication::MoveLimit), None);
         }
         let mover = game.board().side();
         let me = mover.index();
@@ -225,10 +241,39 @@ fn run_game(
                     let fault = side.fault(FaultKind::IllegalMove, format!("'{}': {e}", rec.text));
                     return (fault, Some(mover.opp()));
                 }
+                let move_number = ((first_ply + moves.len()) / 2 + 1) as u32;
+                let verdict = adjudicator.record(me, move_number, rec.score);
                 played.push(rec.text.clone());
                 moves.push(rec);
+                if game.outcome().is_none() {
+                    if let Some(v) = verdict {
+                        return adjudicated(v, t, sides);
+                    }
+                }
             }
         }
+    }
+}
+
+/// The end of a game adjudicated on the engines' scores.
+fn adjudicated(v: Verdict, t: &TournamentSpec, sides: &[Side; 2]) -> (Termination, Option<Color>) {
+    match (v, t.draw, t.resign) {
+        (Verdict::Draw, Some(d), _) => (
+            Termination::Adjudicated(Adjudication::DrawScores {
+                move_count: d.move_count,
+                score_cp: d.score_cp,
+            }),
+            None,
+        ),
+        (Verdict::Resigns(loser), _, Some(r)) => (
+            Termination::Adjudicated(Adjudication::Resign {
+                engine: sides[loser].spec.name.clone(),
+                move_count: r.move_count,
+                score_cp: r.score_cp,
+            }),
+            Some([Color::Black, Color::White][loser]),
+        ),
+        _ => unreachable!("a verdict comes from a rule that is set"),
     }
 }
 
@@ -257,7 +302,7 @@ fn ask(
         return Err(side.fault(FaultKind::Crash, e.to_string()));
     }
     let deadline = start + allowed;
-    let (mut depth, mut nodes) = (None, None);
+    let (mut depth, mut nodes, mut score) = (None, None, None);
     let answer = loop {
         match engine.read_line(deadline) {
             Ok(line) => {
@@ -267,6 +312,7 @@ fn ask(
                         let (d, n) = info_depth_nodes(&line);
                         depth = d.or(depth);
                         nodes = n.or(nodes);
+                        score = adjudication::info_score(&line).or(score);
                     }
                     Some("bestmove") => break Ok(words.next().unwrap_or("").to_string()),
                     _ => {}
@@ -311,9 +357,10 @@ fn ask(
     }
     Ok(MoveRecord {
         text,
-        time_ms: elapsed.as_millis() as u64,
+        time_ns: elapsed.as_nanos() as u64,
         depth,
         nodes,
+        score,
     })
 }
 

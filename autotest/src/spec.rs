@@ -4,6 +4,11 @@
 
 use std::path::PathBuf;
 
+/// The rules' no-zap draw limit, in plies (RULES.md), the flags' default.
+pub const RULES_NO_ZAP_PLIES: u32 = 100;
+/// The course referee's no-zap limit, a course config's default.
+pub const COURSE_NO_ZAP_PLIES: u32 = 200;
+
 /// A chess-style clock.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum Clock {
@@ -70,6 +75,40 @@ pub enum Schedule {
     Gauntlet,
 }
 
+/// How games are written to the PGN file.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum PgnStyle {
+    /// Chess PGN's export layout (see `pgn`): `{seconds depth nodes}`
+    /// comments, the opening marked `{book}`.
+    #[default]
+    Standard,
+    /// The course referee's layout, which the course's `pgnrate.tcl`,
+    /// `pgnstats` and BayesElo read: `{nanoseconds depth nodes}` comments,
+    /// book moves as `{0 0 0}`, games numbered from 0 across the file.
+    Course,
+}
+
+/// Draw adjudication from the engines' reported scores (cutechess's
+/// `-draw`): a draw once, from move `move_number` on, each engine's last
+/// `move_count` scores are all within `±score_cp`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct DrawRule {
+    pub move_number: u32,
+    pub move_count: u32,
+    pub score_cp: i32,
+}
+
+/// Resign adjudication (cutechess's `-resign`): an engine whose last
+/// `move_count` scores are all at most `-score_cp` loses; with
+/// `two_sided`, only if its opponent's last `move_count` scores are also
+/// all at least `+score_cp`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ResignRule {
+    pub move_count: u32,
+    pub score_cp: i32,
+    pub two_sided: bool,
+}
+
 /// The whole tournament.
 #[derive(Clone, PartialEq, Debug)]
 pub struct TournamentSpec {
@@ -85,10 +124,20 @@ pub struct TournamentSpec {
     /// Play each opening twice with colours swapped (a game pair).
     pub repeat: bool,
     pub pgn_out: Option<PathBuf>,
+    pub pgn_style: PgnStyle,
+    /// Add to an existing PGN file (else it is replaced).
+    pub pgn_append: bool,
     pub sprt: Option<SprtSpec>,
-    /// Adjudicate a draw after this many plies (0: never).
+    /// Play at most this many games in all, repeating the rounds as
+    /// needed (the course config's `game_rounds`); `None`: `rounds` rounds.
+    pub max_games: Option<u32>,
+    /// Adjudicate a draw once the game has this many plies, the opening's
+    /// included (0: never).
     pub max_plies: u32,
-    /// The draw rules: occurrences of a position, plies without a zap.
+    pub draw: Option<DrawRule>,
+    pub resign: Option<ResignRule>,
+    /// The draw rules: occurrences of a position, plies without a zap
+    /// (0: never; also sent to engines that have a `no_zap_plies` option).
     pub repetitions: u32,
     pub no_zap_plies: u32,
     /// Grace allowed past a clock before a loss on time, ms.
@@ -114,10 +163,15 @@ impl Default for TournamentSpec {
             openings: OpeningsSpec::default(),
             repeat: true,
             pgn_out: None,
+            pgn_style: PgnStyle::Standard,
+            pgn_append: false,
             sprt: None,
+            max_games: None,
             max_plies: 0,
+            draw: None,
+            resign: None,
             repetitions: 3,
-            no_zap_plies: 100,
+            no_zap_plies: RULES_NO_ZAP_PLIES,
             time_margin_ms: 50,
             recover: true,
             seed: 1,

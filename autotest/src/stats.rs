@@ -25,6 +25,16 @@
 //! width, and the LOS is 1, 0 or 1/2 according to whether the score is above,
 //! below or equal to 1/2. With no games at all the estimators return `None`.
 //!
+//! # Showing an estimate
+//!
+//! [`elo_shown`] never prints a zero-width interval or an infinite Elo: at
+//! a 100% score (every game won) it prints a lower bound `> +N`, where N
+//! is the Elo of the one-sided 95% Clopper–Pearson lower bound on the
+//! score, `0.05^(1/n)` for n games won out of n ([`sweep_bound`]; 10 wins
+//! give `> +182.7`); at 0% the mirror image `< -N`; with no spread in the
+//! results otherwise (every game drawn) the Elo alone, marked
+//! `(no spread)`.
+//!
 //! # SPRT
 //!
 //! [`llr_penta`] and [`llr_wdl`] are a port of fishtest's
@@ -196,6 +206,31 @@ pub fn estimate_wdl(w: u64, d: u64, l: u64) -> Option<Estimate> {
 pub fn estimate_penta(p: [u64; 5]) -> Option<Estimate> {
     let pairs: f64 = p.iter().map(|&c| c as f64).sum();
     estimate(&[0.0, 0.25, 0.5, 0.75, 1.0], &p, p[2] as f64 / pairs)
+}
+
+/// The Elo lower bound that `games` wins out of `games` give, one-sided
+/// 95%: the Elo of the Clopper–Pearson bound `0.05^(1/games)` on the
+/// score (the score below which `games` straight wins have a chance under
+/// 5%). `None` without games.
+pub fn sweep_bound(games: u64) -> Option<f64> {
+    (games > 0).then(|| elo_of_score(0.05f64.powf(1.0 / games as f64)))
+}
+
+/// An estimate as text, with `decimals` digits: `+12.3 ± 4.5` (half the
+/// 95% interval); `> +N` at a 100% score and `< -N` at 0% over `games`
+/// games ([`sweep_bound`]); the Elo and `(no spread)` when the interval
+/// has no width otherwise.
+pub fn elo_shown(e: &Estimate, games: u64, decimals: usize) -> String {
+    let bound = sweep_bound(games).unwrap_or(0.0);
+    if e.score >= 1.0 {
+        format!("> {bound:+.decimals$}")
+    } else if e.score <= 0.0 {
+        format!("< {:+.decimals$}", -bound)
+    } else if e.hi - e.lo <= 0.0 {
+        format!("{:+.decimals$} (no spread)", e.elo)
+    } else {
+        format!("{:+.decimals$} ± {:.decimals$}", e.elo, (e.hi - e.lo) / 2.0)
+    }
 }
 
 /// A discrete distribution: (value, probability) pairs.
@@ -494,7 +529,7 @@ pub fn stats_command(args: &[String]) -> Result<String, String> {
         results.ok_or_else(|| "stats: give --wdl W D L or --penta P0 P1 P2 P3 P4".to_string())?;
 
     let mut out = String::new();
-    let (est, llr) = match results {
+    let (est, llr, games) = match results {
         Results::Wdl(w, d, l) => {
             let games = w
                 .checked_add(d)
@@ -504,6 +539,7 @@ pub fn stats_command(args: &[String]) -> Result<String, String> {
             (
                 estimate_wdl(w, d, l),
                 sprt.as_ref().map(|s| llr_wdl(w, d, l, s.elo0, s.elo1)),
+                games,
             )
         }
         Results::Penta(p) => {
@@ -519,6 +555,7 @@ pub fn stats_command(args: &[String]) -> Result<String, String> {
             (
                 estimate_penta(p),
                 sprt.as_ref().map(|s| llr_penta(p, s.elo0, s.elo1)),
+                pairs.1,
             )
         }
     };
@@ -526,12 +563,25 @@ pub fn stats_command(args: &[String]) -> Result<String, String> {
         None => out += "no games: no estimate\n",
         Some(e) => {
             out += &format!("score {:.4} ({:.2}%)\n", e.score, 100.0 * e.score);
-            out += &format!(
-                "Elo {} (95% interval {} .. {})\n",
-                signed(e.elo),
-                signed(e.lo),
-                signed(e.hi)
-            );
+            out += &if e.score >= 1.0 || e.score <= 0.0 {
+                format!(
+                    "Elo {} (one-sided 95% bound: a {}% score in {games} games)\n",
+                    elo_shown(&e, games, 2),
+                    if e.score >= 1.0 { 100 } else { 0 }
+                )
+            } else if e.hi - e.lo <= 0.0 {
+                format!(
+                    "Elo {} (no interval: every sample scored the same)\n",
+                    signed(e.elo)
+                )
+            } else {
+                format!(
+                    "Elo {} (95% interval {} .. {})\n",
+                    signed(e.elo),
+                    signed(e.lo),
+                    signed(e.hi)
+                )
+            };
             out += &format!("LOS {:.2}%\n", 100.0 * e.los);
             let label = match results {
                 Results::Wdl(..) => "draw ratio",
@@ -774,6 +824,39 @@ mod tests {
         assert!(out.contains("LOS 100.00%"), "{out}");
         assert!(out.contains("draw ratio 20.00%"), "{out}");
         assert!(!out.contains("SPRT"), "{out}");
+    }
+
+    /// 0% and 100% scores show a one-sided bound, never a zero-width
+    /// interval or an infinity.
+    #[test]
+    fn sweeps_show_a_bound() {
+        // 0.05^(1/10) = 0.74113: -400 log10(1/0.74113 - 1) = +182.7.
+        assert!(close(sweep_bound(10).unwrap(), 182.73, 0.005));
+        // One win: 0.05, i.e. -511.5: one game says little.
+        assert!(close(sweep_bound(1).unwrap(), -511.5, 0.05));
+        assert_eq!(sweep_bound(0), None);
+        assert!(sweep_bound(100).unwrap() > sweep_bound(10).unwrap());
+        let shown = |e: Option<Estimate>, n| elo_shown(&e.unwrap(), n, 1);
+        assert_eq!(shown(estimate_wdl(10, 0, 0), 10), "> +182.7");
+        assert_eq!(shown(estimate_wdl(0, 0, 10), 10), "< -182.7");
+        assert_eq!(shown(estimate_penta([0, 0, 0, 0, 5]), 10), "> +182.7");
+        assert_eq!(shown(estimate_wdl(0, 7, 0), 7), "+0.0 (no spread)");
+        assert_eq!(shown(estimate_wdl(60, 20, 20), 100), "+147.2 ± 66.0");
+        let out = stats_command(&args("--wdl 10 0 0")).unwrap();
+        assert!(
+            out.contains("Elo > +182.73 (one-sided 95% bound: a 100% score in 10 games)"),
+            "{out}"
+        );
+        let out = stats_command(&args("--penta 5 0 0 0 0")).unwrap();
+        assert!(out.contains("Elo < -182.73"), "{out}");
+        let out = stats_command(&args("--penta 0 0 0 4 0")).unwrap();
+        assert!(out.contains("no interval"), "{out}");
+        for out in [
+            stats_command(&args("--wdl 3 0 0")).unwrap(),
+            stats_command(&args("--penta 0 0 9 0 0")).unwrap(),
+        ] {
+            assert!(!out.contains("inf") && !out.contains(".. "), "{out}");
+        }
     }
 
     #[test]

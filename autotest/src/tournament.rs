@@ -1,14 +1,15 @@
-//! Scheduling and scoring: the games of a round-robin or gauntlet, each
-//! opening played as a colour-swapped pair, run `concurrency` at a time;
-//! results gathered per engine (W/D/L, game pairs, faults), PGN written as
-//! games finish, and an SPRT that can end the tournament early.
+//! Scheduling and scoring: the engines checked before the first game
+//! (`preflight`); the games of a round-robin or gauntlet, each opening
+//! played as a colour-swapped pair, run `concurrency` at a time; results
+//! gathered per engine (W/D/L, game pairs, faults), PGN written as games
+//! finish, and an SPRT that can end the tournament early.
 
 use crate::openings::Opening;
 use crate::pgn::to_pgn;
 use crate::record::{FaultKind, GameRecord, Termination};
-use crate::referee;
-use crate::spec::{Schedule, TournamentSpec};
+use crate::spec::{PgnStyle, Schedule, TournamentSpec};
 use crate::stats::{self, SprtDecision};
+use crate::{preflight, referee};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,7 +27,8 @@ pub struct Job {
     pub pair: usize,
 }
 
-/// The games of the tournament, in order.
+/// The games of the tournament, in order: `rounds` rounds, or with
+/// `max_games` as many rounds as needed, cut at that many games.
 pub fn schedule(spec: &TournamentSpec, openings: usize) -> Vec<Job> {
     let n = spec.engines.len();
     let family = |i: usize| spec.family.get(i).cloned().flatten();
@@ -38,10 +40,14 @@ pub fn schedule(spec: &TournamentSpec, openings: usize) -> Vec<Job> {
         Schedule::Gauntlet => (1..n).map(|b| (0, b)).collect(),
     };
     let per = if spec.repeat { 2 } else { 1 };
+    let rounds = match spec.max_games {
+        Some(n) => n.div_ceil((encounters.len() as u32 * spec.games).max(1)),
+        None => spec.rounds,
+    };
     let mut jobs = Vec::new();
     let mut next_opening = 0;
     let mut pair = 0;
-    for round in 1..=spec.rounds {
+    for round in 1..=rounds {
         for &(a, b) in &encounters {
             for g in 0..spec.games.div_ceil(per) {
                 let opening = next_opening % openings.max(1);
@@ -60,6 +66,9 @@ pub fn schedule(spec: &TournamentSpec, openings: usize) -> Vec<Job> {
                 pair += 1;
             }
         }
+    }
+    if let Some(n) = spec.max_games {
+        jobs.truncate(n as usize);
     }
     jobs
 }
@@ -98,24 +107,24 @@ fn white_halves(r: &GameRecord) -> u64 {
     }
 }
 
-/// Plays the tournament. `report` is called with each finished game, its
-/// number and the total, in the order games finish.
+/// Plays the tournament, once every engine passed [`preflight::check`].
+/// `report` is called with each finished game, its number and the total,
+/// in the order games finish.
 pub fn run(
     spec: &TournamentSpec,
     openings: &[Opening],
     mut report: impl FnMut(&GameRecord, usize, usize),
 ) -> Result<Summary, String> {
+    preflight::check(spec)?;
     let jobs = schedule(spec, openings.len());
     let total = jobs.len();
     let queue = Mutex::new(jobs.iter().copied().collect::<VecDeque<Job>>());
     let stop = AtomicBool::new(false);
-    let mut pgn = match &spec.pgn_out {
-        Some(path) => Some(
-            std::fs::File::create(path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
+    let (mut pgn, games_before) = open_pgn(spec)?;
+    // A course PGN goes on where the file left off: game numbers, and
+    // openings after those its pairs used.
+    let course = spec.pgn_style == PgnStyle::Course;
+    let opening_offset = if course { games_before.div_ceil(2) } else { 0 };
     let default_opening = Opening::startpos();
     let mut standings = vec![Standing::default(); spec.engines.len()];
     let mut games = Vec::new();
@@ -132,8 +141,15 @@ pub fn run(
                 }
                 let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
                 let Some(job) = job else { break };
-                let opening = openings.get(job.opening).unwrap_or(default_opening);
-                let round = format!("{}.{}", job.round, job.number);
+                let opening = match openings.len() {
+                    0 => default_opening,
+                    n => &openings[(job.opening + opening_offset) % n],
+                };
+                let round = if course {
+                    (games_before + job.number - 1).to_string()
+                } else {
+                    format!("{}.{}", job.round, job.number)
+                };
                 let rec = referee::play(
                     &spec.engines[job.white],
                     &spec.engines[job.black],
@@ -182,7 +198,7 @@ pub fn run(
                 }
             }
             if let Some(f) = pgn.as_mut() {
-                let _ = f.write_all(to_pgn(&rec).as_bytes());
+                let _ = f.write_all(to_pgn(&rec, spec.pgn_style).as_bytes());
                 let _ = f.flush();
             }
             report(&rec, games.len() + 1, total);
@@ -209,6 +225,32 @@ pub fn run(
     })
 }
 
+/// The PGN file, if any, and how many games it already holds: opened for
+/// appending with `pgn_append`, else replaced.
+fn open_pgn(spec: &TournamentSpec) -> Result<(Option<std::fs::File>, usize), String> {
+    let Some(path) = &spec.pgn_out else {
+        return Ok((None, 0));
+    };
+    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    if !spec.pgn_append {
+        return Ok((Some(std::fs::File::create(path).map_err(cannot)?), 0));
+    }
+    let before = match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes)
+            .lines()
+            .filter(|l| l.starts_with("[Event "))
+            .count(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(cannot)?;
+    Ok((Some(file), before))
+}
+
 /// The final table: one line per engine.
 pub fn table(spec: &TournamentSpec, s: &Summary) -> String {
     let mut out = format!(
@@ -216,16 +258,18 @@ pub fn table(spec: &TournamentSpec, s: &Summary) -> String {
         "engine", "games", "wins", "draws", "losses", "score", "Elo ±95%", "LOS", "draws", "faults"
     );
     for (e, st) in spec.engines.iter().zip(&s.standings) {
-        let est = if st.pairs.iter().sum::<u64>() > 0 {
-            stats::estimate_penta(st.pairs)
-        } else {
-            stats::estimate_wdl(st.wins, st.draws, st.losses)
+        // The pentanomial estimate where there are pairs, unless all of
+        // them scored the same while the games did not.
+        let wdl = stats::estimate_wdl(st.wins, st.draws, st.losses);
+        let est = match stats::estimate_penta(st.pairs) {
+            Some(p) if p.hi > p.lo || wdl.is_some_and(|w| w.hi <= w.lo) => Some(p),
+            _ => wdl,
         };
         let games = st.games().max(1) as f64;
         let score = (st.wins as f64 + st.draws as f64 / 2.0) / games;
         let (elo, los) = match est {
             Some(est) => (
-                format!("{:+.1} ± {:.1}", est.elo, (est.hi - est.lo) / 2.0),
+                stats::elo_shown(&est, st.games(), 1),
                 format!("{:.1}%", est.los * 100.0),
             ),
             None => ("-".to_string(), "-".to_string()),

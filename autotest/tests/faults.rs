@@ -9,158 +9,21 @@
 //! f6e6 …), and misbehavers fail on their first move, so the good engine
 //! moves at most once before the fault. `safe_moves_of_the_fakes` checks
 //! those moves on the rules code, so the tests fail loudly if the
-//! assumption breaks.
-//!
-//! Leftover processes: each fake writes its pid to a directory of its own
-//! test (its second argument); after the game every one of those pids must
-//! be gone from /proc (neither running nor an unreaped zombie).
+//! assumption breaks. No engine process may be left behind (see
+//! `common`).
+
+mod common;
 
 use autotest::openings::Opening;
 use autotest::record::{FaultKind, GameRecord, Termination};
 use autotest::referee;
-use autotest::spec::{Clock, EngineLimits, EngineSpec, Schedule, TournamentSpec};
+use autotest::spec::{EngineLimits, EngineSpec, Schedule, TournamentSpec};
 use autotest::tournament;
+use common::*;
 use leiserchess::fen::STARTPOS;
 use leiserchess::game::{Game, MoveError, Outcome};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-/// The fake engine script.
-fn fake() -> PathBuf {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake/scripted.sh");
-    // Make it executable, whatever mode the checkout gave it.
-    let mut perm = std::fs::metadata(&path)
-        .expect("tests/fake/scripted.sh exists")
-        .permissions();
-    if perm.mode() & 0o111 != 0o111 {
-        perm.set_mode(perm.mode() | 0o755);
-        // Tests run in parallel: another one may be doing the same.
-        let _ = std::fs::set_permissions(&path, perm);
-    }
-    path
-}
-
-/// A fresh directory for the pids of one test's fakes.
-fn pid_dir(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("faults")
-        .join(format!("{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create the pid directory");
-    dir
-}
-
-/// The clock of the well-behaved engine: roomy, so that a loaded machine
-/// does not make it lose on time.
-const GOOD_CLOCK_MS: u64 = 2_000;
-/// The clock of the misbehaving engine: small, so hangs are found fast.
-const BAD_CLOCK_MS: u64 = 200;
-/// Every single-game test must end within this.
-const GAME_LIMIT: Duration = Duration::from_secs(10);
-
-fn fischer(ms: u64) -> EngineLimits {
-    EngineLimits {
-        clock: Some(Clock::Fischer {
-            base_ms: ms,
-            inc_ms: 0,
-        }),
-        ..EngineLimits::default()
-    }
-}
-
-/// A fake engine in `mode`, writing its pid into `pids`.
-fn engine(name: &str, mode: &str, limits: EngineLimits, pids: &Path) -> EngineSpec {
-    EngineSpec {
-        name: name.to_string(),
-        command: vec![
-            fake().to_string_lossy().into_owned(),
-            mode.to_string(),
-            pids.to_string_lossy().into_owned(),
-        ],
-        dir: None,
-        options: vec![("Hash".to_string(), "1".to_string())],
-        limits,
-    }
-}
-
-fn tournament_spec(engines: Vec<EngineSpec>) -> TournamentSpec {
-    TournamentSpec {
-        title: "faults".to_string(),
-        engines,
-        schedule: Schedule::RoundRobin,
-        games: 2,
-        rounds: 1,
-        concurrency: 1,
-        repeat: true,
-        max_plies: 0,
-        repetitions: 3,
-        no_zap_plies: 100,
-        time_margin_ms: 50,
-        recover: true,
-        ..TournamentSpec::default()
-    }
-}
-
-/// Runs `f` on a thread and fails if it takes longer than `limit`.
-fn bounded<T: Send + 'static>(
-    limit: Duration,
-    f: impl FnOnce() -> T + Send + 'static,
-) -> (T, Duration) {
-    let (tx, rx) = mpsc::channel();
-    let start = Instant::now();
-    std::thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    match rx.recv_timeout(limit) {
-        Ok(v) => (v, start.elapsed()),
-        Err(mpsc::RecvTimeoutError::Timeout) => panic!("did not finish within {limit:?}"),
-        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("the test thread panicked"),
-    }
-}
-
-/// The pids the fakes of `dir` wrote that are still there: running, or
-/// exited but never waited for (zombies).
-fn leftovers(dir: &Path) -> Vec<String> {
-    let mut left = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("read the pid directory") {
-        let pid = entry
-            .expect("pid file")
-            .file_name()
-            .to_string_lossy()
-            .into_owned();
-        if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-            // "pid (comm) S ppid …": a recycled pid would not be one of ours.
-            let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-            let mut fields = after.split_whitespace();
-            let state = fields.next().unwrap_or("?");
-            let ppid = fields.next().unwrap_or("?");
-            let cmdline =
-                std::fs::read_to_string(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            let ours =
-                ppid == std::process::id().to_string() || cmdline.contains(&*dir.to_string_lossy());
-            if ours {
-                left.push(format!(
-                    "{pid} (state {state}, {})",
-                    cmdline.replace('\0', " ").trim()
-                ));
-            }
-        }
-    }
-    left
-}
-
-/// How many fakes were started with pids in `dir`.
-fn started(dir: &Path) -> usize {
-    std::fs::read_dir(dir).map_or(0, |d| d.count())
-}
-
-fn assert_no_leftovers(dir: &Path) {
-    let left = leftovers(dir);
-    assert!(left.is_empty(), "engine processes left behind: {left:?}");
-    let _ = std::fs::remove_dir_all(dir);
-}
 
 /// Plays one game from the start position between the good fake and a
 /// misbehaving one, `bad_white` saying which colour misbehaves.
@@ -419,6 +282,99 @@ fn missing_command_black() {
     missing_command("missing_command_black", false);
 }
 
+/// Runs a tournament of the good fake against `bad` that must not get
+/// past the check before the first game; its error.
+fn stopped_before_the_first_game(test: &str, bad: EngineSpec, pids: &Path) -> String {
+    let pgn = pids.with_extension("pgn");
+    let spec = TournamentSpec {
+        pgn_out: Some(pgn.clone()),
+        ..tournament_spec(vec![
+            engine("good", "good", fischer(GOOD_CLOCK_MS), pids),
+            bad,
+        ])
+    };
+    let ((result, reported), elapsed) = bounded(Duration::from_secs(20), move || {
+        let mut reported = 0;
+        let result = tournament::run(&spec, &[], |_, _, _| reported += 1);
+        (result, reported)
+    });
+    let err = match result {
+        Ok(s) => panic!("{test}: the tournament ran {} games", s.games.len()),
+        Err(e) => e,
+    };
+    eprintln!("{test}: stopped in {} ms: {err}", elapsed.as_millis());
+    assert_eq!(reported, 0, "{test}: no game is played");
+    assert!(!pgn.exists(), "{test}: no PGN file is written");
+    assert_no_leftovers(pids);
+    err
+}
+
+/// A missing program stops the tournament before the first game, with
+/// an error naming the engine, its command and what failed (it was
+/// scored as a crash in every game before).
+#[test]
+fn missing_program_stops_the_run() {
+    let pids = pid_dir("missing_program_stops_the_run");
+    let program = format!("{}/no-such-engine", env!("CARGO_TARGET_TMPDIR"));
+    let bad = EngineSpec {
+        name: "missing".to_string(),
+        command: vec![program.clone(), "--uci".to_string()],
+        dir: None,
+        options: Vec::new(),
+        limits: fischer(BAD_CLOCK_MS),
+    };
+    let err = stopped_before_the_first_game("missing_program", bad, &pids);
+    assert!(
+        err.starts_with(&format!(
+            "could not start engine 'missing' ({program} --uci): {program}: "
+        )),
+        "{err}"
+    );
+    assert!(err.contains("No such file"), "{err}");
+    assert_eq!(err.lines().count(), 1, "only the missing engine: {err}");
+}
+
+/// An engine that never answers `uci` stops the tournament too, once the
+/// handshake limit (10 s) has passed.
+#[test]
+fn mute_engine_stops_the_run() {
+    let pids = pid_dir("mute_engine_stops_the_run");
+    let bad = engine("mute", "hang-handshake", fischer(BAD_CLOCK_MS), &pids);
+    let err = stopped_before_the_first_game("mute_engine", bad, &pids);
+    assert!(err.starts_with("engine 'mute' ("), "{err}");
+    assert!(
+        err.ends_with("did not answer the start-up check: no 'uciok' within 10 s of 'uci'"),
+        "{err}"
+    );
+}
+
+/// An engine that exits during the handshake is named with its exit
+/// status; the engines that passed are not.
+#[test]
+fn engine_exiting_in_the_handshake_stops_the_run() {
+    let pids = pid_dir("engine_exiting_in_the_handshake");
+    // `crash` exits on `go`; `early-exit` right after its first `readyok`,
+    // so it passes the check: this one exits on `uci` itself.
+    let bad = EngineSpec {
+        name: "quitter".to_string(),
+        command: vec![
+            "/bin/sh".to_string(),
+            "-c".to_string(),
+            "exit 7".to_string(),
+        ],
+        dir: None,
+        options: Vec::new(),
+        limits: fischer(BAD_CLOCK_MS),
+    };
+    let err = stopped_before_the_first_game("exiting", bad, &pids);
+    assert!(
+        err.starts_with("engine 'quitter' (/bin/sh -c exit 7) exited during the start-up check: "),
+        "{err}"
+    );
+    assert!(err.contains("7"), "the exit status: {err}");
+    assert!(!err.contains("'good'"), "{err}");
+}
+
 /// An engine on a fixed time per move (no clock) that answers far too late
 /// but is alive: a time forfeit like with a clock, not a hang.
 #[test]
@@ -534,7 +490,8 @@ fn tournament_counts_faults() {
         );
         assert_eq!(st.pairs, [1, 0, 0, 0, 0], "{}", spec.engines[i].name);
     }
-    // 6 games, 2 engines each.
-    assert_eq!(started(&pids), 12, "every game starts both its engines");
+    // The check before the first game starts each of the 4 engines once;
+    // then 6 games, 2 engines each.
+    assert_eq!(started(&pids), 4 + 12, "every game starts both its engines");
     assert_no_leftovers(&pids);
 }

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # A scripted fake Leiserchess UCI engine for autotest's fault tests.
 #
-#   scripted.sh MODE [PIDDIR]
+#   scripted.sh MODE [PIDDIR [LOG]]
 #
 # It speaks just enough of the protocol (shared/spec/PROTOCOL.md) for the
-# referee, and misbehaves as MODE says. With PIDDIR, it writes its process id
-# to PIDDIR/<pid> at start, so a test can check that nothing is left behind.
-# It is pure bash and never forks, so killing it leaves nothing over.
+# referee, and misbehaves as MODE says. With PIDDIR (may be empty), it writes
+# its process id to PIDDIR/<pid> at start, so a test can check that nothing is
+# left behind. With LOG, it appends every line it reads to LOG. It is pure
+# bash and never forks, so killing it leaves nothing over.
 #
 # Moves (from the start position only): Tangerine plays d1c1, c1d1, d1c1, ...
 # and Lavender e6f6, f6e6, ... (pawn steps away from both laser paths: the
@@ -15,7 +16,9 @@
 # moves in the last `position` command.
 #
 # MODE:
-#   good               a well-behaved engine
+#   good               a well-behaved engine; its `info` says `score cp 0`
+#   score:CP           as good, with `score cp CP`
+#   nozap-option       as good, and lists a `no_zap_plies` option
 #   illegal            `bestmove a0a0` (unparsable: the squares are not adjacent)
 #   illegal-legalform  `bestmove a3a4` (well formed, but a3 is empty)
 #   crash              exits with status 3 on `go`
@@ -30,13 +33,20 @@
 #   garbage-binary     as garbage, with bytes that are not UTF-8 (the engine
 #                      keeps running: still an illegal move, not a crash)
 
-mode=${1:?usage: scripted.sh MODE [PIDDIR]}
+mode=${1:?usage: scripted.sh MODE [PIDDIR [LOG]]}
 piddir=${2:-}
+log=${3:-}
 slow_ms=1000
-if [[ $mode == slow:* ]]; then
-    slow_ms=${mode#slow:}
-    mode=slow
-fi
+score_cp=0
+nozap_option=0
+case $mode in
+slow:*) slow_ms=${mode#slow:}
+    mode=slow ;;
+score:*) score_cp=${mode#score:}
+    mode=good ;;
+nozap-option) nozap_option=1
+    mode=good ;;
+esac
 
 if [[ -n $piddir ]]; then
     echo $$ >"$piddir/$$"
@@ -87,7 +97,7 @@ garbage() {
 on_go() {
     move_for
     case $mode in
-    good) echo "info depth 1 seldepth 1 score cp 0 nodes 1 nps 1 time 0 pv $mv"
+    good) echo "info depth 1 seldepth 1 score cp $score_cp nodes 1 nps 1 time 0 pv $mv"
         echo "bestmove $mv" ;;
     illegal) echo "bestmove a0a0" ;;
     illegal-legalform) echo "bestmove a3a4" ;;
@@ -109,6 +119,9 @@ handle() {
         echo "id name fake-$mode"
         echo "id author autotest fault tests"
         echo "option name Hash type spin default 16 min 1 max 1024"
+        if ((nozap_option)); then
+            echo "option name no_zap_plies type spin default 100 min 0 max 1000"
+        fi
         echo "uciok"
         ;;
     isready)
@@ -157,6 +170,9 @@ while :; do
         IFS= read -r line || exit 0
     fi
     line=${line%$'\r'}
+    if [[ -n $log ]]; then
+        echo "$line" >>"$log"
+    fi
     if ((hung)); then
         continue
     fi

@@ -1,0 +1,216 @@
+//! The running report of a tournament, as cutechess-cli prints it: after
+//! each game, the game's result and the score of its pairing,
+//!
+//! ```text
+//! Finished game 7 of 20 (new vs old): 1-0 {King zapped}, about 2m 10s left
+//! Score of new vs old: 4 - 2 - 1  [0.643] 7
+//! ```
+//!
+//! The score is W - L - D of the pairing's first engine (in the order the
+//! engines were given), its score fraction, and the games the pairing
+//! played. In runs of more than [`ETA_AFTER`] games, the time left is
+//! estimated as the mean game duration so far times the games left,
+//! divided by the games played at once (at most the games left).
+
+use crate::record::GameRecord;
+use crate::spec::TournamentSpec;
+use std::collections::HashMap;
+
+/// Runs of at most this many games get no time estimate.
+pub const ETA_AFTER: usize = 4;
+
+pub struct Progress {
+    names: Vec<String>,
+    total: usize,
+    concurrency: usize,
+    /// Per pairing (engine indices, lower first): the lower one's wins,
+    /// losses, draws.
+    scores: HashMap<(usize, usize), [u64; 3]>,
+    played_ms: u64,
+    done: usize,
+}
+
+impl Progress {
+    pub fn new(spec: &TournamentSpec, total: usize) -> Progress {
+        Progress {
+            names: spec.engines.iter().map(|e| e.name.clone()).collect(),
+            total,
+            concurrency: spec.concurrency.max(1),
+            scores: HashMap::new(),
+            played_ms: 0,
+            done: 0,
+        }
+    }
+
+    /// Counts a finished game, number `number` of the run; the lines to
+    /// print for it.
+    pub fn game(&mut self, rec: &GameRecord, number: usize) -> String {
+        self.done += 1;
+        self.played_ms += rec.duration_ms;
+        let mut out = format!(
+            "Finished game {number} of {} ({} vs {}): {} {{{}}}",
+            self.total, rec.white, rec.black, rec.result, rec.termination
+        );
+        if let Some(left) = self.eta_ms() {
+            out += &format!(", about {} left", duration(left));
+        }
+        out.push('\n');
+        let index = |name: &str| self.names.iter().position(|n| n == name);
+        let (Some(w), Some(b)) = (index(&rec.white), index(&rec.black)) else {
+            return out;
+        };
+        let (a, other) = (w.min(b), w.max(b));
+        // The result from the lower engine's side: 0 win, 1 loss, 2 draw.
+        let white_won = match rec.result.as_str() {
+            "1-0" => Some(true),
+            "0-1" => Some(false),
+            _ => None,
+        };
+        let slot = match white_won {
+            Some(won) if won == (w == a) => 0,
+            Some(_) => 1,
+            None => 2,
+        };
+        let s = self.scores.entry((a, other)).or_default();
+        s[slot] += 1;
+        let n = s.iter().sum::<u64>();
+        let fraction = (s[0] as f64 + s[2] as f64 / 2.0) / n as f64;
+        out += &format!(
+            "Score of {} vs {}: {} - {} - {}  [{fraction:.3}] {n}\n",
+            self.names[a], self.names[other], s[0], s[1], s[2]
+        );
+        out
+    }
+
+    /// The estimated time left, for runs longer than [`ETA_AFTER`] games
+    /// with games left.
+    fn eta_ms(&self) -> Option<u64> {
+        let left = self.total.checked_sub(self.done)?;
+        if self.total <= ETA_AFTER || left == 0 || self.done == 0 {
+            return None;
+        }
+        let mean = self.played_ms as f64 / self.done as f64;
+        Some((mean * left as f64 / self.concurrency.min(left) as f64).round() as u64)
+    }
+}
+
+/// `45s`, `3m 05s`, `2h 03m`.
+fn duration(ms: u64) -> String {
+    let s = ms.div_ceil(1000);
+    match s {
+        0..=59 => format!("{s}s"),
+        60..=3599 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, s / 60 % 60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{Start, Termination};
+    use crate::spec::EngineSpec;
+
+    fn spec(names: &[&str], concurrency: usize) -> TournamentSpec {
+        TournamentSpec {
+            engines: names
+                .iter()
+                .map(|n| EngineSpec {
+                    name: n.to_string(),
+                    command: vec!["e".to_string()],
+                    dir: None,
+                    options: Vec::new(),
+                    limits: Default::default(),
+                })
+                .collect(),
+            concurrency,
+            ..TournamentSpec::default()
+        }
+    }
+
+    fn game(white: &str, black: &str, result: &str, duration_ms: u64) -> GameRecord {
+        GameRecord {
+            event: "e".to_string(),
+            round: "1".to_string(),
+            white: white.to_string(),
+            black: black.to_string(),
+            start: Start::StartPos,
+            opening: Vec::new(),
+            moves: Vec::new(),
+            result: result.to_string(),
+            termination: Termination::KingZapped,
+            started_unix: 0,
+            duration_ms,
+        }
+    }
+
+    #[test]
+    fn score_lines_as_cutechess() {
+        let mut p = Progress::new(&spec(&["new", "old"], 1), 4);
+        let lines: Vec<String> = [
+            game("new", "old", "1-0", 1000),
+            game("old", "new", "1-0", 1000),
+            game("old", "new", "0-1", 1000),
+            game("new", "old", "1/2-1/2", 1000),
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, g)| p.game(g, i + 1))
+        .collect();
+        assert_eq!(
+            lines[0],
+            "Finished game 1 of 4 (new vs old): 1-0 {King zapped}\n\
+             Score of new vs old: 1 - 0 - 0  [1.000] 1\n"
+        );
+        // Always from the first-given engine's side, whatever the colours.
+        assert!(lines[1].ends_with("Score of new vs old: 1 - 1 - 0  [0.500] 2\n"));
+        assert!(lines[2].ends_with("Score of new vs old: 2 - 1 - 0  [0.667] 3\n"));
+        assert!(lines[3].ends_with("Score of new vs old: 2 - 1 - 1  [0.625] 4\n"));
+        assert!(
+            lines.iter().all(|l| !l.contains("left")),
+            "4 games: no estimate"
+        );
+    }
+
+    #[test]
+    fn pairings_are_scored_apart() {
+        let mut p = Progress::new(&spec(&["a", "b", "c"], 1), 3);
+        p.game(&game("a", "b", "0-1", 1), 1);
+        let out = p.game(&game("c", "b", "1-0", 1), 2);
+        assert!(
+            out.ends_with("Score of b vs c: 0 - 1 - 0  [0.000] 1\n"),
+            "{out}"
+        );
+        let out = p.game(&game("b", "a", "1/2-1/2", 1), 3);
+        assert!(
+            out.ends_with("Score of a vs b: 0 - 1 - 1  [0.250] 2\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn time_left_from_the_mean_game_and_the_concurrency() {
+        // 10 games, 2 at a time, 30 s a game: after 2, 8 left = 2 min.
+        let mut p = Progress::new(&spec(&["a", "b"], 2), 10);
+        p.game(&game("a", "b", "1-0", 20_000), 1);
+        let out = p.game(&game("b", "a", "1-0", 40_000), 2);
+        assert!(
+            out.contains("(b vs a): 1-0 {King zapped}, about 2m 00s left\n"),
+            "{out}"
+        );
+        for n in 3..=9 {
+            p.game(&game("a", "b", "1-0", 30_000), n);
+        }
+        // One left: it runs alone, so a whole mean game (30 s).
+        assert_eq!(p.eta_ms(), Some(30_000));
+        let out = p.game(&game("a", "b", "1-0", 30_000), 10);
+        assert!(!out.contains("left"), "none left: {out}");
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(duration(0), "0s");
+        assert_eq!(duration(44_001), "45s");
+        assert_eq!(duration(185_000), "3m 05s");
+        assert_eq!(duration(7_380_000), "2h 03m");
+    }
+}

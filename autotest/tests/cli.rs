@@ -1,0 +1,244 @@
+//! The `autotest` program end to end, with the scripted fake engines: a
+//! broken engine stops the run with an error and a non-zero exit; a course
+//! config file runs as the course referee runs it (the PGN appended beside
+//! it, paths taken from its directory, the course's no-zap limit); the
+//! running score; the help.
+
+mod common;
+
+use common::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn autotest(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_autotest"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run autotest")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh, empty directory for one test.
+fn work_dir(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(format!("{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create the work directory");
+    dir
+}
+
+#[test]
+fn missing_engine_stops_the_run_with_an_error() {
+    let dir = work_dir("missing_engine");
+    let pids = pid_dir("cli_missing_engine");
+    let good = format!("cmd={} good {}", fake().display(), pids.display());
+    let out = autotest(
+        &[
+            "-engine",
+            "cmd=./no-such-engine",
+            "name=ghost",
+            "-engine",
+            &good,
+            "-games",
+            "4",
+            "-pgnout",
+            "games.pgn",
+        ],
+        &dir,
+    );
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    eprintln!("{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(
+        stderr.starts_with("autotest: could not start engine 'ghost' (./no-such-engine): "),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Finished game"), "{stderr}");
+    assert_eq!(stdout, "", "no table");
+    assert!(!dir.join("games.pgn").exists());
+    assert_no_leftovers(&pids);
+}
+
+/// The first game of `pgn` with what varies from run to run (the date and
+/// the move times) replaced by `…`.
+fn first_game_without_times(pgn: &str) -> String {
+    let game = pgn.split("\n\n[Event").next().unwrap_or_default();
+    game.lines()
+        .map(|l| {
+            if l.starts_with("[Date ") {
+                return "[Date \"…\"]".to_string();
+            }
+            // `{nanoseconds depth nodes}`: keep depth and nodes, and a 0.
+            l.split('{')
+                .enumerate()
+                .map(|(i, part)| match (i, part.split_once(' ')) {
+                    (i, Some((ns, rest))) if i > 0 && ns != "0" => format!("… {rest}"),
+                    _ => part.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join("{")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Games of a PGN text: (Round, White, Result).
+fn games(pgn: &str) -> Vec<(String, String, String)> {
+    let tag = |game: &str, name: &str| {
+        game.lines()
+            .find_map(|l| l.strip_prefix(&format!("[{name} \"")))
+            .and_then(|v| v.strip_suffix("\"]"))
+            .unwrap_or("?")
+            .to_string()
+    };
+    pgn.split("[Event ")
+        .skip(1)
+        .map(|g| (tag(g, "Round"), tag(g, "White"), tag(g, "Result")))
+        .collect()
+}
+
+/// `autotest sub/lab.txt` from another directory: the engines and the
+/// book are found beside the config, `sub/lab.pgn` gets the games in the
+/// course layout, a second run appends numbered on, each engine that
+/// lists `no_zap_plies` gets the course's 200, and the running score is
+/// printed after each game.
+#[test]
+fn course_config_runs_as_the_course_referee() {
+    let dir = work_dir("course_config");
+    let sub = dir.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::copy(fake(), sub.join("fake.sh")).unwrap();
+    // The fakes' own cycle, so that they go on from it.
+    std::fs::write(sub.join("book.txt"), "d1c1 e6f6\n").unwrap();
+    let pids = pid_dir("cli_course_config");
+    let log = dir.join("a.log");
+    let config = format!(
+        "# two fakes\ncpus = 1\nbook = book.txt\ngame_rounds = 5\n\n\
+         player = a\ninvoke = ./fake.sh nozap-option {pids} {log}\nfis = 2 0.1\n\n\
+         player = b\ninvoke = ./fake.sh good {pids}\nfis = 2 0.1\n",
+        pids = pids.display(),
+        log = log.display()
+    );
+    std::fs::write(sub.join("lab.txt"), config).unwrap();
+
+    let out = autotest(&["sub/lab.txt"], &dir);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    eprintln!("{stderr}{stdout}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let pgn = std::fs::read_to_string(sub.join("lab.pgn")).expect("sub/lab.pgn is written");
+    let expected: Vec<(String, String, String)> = (0..5)
+        .map(|i| {
+            let white = if i % 2 == 0 { "a" } else { "b" };
+            (i.to_string(), white.to_string(), "1/2-1/2".to_string())
+        })
+        .collect();
+    assert_eq!(games(&pgn), expected, "{pgn}");
+    assert_eq!(
+        first_game_without_times(&pgn),
+        "\
+[Event \"Autotest\"]
+[Site \"Local\"]
+[Date \"…\"]
+[Round \"0\"]
+[White \"a\"]
+[Black \"b\"]
+[Result \"1/2-1/2\"]
+
+1. d1c1 {0 0 0} e6f6 {0 0 0} 2. c1d1 {… 1 1} f6e6 {… 1 1} 3. d1c1 {… 1 1} e6f6 {… 1 1} 4. c1d1 {… 1 1} f6e6 {… 1 1} 1/2-1/2"
+    );
+    let sent: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("setoption"))
+        .map(String::from)
+        .collect();
+    assert!(
+        !sent.is_empty()
+            && sent
+                .iter()
+                .all(|l| l == "setoption name no_zap_plies value 200"),
+        "{sent:?}"
+    );
+    // The running score, with the time left in a 5-game run.
+    assert!(
+        stderr.contains("Score of a vs b: 0 - 0 - 1  [0.500] 1\n")
+            && stderr.contains("Score of a vs b: 0 - 0 - 5  [0.500] 5\n"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("Finished game 1 of 5 (a vs b): 1/2-1/2 {draw by repetition}, about "),
+        "{stderr}"
+    );
+    assert!(stdout.starts_with("Autotest\n"), "{stdout}");
+
+    // Again: appended, numbered on.
+    let out = autotest(&["sub/lab.txt"], &dir);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let pgn = std::fs::read_to_string(sub.join("lab.pgn")).unwrap();
+    let rounds: Vec<String> = games(&pgn).into_iter().map(|g| g.0).collect();
+    assert_eq!(rounds, (0..10).map(|i| i.to_string()).collect::<Vec<_>>());
+    assert_no_leftovers(&pids);
+}
+
+/// Bad config files name the file and the line; nothing is played.
+#[test]
+fn course_config_errors_name_the_file() {
+    let dir = work_dir("course_errors");
+    std::fs::write(dir.join("lab.txt"), "cpus = 2\nplayer = a\n").unwrap();
+    let out = autotest(&["lab.txt"], &dir);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "autotest: lab.txt: line 2: player 'a' has no 'invoke' line\n"
+    );
+    assert!(!dir.join("lab.pgn").exists());
+}
+
+/// `--help` lists every flag the parser knows, each with its default in
+/// brackets.
+#[test]
+fn help_lists_every_flag_with_its_default() {
+    let out = autotest(&["--help"], Path::new("."));
+    assert_eq!(out.status.code(), Some(0));
+    let help = text(&out.stdout);
+    let flags_part = help
+        .split("\nFlags")
+        .nth(1)
+        .and_then(|f| f.split("\nCourse config files").next())
+        .expect("a Flags section before the config files");
+    for flag in autotest::config::FLAGS {
+        // An entry runs from its line to the next flag's.
+        let entry = flags_part
+            .split("\n  -")
+            .map(|e| format!("-{e}"))
+            .find(|e| e.starts_with(&format!("{flag} ")) || e.contains(&format!("alias {flag})")));
+        let entry = entry.unwrap_or_else(|| panic!("{flag} is not in the help:\n{help}"));
+        assert!(
+            entry.contains('[') && entry.trim_end().ends_with(']'),
+            "{flag} has no default:\n{entry}"
+        );
+    }
+    for key in [
+        "cpus",
+        "book",
+        "game_rounds",
+        "title",
+        "adjudicate",
+        "nozap",
+        "draw",
+        "resign",
+        "player",
+        "invoke",
+        "fis",
+        "tc",
+        "depth",
+        "family",
+    ] {
+        assert!(help.contains(&format!("  {key} = ")), "{key}:\n{help}");
+    }
+}

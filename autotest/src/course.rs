@@ -100,6 +100,27 @@ mod tests {
         assert_eq!((spec.pgn_style, spec.pgn_append), (PgnStyle::Course, true));
     }
 
+    /// The shipped sample finds its book and our engine from wherever it
+    /// is run.
+    #[test]
+    fn the_sample_config_resolves() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/selfplay.txt");
+        let spec = load(&path).unwrap();
+        let book = spec.openings.file.unwrap();
+        assert!(book.is_file(), "{}", book.display());
+        let engine = PathBuf::from(&spec.engines[0].command[0]);
+        assert!(engine.ends_with("../../target/release/leiserchess"));
+        assert_eq!(
+            engine.parent().unwrap().canonicalize().ok(),
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../target/release")
+                .canonicalize()
+                .ok()
+        );
+        assert_eq!(spec.pgn_out, Some(path.with_extension("pgn")));
+        assert_eq!((spec.max_games, spec.no_zap_plies), (Some(20), 200));
+    }
+
     #[test]
     fn pgn_paths() {
         assert_eq!(

@@ -303,3 +303,103 @@ pub fn table(spec: &TournamentSpec, s: &Summary) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::parse_course_config;
+
+    /// (white, black, opening) of each game.
+    fn games(spec: &TournamentSpec, openings: usize) -> Vec<(usize, usize, usize)> {
+        schedule(spec, openings)
+            .iter()
+            .map(|j| (j.white, j.black, j.opening))
+            .collect()
+    }
+
+    /// `game_rounds = N` is N games in all, as the course referee plays
+    /// them: pairings in turn, a colour-swapped pair per opening.
+    #[test]
+    fn course_game_rounds_count_games() {
+        let two = "player = a\ninvoke = e\nplayer = b\ninvoke = e\n";
+        let spec = parse_course_config(&format!("game_rounds = 3\n{two}")).unwrap();
+        assert_eq!(games(&spec, 10), [(0, 1, 0), (1, 0, 0), (0, 1, 1)]);
+        let three = format!("game_rounds = 7\n{two}player = c\ninvoke = e\n");
+        let spec = parse_course_config(&three).unwrap();
+        assert_eq!(
+            games(&spec, 2),
+            [
+                (0, 1, 0),
+                (1, 0, 0),
+                (0, 2, 1),
+                (2, 0, 1),
+                (1, 2, 0),
+                (2, 1, 0),
+                (0, 1, 1)
+            ]
+        );
+        // Without it, one pair per pairing.
+        assert_eq!(schedule(&parse_course_config(two).unwrap(), 1).len(), 2);
+    }
+
+    fn summary(standings: Vec<Standing>) -> Summary {
+        Summary {
+            standings,
+            games: Vec::new(),
+            sprt: None,
+        }
+    }
+
+    fn two_engines() -> TournamentSpec {
+        parse_course_config("player = a\ninvoke = e\nplayer = b\ninvoke = e\n").unwrap()
+    }
+
+    /// A clean sweep shows a one-sided bound, never `± 0.0`.
+    #[test]
+    fn table_shows_bounds_at_0_and_100_percent() {
+        let won = Standing {
+            wins: 10,
+            pairs: [0, 0, 0, 0, 5],
+            ..Standing::default()
+        };
+        let lost = Standing {
+            losses: 10,
+            pairs: [5, 0, 0, 0, 0],
+            ..Standing::default()
+        };
+        let table = table(&two_engines(), &summary(vec![won, lost]));
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(lines[1].contains("> +182.7"), "{table}");
+        assert!(lines[2].contains("< -182.7"), "{table}");
+        assert!(
+            !table.contains("± 0.0") && !table.contains("inf"),
+            "{table}"
+        );
+    }
+
+    /// Pairs that all scored the same (a win and a draw each) show the
+    /// games' interval instead of a zero-width one; all draws say so.
+    #[test]
+    fn table_without_spread_in_the_pairs() {
+        let even = Standing {
+            wins: 4,
+            draws: 4,
+            pairs: [0, 0, 0, 4, 0],
+            ..Standing::default()
+        };
+        let drawn = Standing {
+            draws: 8,
+            pairs: [0, 0, 4, 0, 0],
+            ..Standing::default()
+        };
+        let table = table(&two_engines(), &summary(vec![even, drawn]));
+        let lines: Vec<&str> = table.lines().collect();
+        let wdl = stats::estimate_wdl(4, 4, 0).unwrap();
+        assert!(
+            lines[1].contains(&stats::elo_shown(&wdl, 8, 1)) && wdl.hi > wdl.lo,
+            "{table}"
+        );
+        assert!(lines[2].contains("+0.0 (no spread)"), "{table}");
+        assert!(!table.contains("± 0.0"), "{table}");
+    }
+}

@@ -1,8 +1,9 @@
-//! The running report of a tournament, as cutechess-cli prints it: after
-//! each game, the game's result and the score of its pairing,
+//! The running report of a tournament: after each game, a line with its
+//! result (the form `scripts/consistency.sh` counts) and the score of its
+//! pairing as cutechess-cli prints it,
 //!
 //! ```text
-//! Finished game 7 of 20 (new vs old): 1-0 {King zapped}, about 2m 10s left
+//! game 7/20: new vs old: 1-0 (King zapped), about 2m 10s left
 //! Score of new vs old: 4 - 2 - 1  [0.643] 7
 //! ```
 //!
@@ -48,7 +49,7 @@ impl Progress {
         self.done += 1;
         self.played_ms += rec.duration_ms;
         let mut out = format!(
-            "Finished game {number} of {} ({} vs {}): {} {{{}}}",
+            "game {number}/{}: {} vs {}: {} ({})",
             self.total, rec.white, rec.black, rec.result, rec.termination
         );
         if let Some(left) = self.eta_ms() {
@@ -158,7 +159,7 @@ mod tests {
         .collect();
         assert_eq!(
             lines[0],
-            "Finished game 1 of 4 (new vs old): 1-0 {King zapped}\n\
+            "game 1/4: new vs old: 1-0 (King zapped)\n\
              Score of new vs old: 1 - 0 - 0  [1.000] 1\n"
         );
         // Always from the first-given engine's side, whatever the colours.
@@ -194,7 +195,7 @@ mod tests {
         p.game(&game("a", "b", "1-0", 20_000), 1);
         let out = p.game(&game("b", "a", "1-0", 40_000), 2);
         assert!(
-            out.contains("(b vs a): 1-0 {King zapped}, about 2m 00s left\n"),
+            out.starts_with("game 2/10: b vs a: 1-0 (King zapped), about 2m 00s left\n"),
             "{out}"
         );
         for n in 3..=9 {

@@ -58,7 +58,7 @@ fn missing_engine_stops_the_run_with_an_error() {
         stderr.starts_with("autotest: could not start engine 'ghost' (./no-such-engine): "),
         "{stderr}"
     );
-    assert!(!stderr.contains("Finished game"), "{stderr}");
+    assert!(!stderr.contains("game 1/"), "{stderr}");
     assert_eq!(stdout, "", "no table");
     assert!(!dir.join("games.pgn").exists());
     assert_no_leftovers(&pids);
@@ -171,7 +171,7 @@ fn course_config_runs_as_the_course_referee() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("Finished game 1 of 5 (a vs b): 1/2-1/2 {draw by repetition}, about "),
+        stderr.starts_with("game 1/5: a vs b: 1/2-1/2 (draw by repetition), about "),
         "{stderr}"
     );
     assert!(stdout.starts_with("Autotest\n"), "{stdout}");

@@ -6,7 +6,7 @@
 # and a file of the whole input that `leiserchess < FILE` replays.
 #
 # usage: scripts/fuzz_uci.sh [LINES] [SEED]
-#   LINES  lines to send (default 20000; about 20 s on 2 cores)
+#   LINES  lines to send (default 20000: 17-29 s on 2 cores, after the release build)
 #   SEED   the generator's seed, decimal or 0x hex (default: the test's)
 # The same run: FUZZ_LINES=LINES FUZZ_SEED=SEED \
 #   cargo test --release --test fuzz_uci -- --ignored --nocapture

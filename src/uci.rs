@@ -125,6 +125,9 @@ pub struct Engine {
     /// One move-ordering table per search thread, while no search runs.
     orders: Vec<Order>,
     running: Option<Running>,
+    /// The thread freeing the last replaced table, joined before the
+    /// next one is freed and at the end, so no thread outlives the engine.
+    freeing: Option<JoinHandle<()>>,
     output: Output,
 }
 
@@ -164,6 +167,7 @@ impl Engine {
             shared: Arc::new(new_shared(&options)),
             orders: vec![Order::default()],
             running: None,
+            freeing: None,
             options,
             output,
         }
@@ -177,6 +181,14 @@ impl Engine {
     /// `bestmove`) and lets a `perft` finish.
     pub fn finish(&mut self) {
         self.end_job(false);
+        self.join_freeing();
+    }
+
+    fn join_freeing(&mut self) {
+        if let Some(t) = self.freeing.take() {
+            // Dropping a table can not fail; a panic there has nothing to say.
+            let _ = t.join();
+        }
     }
 
     /// Ends the running work, if any, and takes back the search's tables: a
@@ -212,8 +224,9 @@ impl Engine {
     /// one is freed on a thread of its own: unmapping gigabytes takes a
     /// while, and `ucinewgame` must answer at once.
     fn renew_table(&mut self) {
+        self.join_freeing();
         let old = std::mem::replace(&mut self.shared, Arc::new(new_shared(&self.options)));
-        std::thread::spawn(move || drop(old));
+        self.freeing = Some(std::thread::spawn(move || drop(old)));
     }
 
     /// Handles one line of input, writing the answer to `out`.

@@ -127,34 +127,47 @@ pub fn perft_threads_until(
     }
     let mut list = MoveList::new();
     generate(b, &mut list);
-    let moves = list.as_slice();
     let next = AtomicUsize::new(0);
+    let share = || count_roots(b, list.as_slice(), &next, depth, stop);
+    // One thread counts on the caller's: no thread to start or join.
+    if threads <= 1 {
+        return share();
+    }
     let total = Mutex::new(Some(0u64));
     std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..threads {
             scope.spawn(|| {
-                let mut board = b.clone();
-                let mut sum = Some(0);
-                // Take root moves one at a time: their subtrees differ a lot in size.
-                while let Some(&m) = moves.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let undo = board.make(m);
-                    let n = if undo.king_zapped() {
-                        Some(1)
-                    } else {
-                        perft_until(&mut board, depth - 1, stop)
-                    };
-                    board.unmake(m, undo);
-                    sum = sum.zip(n).map(|(s, n)| s + n);
-                    if sum.is_none() {
-                        break;
-                    }
-                }
+                let sum = share();
                 let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
                 *t = t.zip(sum).map(|(t, s)| t + s);
             });
         }
     });
     total.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Counts the root moves `moves[next..]` that this thread takes, one at a
+/// time (their subtrees differ a lot in size); `None` once stopped.
+fn count_roots(
+    b: &Board,
+    moves: &[Move],
+    next: &AtomicUsize,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    let mut board = b.clone();
+    let mut sum = 0;
+    while let Some(&m) = moves.get(next.fetch_add(1, Ordering::Relaxed)) {
+        let undo = board.make(m);
+        let n = if undo.king_zapped() {
+            Some(1)
+        } else {
+            perft_until(&mut board, depth - 1, stop)
+        };
+        board.unmake(m, undo);
+        sum += n?;
+    }
+    Some(sum)
 }
 
 /// `perft` at depth 2 or more, reading `stop` before each move.

@@ -1,7 +1,9 @@
 //! A course config file run the way the course referee (`lauto.jar`) runs
 //! it: `autotest FILE.txt` appends the games to `FILE.pgn` beside the
 //! config (the extension replaced) in the course's PGN layout, so the
-//! course's `pgnrate.tcl` and BayesElo read it as before.
+//! course's `pgnrate.tcl` and BayesElo read it as before. Games are
+//! numbered on from those already in the file, and a second run takes the
+//! book's openings after those the file's game pairs used.
 //!
 //! Unlike the course referee, which takes relative paths from the current
 //! directory, relative paths in the file (`book`, and an `invoke` program

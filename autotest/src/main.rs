@@ -72,7 +72,8 @@ Course config files (the course referee's format; `#` starts a comment):
     NAME = VALUE           any other key: a UCI option
   Relative paths (book, an invoke program with a '/') are taken from the
   config file's directory. The games are appended to CONFIG.pgn beside it,
-  in the course referee's layout, numbered on from the games already there.
+  in the course referee's layout, numbered on from the games already there
+  (and on through the book).
 
 Every engine must answer `uci` with `uciok` before the first game, or the run
 stops (exit status 2). After each game the pairing's score is printed as

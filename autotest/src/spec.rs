@@ -82,8 +82,8 @@ pub enum PgnStyle {
     /// comments, the opening marked `{book}`.
     #[default]
     Standard,
-    /// The course referee's layout, which the course's `pgnrate.tcl`,
-    /// `pgnstats` and BayesElo read: `{nanoseconds depth nodes}` comments,
+    /// The course referee's layout, which the course's `pgnrate.tcl` and
+    /// BayesElo read: `{nanoseconds depth nodes}` comments,
     /// book moves as `{0 0 0}`, games numbered from 0 across the file.
     Course,
 }

@@ -113,8 +113,8 @@ fn course_config_runs_as_the_course_referee() {
     let sub = dir.join("sub");
     std::fs::create_dir_all(&sub).unwrap();
     std::fs::copy(fake(), sub.join("fake.sh")).unwrap();
-    // The fakes' own cycle, so that they go on from it.
-    std::fs::write(sub.join("book.txt"), "d1c1 e6f6\n").unwrap();
+    // The fakes' own cycle, so that they go on from it: 2 and 4 plies.
+    std::fs::write(sub.join("book.txt"), "d1c1 e6f6\nd1c1 e6f6 c1d1 f6e6\n").unwrap();
     let pids = pid_dir("cli_course_config");
     let log = dir.join("a.log");
     let config = format!(
@@ -176,12 +176,19 @@ fn course_config_runs_as_the_course_referee() {
     );
     assert!(stdout.starts_with("Autotest\n"), "{stdout}");
 
-    // Again: appended, numbered on.
+    // Again: appended, numbered on, and the openings go on after the
+    // pairs already played (3, the last one half played).
     let out = autotest(&["sub/lab.txt"], &dir);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let pgn = std::fs::read_to_string(sub.join("lab.pgn")).unwrap();
     let rounds: Vec<String> = games(&pgn).into_iter().map(|g| g.0).collect();
     assert_eq!(rounds, (0..10).map(|i| i.to_string()).collect::<Vec<_>>());
+    let book_plies: Vec<usize> = pgn
+        .split("[Event ")
+        .skip(1)
+        .map(|g| g.matches("{0 0 0}").count())
+        .collect();
+    assert_eq!(book_plies, [2, 2, 4, 4, 2, 4, 4, 2, 2, 4]);
     assert_no_leftovers(&pids);
 }
 

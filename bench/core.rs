@@ -13,10 +13,10 @@
 //! Run with `cargo bench --bench core`; the whole run takes about a minute.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use leiserchess::board::Board;
-use leiserchess::moves::{Move, MoveList};
-use leiserchess::piece::Color;
-use leiserchess::{fen, laser, movegen, perft};
+use leiserchess::rules::board::Board;
+use leiserchess::rules::moves::{Move, MoveList};
+use leiserchess::rules::piece::Color;
+use leiserchess::rules::{fen, laser, movegen, perft};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;

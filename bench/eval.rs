@@ -18,10 +18,10 @@
 
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
-use leiserchess::board::Board;
 use leiserchess::eval::{self, coverage, Terms, Weights};
-use leiserchess::fen;
-use leiserchess::piece::Color;
+use leiserchess::rules::board::Board;
+use leiserchess::rules::fen;
+use leiserchess::rules::piece::Color;
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;

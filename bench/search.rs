@@ -27,15 +27,15 @@
 //! Run with `cargo bench --bench search`; the whole run takes about 40 s.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode, Throughput};
-use leiserchess::fen;
-use leiserchess::moves::Move;
-use leiserchess::piece::Rot;
+use leiserchess::rules::fen;
+use leiserchess::rules::moves::Move;
+use leiserchess::rules::piece::Rot;
+use leiserchess::rules::square::Square;
 use leiserchess::search::order::Order;
 use leiserchess::search::think::think;
-use leiserchess::search::time::Limits;
+use leiserchess::search::time::SearchLimits;
 use leiserchess::search::tt::{Bound, Entry, Table};
 use leiserchess::search::{bench, Params, Root, Shared};
-use leiserchess::square::Square;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Duration;
@@ -149,9 +149,9 @@ fn fresh(hash_mb: usize, ways: usize) -> (Shared, [Order; 1]) {
 
 /// Searches `root` to `depth` on one thread; returns the node count.
 fn search(root: &Root, depth: u32, shared: &Shared, orders: &mut [Order; 1]) -> u64 {
-    let limits = Limits {
+    let limits = SearchLimits {
         depth: Some(depth),
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     let answer = think(
         root,

@@ -17,10 +17,10 @@
 //! A missing reference directory or a malformed data line fails the whole
 //! harness before any trial runs, naming the path (and file and line).
 
-use leiserchess::fen::{parse, to_fen};
-use leiserchess::movegen::generate;
-use leiserchess::moves::MoveList;
-use leiserchess::perft::{perft, perft_plain, perft_threads};
+use leiserchess::rules::fen::{parse, to_fen};
+use leiserchess::rules::movegen::generate;
+use leiserchess::rules::moves::MoveList;
+use leiserchess::rules::perft::{perft, perft_plain, perft_threads};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -253,7 +253,7 @@ fn parse_counts(text: &str) -> Result<Vec<u64>, String> {
         .collect()
 }
 
-fn parse_fen(origin: &str, fen: &str) -> Result<leiserchess::board::Board, Failed> {
+fn parse_fen(origin: &str, fen: &str) -> Result<leiserchess::rules::board::Board, Failed> {
     parse(fen).map_err(|e| format!("FEN {fen:?} ({origin}) does not parse: {e}").into())
 }
 

@@ -1,31 +1,25 @@
 //! leiserchess: a Leiserchess 2018 engine.
 //!
-//! Module map: `square`, `piece`, `moves` (types and their text), `bitboard`
-//! and `zobrist` (compile-time tables), `board` (the position and in-place
-//! make/unmake), `laser`, `movegen`, `fen`, `game` (history and rules),
-//! `perft`, and `uci` (the protocol loop). With the `debug-commands`
-//! feature (on by default), `debug`: the `check_rep` invariants and the
-//! `dump` command's named dumps.
+//! The folders are the layers; each imports only the ones listed before it:
+//!
+//! - `quote` and, with the `debug-commands` feature, `check` (the
+//!   `check_rep` tools): leaves that import nothing from the crate.
+//! - `rules`: squares, pieces, moves, the board and its in-place
+//!   make/unmake, the laser, move generation, FEN, a game's history and
+//!   rules, perft.
+//! - `eval`: the evaluation and its laser-coverage term.
+//! - `search`: PVS with its transposition table, move ordering, time
+//!   management and the `bench` workload.
+//! - `protocol`: the UCI loop, its options and the `dump` registry.
 
 // One measured exception, with its `// SAFETY:` line: the transposition
 // table's zeroed allocation (`search::tt`).
 #![deny(unsafe_code)]
 
-pub mod bitboard;
-pub mod board;
 #[cfg(feature = "debug-commands")]
-pub mod debug;
+pub mod check;
 pub mod eval;
-pub mod fen;
-pub mod game;
-pub mod laser;
-pub mod movegen;
-pub mod moves;
-pub mod options;
-pub mod perft;
-pub mod piece;
+pub mod protocol;
 pub mod quote;
+pub mod rules;
 pub mod search;
-pub mod square;
-pub mod uci;
-pub mod zobrist;

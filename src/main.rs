@@ -2,8 +2,8 @@
 //! one-shot command (`perft`).
 
 use leiserchess::eval::{bench, Weights};
-use leiserchess::fen;
-use leiserchess::perft::{divide, perft_plain, perft_threads};
+use leiserchess::rules::fen;
+use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
 use leiserchess::search::{self, Params};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -26,7 +26,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         None => {
-            leiserchess::uci::run(std::io::stdin().lock(), std::io::stdout());
+            leiserchess::protocol::uci::run(std::io::stdin().lock(), std::io::stdout());
             Ok(())
         }
         Some("perft") => perft_command(&args[1..]),

@@ -27,18 +27,18 @@
 //!   `LEISERCHESS_DEMO_CRASH=1` and checks that `demo/abort` is reported
 //!   failed with SIGABRT while every other case still ran and passed.
 
-use leiserchess::board::Board;
-use leiserchess::fen;
-use leiserchess::game::{Game, MoveError, Outcome};
-use leiserchess::movegen;
-use leiserchess::moves::{Move, MoveList};
-use leiserchess::piece::{Color, Kind};
+use leiserchess::rules::board::Board;
+use leiserchess::rules::fen;
+use leiserchess::rules::game::{Game, MoveError, Outcome};
+use leiserchess::rules::movegen;
+use leiserchess::rules::moves::{Move, MoveList};
+use leiserchess::rules::piece::{Color, Kind};
+use leiserchess::rules::square::Square;
 use leiserchess::search::bench::POSITIONS;
 use leiserchess::search::order::Order;
 use leiserchess::search::think::think;
-use leiserchess::search::time::Limits;
+use leiserchess::search::time::SearchLimits;
 use leiserchess::search::{Params, Root, Shared};
-use leiserchess::square::Square;
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use std::io::Read;
 use std::os::unix::process::ExitStatusExt;
@@ -477,8 +477,8 @@ fn game_history(start: &str, seed: u64, plies: usize) {
         for m in generated(game.board()) {
             let mut b = game.board().clone();
             b.make(m);
-            let ko =
-                b.key() == before ^ leiserchess::zobrist::SIDE_KEY || keys.last() == Some(&b.key());
+            let ko = b.key() == before ^ leiserchess::rules::zobrist::SIDE_KEY
+                || keys.last() == Some(&b.key());
             assert_eq!(legal.contains(&m), !ko, "Ko rule for {m}: {}", here());
             if ko {
                 let mut g = game.clone();
@@ -533,9 +533,9 @@ fn shared(ways: usize) -> Shared {
 /// Searches `root` to `depth` with `orders.len()` threads, then checks the
 /// answer and every table.
 fn search_and_check(root: &Root, sh: &Shared, orders: &mut [Order], depth: u32, what: &str) {
-    let limits = Limits {
+    let limits = SearchLimits {
         depth: Some(depth),
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     // `think` leaves `stop` set; the caller clears it before a search.
     sh.stop.store(false, Ordering::Relaxed);
@@ -586,9 +586,9 @@ fn search_game(threads: usize, ways: usize, plies: usize) {
         let root = Root::from_game(&game);
         let what = format!("ply {ply} of {:?}", game.moves());
         let depth = 3 + (ply % 3) as u32;
-        let limits = Limits {
+        let limits = SearchLimits {
             depth: Some(depth),
-            ..Limits::default()
+            ..SearchLimits::default()
         };
         sh.stop.store(false, Ordering::Relaxed);
         let answer = think(

@@ -19,11 +19,11 @@
 //! sweep of seeded playouts runs every time, and checks that the playouts
 //! reach what the properties need (deep games, bare Kings, the endgame).
 
-use leiserchess::board::Board;
 use leiserchess::eval::{self, coverage, SideTerms, Terms, Weights};
-use leiserchess::fen;
-use leiserchess::game::Outcome;
-use leiserchess::piece::Color;
+use leiserchess::rules::board::Board;
+use leiserchess::rules::fen;
+use leiserchess::rules::game::Outcome;
+use leiserchess::rules::piece::Color;
 use quickcheck::{QuickCheck, TestResult};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 

@@ -3,7 +3,7 @@
 //! weights, the fast and the plain evaluation alike.
 
 use leiserchess::eval::{evaluate, evaluate_plain, Weights};
-use leiserchess::fen;
+use leiserchess::rules::fen;
 use std::path::PathBuf;
 
 /// `(line number, FEN, reference score in cp)` for every data line.

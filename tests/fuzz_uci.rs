@@ -23,12 +23,12 @@ mod engine;
 #[path = "common/rng.rs"]
 mod rng;
 
-use leiserchess::fen;
-use leiserchess::game::Game;
-use leiserchess::movegen::generate;
-use leiserchess::moves::MoveList;
-use leiserchess::options::{specs, OptionKind};
-use leiserchess::piece::Color;
+use leiserchess::protocol::options::{specs, OptionKind};
+use leiserchess::rules::fen;
+use leiserchess::rules::game::Game;
+use leiserchess::rules::movegen::generate;
+use leiserchess::rules::moves::MoveList;
+use leiserchess::rules::piece::Color;
 use rng::Rng;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};

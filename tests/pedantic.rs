@@ -4,7 +4,7 @@
 //! and `debug` do not exist; with it (the default), exactly those plus
 //! `dump` (listed), `debug` (hidden) and the `check_rep` option.
 
-use leiserchess::options::{Options, SPECS};
+use leiserchess::protocol::options::{Options, SPECS};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 

@@ -2,14 +2,14 @@
 //! position of a playout is checked, and a failure message names the FEN,
 //! the move, and the moves of the playout that led there.
 
-use leiserchess::board::Board;
-use leiserchess::fen::{self, FenError};
-use leiserchess::game::{Game, MoveError, Outcome};
-use leiserchess::laser::{self, Shots};
-use leiserchess::movegen;
-use leiserchess::moves::{Move, MoveList};
-use leiserchess::perft;
-use leiserchess::piece::{Color, Kind};
+use leiserchess::rules::board::Board;
+use leiserchess::rules::fen::{self, FenError};
+use leiserchess::rules::game::{Game, MoveError, Outcome};
+use leiserchess::rules::laser::{self, Shots};
+use leiserchess::rules::movegen;
+use leiserchess::rules::moves::{Move, MoveList};
+use leiserchess::rules::perft;
+use leiserchess::rules::piece::{Color, Kind};
 use quickcheck::{QuickCheck, TestResult};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -268,9 +268,9 @@ fn text_round_trips(p: Playout) -> TestResult {
                 .into_iter()
                 .find(|&c| b.count(c, Kind::King) == 0);
             ensure_last!(loser.is_some(), v, "King zapped but both Kings present");
-            let want = Err(FenError::Position(leiserchess::board::BoardError::NoKing(
-                loser.expect("checked"),
-            )));
+            let want = Err(FenError::Position(
+                leiserchess::rules::board::BoardError::NoKing(loser.expect("checked")),
+            ));
             ensure_last!(
                 fen::parse(&text) == want,
                 v,

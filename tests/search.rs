@@ -8,9 +8,9 @@
 //! that measure latencies take an exclusive lock so that the CPU-heavy tests
 //! of this file do not run beside them.
 
-use leiserchess::game::{Game, Outcome};
-use leiserchess::movegen::generate;
-use leiserchess::moves::{Move, MoveList};
+use leiserchess::rules::game::{Game, Outcome};
+use leiserchess::rules::movegen::generate;
+use leiserchess::rules::moves::{Move, MoveList};
 use leiserchess::search::bench::{self, DEFAULT_DEPTH};
 use leiserchess::search::Params;
 use session::{Answer, Engine, Score, PATIENCE};
@@ -62,7 +62,7 @@ fn position(args: &str) -> Game {
     };
     let mut g = match setup.strip_prefix("fen ") {
         Some(fen) => game(fen),
-        None if setup == "startpos" => game(leiserchess::fen::STARTPOS),
+        None if setup == "startpos" => game(leiserchess::rules::fen::STARTPOS),
         None => panic!("unexpected position '{args}'"),
     };
     for m in moves.split_whitespace() {
@@ -259,7 +259,7 @@ fn startpos_nodes(e: &mut Engine) -> (String, u64) {
     e.send("position startpos");
     e.send("go nodes 20000");
     let a = e.answer(PATIENCE);
-    let mut g = game(leiserchess::fen::STARTPOS);
+    let mut g = game(leiserchess::rules::fen::STARTPOS);
     legal_answer(e, &mut g, &a, "go nodes 20000 from the start");
     (a.best.clone(), a.last().nodes)
 }
@@ -470,11 +470,11 @@ fn ko_is_respected_when_it_matters() {
         e.send("ucinewgame");
         e.send(&format!(
             "position fen {}",
-            leiserchess::fen::to_fen(g.board())
+            leiserchess::rules::fen::to_fen(g.board())
         ));
         e.send("go depth 5");
         let free = e.answer(PATIENCE);
-        let mut board_only = game(&leiserchess::fen::to_fen(g.board()));
+        let mut board_only = game(&leiserchess::rules::fen::to_fen(g.board()));
         legal_answer(
             &e,
             &mut board_only,
@@ -601,7 +601,7 @@ fn isready_answers_while_searching() {
     }
     e.send("stop");
     let a = e.answer(PATIENCE);
-    let mut g = game(leiserchess::fen::STARTPOS);
+    let mut g = game(leiserchess::rules::fen::STARTPOS);
     legal_answer(&e, &mut g, &a, "go infinite from the start");
     e.quit();
     eprintln!("isready latencies while searching: {figures:?}");
@@ -650,7 +650,7 @@ fn never_loses_on_time() {
     let _cpu = exclusive_cpu();
     let mut e = Engine::spawn();
     e.sync();
-    let mut g = game(leiserchess::fen::STARTPOS);
+    let mut g = game(leiserchess::rules::fen::STARTPOS);
     let mut clock = Vec::new();
     for _ in 0..3 {
         e.send("position startpos");
@@ -715,7 +715,7 @@ fn exactly_one_bestmove_per_go() {
     if best.len() != gos {
         e.fail(&format!("{gos} go commands, {} bestmove lines", best.len()));
     }
-    let mut g = game(leiserchess::fen::STARTPOS);
+    let mut g = game(leiserchess::rules::fen::STARTPOS);
     for l in best {
         let m = l.split_whitespace().nth(1).unwrap_or("");
         legal_move(&mut g, m, l);

@@ -1,8 +1,8 @@
 //! The UCI loop end to end: the real binary fed on stdin, and the engine's
 //! line handler; bad input must get one `info string` line and change nothing.
 
-use leiserchess::fen;
-use leiserchess::uci::{Engine, Flow};
+use leiserchess::protocol::uci::{Engine, Flow};
+use leiserchess::rules::fen;
 
 #[path = "common/engine.rs"]
 mod engine;
@@ -58,11 +58,11 @@ fn position_with_moves_and_perft_from_the_current_position() {
     // the library's perft, which the perft suite checks against the reference.
     let mut b = fen::parse(fen::STARTPOS).unwrap();
     for m in ["h0L", "a7R"] {
-        let m = leiserchess::moves::Move::parse(m).unwrap();
+        let m = leiserchess::rules::moves::Move::parse(m).unwrap();
         b.make(m);
     }
     let want: Vec<String> = (1..=2)
-        .map(|d| format!("perft {d} {}", leiserchess::perft::perft(&mut b, d)))
+        .map(|d| format!("perft {d} {}", leiserchess::rules::perft::perft(&mut b, d)))
         .collect();
     assert_eq!(out, want);
 }

@@ -5,9 +5,9 @@
 //! count rule, a large table that never stalls, and error lines that stay
 //! short and printable.
 
-use leiserchess::fen;
-use leiserchess::game::{Game, Outcome};
-use leiserchess::moves::Move;
+use leiserchess::rules::fen;
+use leiserchess::rules::game::{Game, Outcome};
+use leiserchess::rules::moves::Move;
 use session::{Engine, Score, PATIENCE};
 use std::time::{Duration, Instant};
 

@@ -12,8 +12,8 @@
 //! the rules code; a bad line is an error naming the file and line.
 
 use crate::record::Start;
-use leiserchess::fen;
-use leiserchess::game::Game;
+use leiserchess::rules::fen;
+use leiserchess::rules::game::Game;
 use leiserchess::search::think::search_depth;
 use leiserchess::search::{Params, Root};
 use std::collections::{HashMap, HashSet};

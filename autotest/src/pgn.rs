@@ -156,8 +156,8 @@ fn course_comment(m: &MoveRecord) -> String {
 fn black_starts(start: &Start) -> bool {
     match start {
         Start::StartPos => false,
-        Start::Fen(f) => match leiserchess::fen::parse(f) {
-            Ok(b) => b.side() == leiserchess::piece::Color::Black,
+        Start::Fen(f) => match leiserchess::rules::fen::parse(f) {
+            Ok(b) => b.side() == leiserchess::rules::piece::Color::Black,
             // An unparsable FEN (a void game): trust its side letter.
             Err(_) => f
                 .split_whitespace()

@@ -8,8 +8,8 @@ use crate::engine::{Engine, EngineError};
 use crate::openings::Opening;
 use crate::record::{Adjudication, FaultKind, GameRecord, MoveRecord, Start, Termination};
 use crate::spec::{Clock, EngineSpec, TournamentSpec};
-use leiserchess::game::{Game, Limits, Outcome};
-use leiserchess::piece::Color;
+use leiserchess::rules::game::{DrawRules, Game, Outcome};
+use leiserchess::rules::piece::Color;
 use std::time::{Duration, Instant};
 
 /// How long an engine with no clock (depth or node limits) may think
@@ -163,17 +163,17 @@ fn run_game(
     t: &TournamentSpec,
     moves: &mut Vec<MoveRecord>,
 ) -> (Termination, Option<Color>) {
-    let limits = Limits {
+    let rules = DrawRules {
         repetitions: t.repetitions,
         no_zap_plies: t.no_zap_plies,
     };
     let mut game = match &opening.start {
-        Start::StartPos => Game::with_limits(
-            leiserchess::fen::parse(leiserchess::fen::STARTPOS).expect("startpos"),
-            limits,
+        Start::StartPos => Game::with_rules(
+            leiserchess::rules::fen::parse(leiserchess::rules::fen::STARTPOS).expect("startpos"),
+            rules,
         ),
-        Start::Fen(f) => match leiserchess::fen::parse(f) {
-            Ok(b) => Game::with_limits(b, limits),
+        Start::Fen(f) => match leiserchess::rules::fen::parse(f) {
+            Ok(b) => Game::with_rules(b, rules),
             Err(e) => {
                 return (
                     Termination::Void(format!("bad opening FEN '{f}': {e}")),

@@ -20,8 +20,8 @@ use autotest::referee;
 use autotest::spec::{EngineLimits, EngineSpec, Schedule, TournamentSpec};
 use autotest::tournament;
 use common::*;
-use leiserchess::fen::STARTPOS;
-use leiserchess::game::{Game, MoveError, Outcome};
+use leiserchess::rules::fen::STARTPOS;
+use leiserchess::rules::game::{Game, MoveError, Outcome};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

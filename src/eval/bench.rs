@@ -1,8 +1,8 @@
 //! `leiserchess evalbench`: evaluation speed over a fixed position set.
 
 use super::{evaluate, Weights};
-use crate::board::Board;
-use crate::fen;
+use crate::rules::board::Board;
+use crate::rules::fen;
 use std::time::{Duration, Instant};
 
 /// The reference set's 300 positions, one FEN a line.

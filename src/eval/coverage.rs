@@ -12,13 +12,13 @@
 //! from the first beam square it changes. Distance weights come from tables
 //! built at compile time. Both give the same bits.
 
-use crate::bitboard::{first_blocker, squares, NEIGHBOURS, RAYS};
-use crate::board::Board;
-use crate::laser::bounce;
-use crate::movegen::{for_each_move_touching, generate_for};
-use crate::moves::{Move, MoveKind, MoveList};
-use crate::piece::{Color, Piece, Rot};
-use crate::square::{Compass, Dir, Square};
+use crate::rules::bitboard::{first_blocker, squares, NEIGHBOURS, RAYS};
+use crate::rules::board::Board;
+use crate::rules::laser::bounce;
+use crate::rules::movegen::{for_each_move_touching, generate_for};
+use crate::rules::moves::{Move, MoveKind, MoveList};
+use crate::rules::piece::{Color, Piece, Rot};
+use crate::rules::square::{Compass, Dir, Square};
 
 /// `md(a, b)` for two coordinates (`a` may be on the one-square ring).
 fn md(af: i32, ar: i32, b: Square) -> f32 {
@@ -568,7 +568,7 @@ fn transpose(mut x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen;
+    use crate::rules::fen;
 
     #[test]
     fn fast_equals_plain_on_the_named_positions() {

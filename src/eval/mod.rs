@@ -7,10 +7,10 @@
 pub mod bench;
 pub mod coverage;
 
-use crate::bitboard::squares;
-use crate::board::Board;
-use crate::piece::Color;
-use crate::square::Square;
+use crate::rules::bitboard::squares;
+use crate::rules::board::Board;
+use crate::rules::piece::Color;
+use crate::rules::square::Square;
 
 /// The evaluation weights; the reference defaults by `Default`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -39,7 +39,7 @@ impl Default for Weights {
 
 impl Weights {
     /// The weights as the UCI options set them.
-    pub fn from_options(o: &crate::options::Options) -> Weights {
+    pub fn from_options(o: &crate::protocol::options::Options) -> Weights {
         let get = |name| o.get(name) as i32;
         Weights {
             pcentral: get("pcentral"),
@@ -212,7 +212,7 @@ fn kaggressive(k: Square, o: Square, weight: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen;
+    use crate::rules::fen;
 
     #[test]
     fn pcentral_is_largest_in_the_centre() {

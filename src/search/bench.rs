@@ -4,8 +4,8 @@
 
 use super::think::search_depth;
 use super::{Params, Root};
-use crate::fen;
-use crate::moves::Move;
+use crate::rules::fen;
+use crate::rules::moves::Move;
 use std::time::Duration;
 
 pub const DEFAULT_DEPTH: u32 = 6;

@@ -7,17 +7,19 @@
 
 pub mod bench;
 pub mod order;
+pub mod params;
 pub mod think;
 pub mod time;
 pub mod tt;
 
-use crate::board::Board;
-use crate::eval::{evaluate, Weights};
-use crate::laser::Shots;
-use crate::movegen::for_each_move;
-use crate::moves::Move;
-use crate::piece::Color;
+use crate::eval::evaluate;
+use crate::rules::board::Board;
+use crate::rules::laser::Shots;
+use crate::rules::movegen::for_each_move;
+use crate::rules::moves::Move;
+use crate::rules::piece::Color;
 use order::{Order, MAX_PLY};
+pub use params::Params;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use time::Plan;
 use tt::{Bound, Entry, Table};
@@ -26,70 +28,6 @@ pub const MATE: i32 = 32000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - 1000;
 const INF: i32 = MATE + 1;
-
-/// The search's tunable parameters (UCI options, reference defaults).
-#[derive(Clone, Copy, Debug)]
-pub struct Params {
-    pub weights: Weights,
-    /// Moves after this many at a node are searched one ply shallower…
-    pub lmr_r1: usize,
-    /// …and after this many, two plies shallower.
-    pub lmr_r2: usize,
-    /// Futility pruning at depths up to this.
-    pub fut_depth: i32,
-    /// Margin pruning at depths 1 and 2.
-    pub use_nmm: bool,
-    /// The score of a draw for the side to move at the root, in cp.
-    pub draw: i32,
-    /// Plies without a zap after which a position is a draw (0: never).
-    pub no_zap_plies: u32,
-    /// Bonus for having the move, in cp.
-    pub hmb: i32,
-    /// Uniform evaluation noise in ±ev (0: none), drawn from `seed`.
-    pub randomize: i32,
-    /// Half-width in cp of the root's aspiration window around the last
-    /// iteration's score, from depth 4 (0: every iteration full width).
-    pub aspiration: i32,
-    pub seed: u64,
-    /// Check every structure's invariants after every make/unmake and at
-    /// every node (the `check_rep` option; see `debug`). Always false, and
-    /// never read, without the `debug-commands` feature.
-    pub check_rep: bool,
-}
-
-impl Default for Params {
-    fn default() -> Self {
-        Params {
-            weights: Weights::default(),
-            lmr_r1: 5,
-            lmr_r2: 20,
-            fut_depth: 3,
-            use_nmm: true,
-            draw: -7,
-            no_zap_plies: 100,
-            hmb: 3,
-            randomize: 0,
-            aspiration: 25,
-            seed: 0,
-            check_rep: false,
-        }
-    }
-}
-
-impl Params {
-    /// These parameters without the pruning that can miss a line (late-move
-    /// reductions, futility and margin pruning): what `go mate` searches
-    /// with, so that a depth proves what it finds or does not.
-    pub fn exhaustive(self) -> Params {
-        Params {
-            lmr_r1: usize::MAX,
-            lmr_r2: usize::MAX,
-            fut_depth: 0,
-            use_nmm: false,
-            ..self
-        }
-    }
-}
 
 /// Entries of a thread's evaluation cache (a power of two).
 const EVAL_CACHE: usize = 1 << 15;
@@ -145,7 +83,7 @@ impl Root {
         }
     }
 
-    pub fn from_game(g: &crate::game::Game) -> Root {
+    pub fn from_game(g: &crate::rules::game::Game) -> Root {
         Root {
             board: g.board().clone(),
             history: g.history().to_vec(),
@@ -223,7 +161,7 @@ macro_rules! check_rep {
 struct Scored {
     mv: Move,
     touched: u64,
-    victim: Option<crate::square::Square>,
+    victim: Option<crate::rules::square::Square>,
     zaps_enemy: bool,
     zaps_own: bool,
     key: i64,
@@ -488,15 +426,15 @@ impl<'a> Worker<'a> {
             return false;
         }
         let undo = self.board.make_with(m, |_| None);
-        check_rep!(self, crate::debug::check(&self.board));
+        check_rep!(self, crate::check::check(&self.board));
         let after = self.board.key();
         self.board.unmake(m, undo);
-        check_rep!(self, crate::debug::check(&self.board));
+        check_rep!(self, crate::check::check(&self.board));
         after == before_opp
     }
 
     /// Plays a scored move; returns whether it zapped a King, and whose.
-    fn play(&mut self, s: &Scored) -> crate::board::Undo {
+    fn play(&mut self, s: &Scored) -> crate::rules::board::Undo {
         self.keys.push(self.board.key());
         self.touched.push(s.touched);
         let clock = *self.zap_clock.last().expect("clock");
@@ -507,7 +445,7 @@ impl<'a> Worker<'a> {
         undo
     }
 
-    fn unplay(&mut self, s: &Scored, undo: crate::board::Undo) {
+    fn unplay(&mut self, s: &Scored, undo: crate::rules::board::Undo) {
         self.board.unmake(s.mv, undo);
         self.keys.pop();
         self.touched.pop();
@@ -516,7 +454,12 @@ impl<'a> Worker<'a> {
     }
 
     /// The score of a move that zapped a King, from the mover's view.
-    fn king_zap_score(&self, undo: &crate::board::Undo, mover: Color, ply: usize) -> Option<i32> {
+    fn king_zap_score(
+        &self,
+        undo: &crate::rules::board::Undo,
+        mover: Color,
+        ply: usize,
+    ) -> Option<i32> {
         let (_, p) = undo.zapped.filter(|(_, p)| p.is_king())?;
         let at = (ply + 1) as i32;
         Some(if p.color() == mover {
@@ -546,7 +489,7 @@ impl<'a> Worker<'a> {
         let entry = self.shared.tt.probe(key);
         check_rep!(self, {
             if let Some(e) = &entry {
-                crate::debug::check(e);
+                crate::check::check(e);
             }
         });
         if let Some(e) = entry.filter(|e| !pv_node && ply > 0 && e.depth as i32 >= depth) {
@@ -680,10 +623,10 @@ impl<'a> Worker<'a> {
                 bound,
                 age: 0,
             };
-            check_rep!(self, crate::debug::check(&e));
+            check_rep!(self, crate::check::check(&e));
             self.shared.tt.store(key, e);
             check_rep!(self, {
-                crate::debug::report("tt", self.shared.tt.check_bucket(key));
+                crate::check::report("tt", self.shared.tt.check_bucket(key));
             });
         }
         best
@@ -755,14 +698,14 @@ impl Worker<'_> {
     /// After a make (`king_zapped`: it zapped a King) or an unmake: the
     /// board and the stacks.
     fn check_made(&self, king_zapped: bool) {
-        crate::debug::report("board", self.board.check_rep_with(king_zapped));
-        crate::debug::check(self);
+        crate::check::report("board", self.board.check_rep_with(king_zapped));
+        crate::check::check(self);
     }
 
     /// At a node at `ply`, which may be at most `max_ply`: the board, the
     /// stacks, this ply's killers and the table bucket the node probes.
     fn check_node(&self, ply: usize, max_ply: usize) {
-        use crate::debug::{check, report};
+        use crate::check::{check, report};
         check(&self.board);
         check(self);
         report("search stack", self.check_ply(ply, max_ply));
@@ -774,7 +717,7 @@ impl Worker<'_> {
 
     /// A node's `ply` is its distance from the root, at most `max_ply`.
     fn check_ply(&self, ply: usize, max_ply: usize) -> Result<(), String> {
-        crate::debug::ensure(ply == self.path_len() && ply <= max_ply, || {
+        crate::check::ensure(ply == self.path_len() && ply <= max_ply, || {
             format!(
                 "node at ply {ply} (at most {max_ply}), {} moves from the root",
                 self.path_len()
@@ -786,15 +729,15 @@ impl Worker<'_> {
     /// move-ordering tables and (main thread) the transposition table.
     fn check_iteration(&self) {
         self.check_node(0, 0);
-        crate::debug::check(&*self.order);
+        crate::check::check(&*self.order);
         if self.main {
-            crate::debug::check(&self.shared.tt);
+            crate::check::check(&self.shared.tt);
         }
     }
 }
 
 #[cfg(feature = "debug-commands")]
-impl crate::debug::CheckRep for Worker<'_> {
+impl crate::check::CheckRep for Worker<'_> {
     const NAME: &'static str = "search stack";
 
     /// The stacks have the lengths the path from the root gives them, the
@@ -802,7 +745,7 @@ impl crate::debug::CheckRep for Worker<'_> {
     /// plus one or zero, the side to move alternates, the per-ply vectors
     /// are all there.
     fn check_rep(&self) -> Result<(), String> {
-        use crate::debug::ensure;
+        use crate::check::ensure;
         let n = self.path_len();
         ensure(self.keys.len() >= self.root_len.0 && n <= MAX_PLY, || {
             format!(
@@ -896,9 +839,9 @@ pub fn score_text(score: i32) -> String {
 #[cfg(all(test, feature = "debug-commands"))]
 mod check_rep_tests {
     use super::*;
-    use crate::debug::CheckRep;
-    use crate::fen;
-    use time::Limits;
+    use crate::check::CheckRep;
+    use crate::rules::fen;
+    use time::SearchLimits;
 
     fn shared() -> Shared {
         Shared {
@@ -924,7 +867,7 @@ mod check_rep_tests {
             check_rep: true,
             ..Params::default()
         };
-        let plan = Plan::new(&Limits::default(), std::time::Instant::now());
+        let plan = Plan::new(&SearchLimits::default(), std::time::Instant::now());
         Worker::new(&root(), params, shared, order, plan, None, true)
     }
 

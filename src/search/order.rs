@@ -1,8 +1,8 @@
 //! Move ordering state: two killer moves per ply and a history table of
 //! moves that caused cut-offs, by side and move.
 
-use crate::moves::Move;
-use crate::piece::Color;
+use crate::rules::moves::Move;
+use crate::rules::piece::Color;
 
 pub const MAX_PLY: usize = 128;
 
@@ -72,7 +72,7 @@ impl Order {
 
     /// The killers of one ply: distinct, and a second only with a first.
     pub fn check_ply(&self, ply: usize) -> Result<(), String> {
-        use crate::debug::ensure;
+        use crate::check::ensure;
         ensure(ply < MAX_PLY, || {
             format!("killers of ply {ply} >= {MAX_PLY}")
         })?;
@@ -137,13 +137,13 @@ impl Order {
 }
 
 #[cfg(feature = "debug-commands")]
-impl crate::debug::CheckRep for Order {
+impl crate::check::CheckRep for Order {
     const NAME: &'static str = "order";
 
     /// Every ply's killers (`check_ply`); the history table's size; every
     /// counter at most `HISTORY_MAX`, and zero where no move can count.
     fn check_rep(&self) -> Result<(), String> {
-        use crate::debug::ensure;
+        use crate::check::ensure;
         (0..MAX_PLY).try_for_each(|ply| self.check_ply(ply))?;
         ensure(self.history.len() == 2 * HISTORY_SIZE, || {
             format!(
@@ -166,9 +166,9 @@ impl crate::debug::CheckRep for Order {
 #[cfg(all(test, feature = "debug-commands"))]
 mod check_rep_tests {
     use super::*;
-    use crate::debug::CheckRep;
-    use crate::piece::Rot;
-    use crate::square::Square;
+    use crate::check::CheckRep;
+    use crate::rules::piece::Rot;
+    use crate::rules::square::Square;
 
     fn mv(i: u8) -> Move {
         Move::rotate(Square::new(i), Rot::R)

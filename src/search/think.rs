@@ -3,9 +3,9 @@
 //! one ply deeper), the stop rules, and the answer.
 
 use super::order::{Order, MAX_PLY};
-use super::time::{Limits, Plan};
+use super::time::{Plan, SearchLimits};
 use super::{Iteration, Params, Root, Shared, Worker, MATE, MATE_BOUND};
-use crate::moves::Move;
+use crate::rules::moves::Move;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -28,7 +28,7 @@ pub struct Answer {
 /// `stop` sent at once is not lost.
 pub fn think(
     root: &Root,
-    limits: &Limits,
+    limits: &SearchLimits,
     params: Params,
     shared: &Shared,
     orders: &mut [Order],
@@ -114,9 +114,9 @@ pub fn search_depth(
     ways: usize,
 ) -> Answer {
     let shared = Shared::new(hash_mb, ways);
-    let limits = Limits {
+    let limits = SearchLimits {
         depth: Some(depth),
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     think(
         root,

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 /// The limits of one search, as `go` gives them.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct Limits {
+pub struct SearchLimits {
     pub depth: Option<u32>,
     /// `go mate N`: stop once a King zap in at most N moves is proven.
     pub mate: Option<u32>,
@@ -35,7 +35,7 @@ pub struct Plan {
 }
 
 impl Plan {
-    pub fn new(l: &Limits, start: Instant) -> Plan {
+    pub fn new(l: &SearchLimits, start: Instant) -> Plan {
         let ms = Duration::from_millis;
         if let Some(t) = l.movetime {
             return Plan {
@@ -87,11 +87,11 @@ mod tests {
 
     #[test]
     fn fischer_clock_plan() {
-        let l = Limits {
+        let l = SearchLimits {
             time: Some(60_000),
             inc: 1_000,
             overhead: 30,
-            ..Limits::default()
+            ..SearchLimits::default()
         };
         let p = Plan::new(&l, Instant::now());
         // 2% of 59.97 s plus 80% of 1 s.
@@ -101,11 +101,11 @@ mod tests {
 
     #[test]
     fn low_clock_never_plans_past_it() {
-        let l = Limits {
+        let l = SearchLimits {
             time: Some(100),
             inc: 2_000,
             overhead: 30,
-            ..Limits::default()
+            ..SearchLimits::default()
         };
         let p = Plan::new(&l, Instant::now());
         assert!(p.hard.unwrap() <= Duration::from_millis(70));
@@ -115,18 +115,18 @@ mod tests {
     #[test]
     fn infinite_and_depth_searches_have_no_deadline() {
         let p = Plan::new(
-            &Limits {
+            &SearchLimits {
                 infinite: true,
                 time: Some(5),
-                ..Limits::default()
+                ..SearchLimits::default()
             },
             Instant::now(),
         );
         assert!(p.hard.is_none());
         let p = Plan::new(
-            &Limits {
+            &SearchLimits {
                 depth: Some(3),
-                ..Limits::default()
+                ..SearchLimits::default()
             },
             Instant::now(),
         );

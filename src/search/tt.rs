@@ -8,7 +8,7 @@
 //! default: 64 bytes, one cache line); a key maps to one bucket and may sit
 //! in any of its ways.
 
-use crate::moves::Move;
+use crate::rules::moves::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// How a stored score bounds the true score.
@@ -208,7 +208,7 @@ impl Entry {
     /// anything: a bound, a move that is a packed move or none, a depth a
     /// search stores (1..=127), a score within ±MATE, no stray bits.
     fn check_data(data: u64) -> Result<(), String> {
-        use crate::debug::ensure;
+        use crate::check::ensure;
         let Some(e) = Entry::unpack(data) else {
             return Err(format!("data {data:#018x} has no bound"));
         };
@@ -219,16 +219,16 @@ impl Entry {
         ensure(data >> 48 == 0, || {
             format!("data {data:#018x}: bits 48-63 are not zero")
         })?;
-        crate::debug::CheckRep::check_rep(&e)
+        crate::check::CheckRep::check_rep(&e)
     }
 }
 
 #[cfg(feature = "debug-commands")]
-impl crate::debug::CheckRep for Entry {
+impl crate::check::CheckRep for Entry {
     const NAME: &'static str = "tt";
 
     fn check_rep(&self) -> Result<(), String> {
-        use crate::debug::ensure;
+        use crate::check::ensure;
         use crate::search::MATE;
         ensure((1..=127).contains(&self.depth), || {
             format!("entry {self:?}: depth not in 1..=127")
@@ -315,7 +315,7 @@ impl Table {
         let _ = writeln!(
             t,
             "check_rep {}",
-            match crate::debug::CheckRep::check_rep(self) {
+            match crate::check::CheckRep::check_rep(self) {
                 Ok(()) => "ok".to_string(),
                 Err(e) => format!("FAILS: {e}"),
             }
@@ -325,12 +325,12 @@ impl Table {
 }
 
 #[cfg(feature = "debug-commands")]
-impl crate::debug::CheckRep for Table {
+impl crate::check::CheckRep for Table {
     const NAME: &'static str = "tt";
 
     /// The shape, and every slot (a full scan: once per iteration).
     fn check_rep(&self) -> Result<(), String> {
-        use crate::debug::ensure;
+        use crate::check::ensure;
         ensure((1..=16).contains(&self.ways), || {
             format!("{} ways, not in 1..=16", self.ways)
         })?;
@@ -352,11 +352,11 @@ impl crate::debug::CheckRep for Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::square::Square;
+    use crate::rules::square::Square;
 
     fn entry(depth: i8, score: i16) -> Entry {
         Entry {
-            mv: Some(Move::rotate(Square::new(7), crate::piece::Rot::L)),
+            mv: Some(Move::rotate(Square::new(7), crate::rules::piece::Rot::L)),
             score,
             depth,
             bound: Bound::Exact,
@@ -400,12 +400,12 @@ mod tests {
 #[cfg(all(test, feature = "debug-commands"))]
 mod check_rep_tests {
     use super::*;
-    use crate::debug::CheckRep;
-    use crate::square::Square;
+    use crate::check::CheckRep;
+    use crate::rules::square::Square;
 
     fn entry(depth: i8, score: i16) -> Entry {
         Entry {
-            mv: Some(Move::rotate(Square::new(7), crate::piece::Rot::L)),
+            mv: Some(Move::rotate(Square::new(7), crate::rules::piece::Rot::L)),
             score,
             depth,
             bound: Bound::Lower,

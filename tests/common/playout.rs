@@ -12,10 +12,10 @@
 //! breaks the property.
 
 use crate::rng::Rng;
-use leiserchess::board::Board;
-use leiserchess::fen;
-use leiserchess::game::Game;
-use leiserchess::moves::Move;
+use leiserchess::rules::board::Board;
+use leiserchess::rules::fen;
+use leiserchess::rules::game::Game;
+use leiserchess::rules::moves::Move;
 use quickcheck::{Arbitrary, Gen, TestResult};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -7,10 +7,10 @@
 //! every move that touches none of its squares. `perft_threads` splits the
 //! root moves over threads.
 
-use crate::board::Board;
-use crate::laser::{self, Shots};
-use crate::movegen::{count, count_occupancy, for_each_move, generate};
-use crate::moves::{Move, MoveList};
+use crate::rules::board::Board;
+use crate::rules::laser::{self, Shots};
+use crate::rules::movegen::{count, count_occupancy, for_each_move, generate};
+use crate::rules::moves::{Move, MoveList};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -211,7 +211,7 @@ pub fn divide(b: &mut Board, depth: u32) -> Vec<(Move, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen;
+    use crate::rules::fen;
 
     #[test]
     fn start_position_shallow_counts() {

@@ -8,11 +8,10 @@
 //! that zapped a King, when the game is over and the board may only be
 //! unmade.
 
-use crate::laser;
-use crate::moves::{Move, MoveKind};
-use crate::piece::{Color, Kind, Piece};
-use crate::square::{Compass, Square};
-use crate::zobrist::{piece_key, SIDE_KEY};
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::piece::{Color, Kind, Piece};
+use crate::rules::square::{Compass, Square};
+use crate::rules::zobrist::{piece_key, SIDE_KEY};
 use std::fmt;
 
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -247,13 +246,6 @@ impl Board {
         }
     }
 
-    /// Plays a whole turn: the move, the mover's laser shot (removing the
-    /// zapped piece), and the change of side.
-    #[inline]
-    pub fn make(&mut self, m: Move) -> Undo {
-        self.make_with(m, |placed| laser::target(placed, placed.side()))
-    }
-
     /// `make`, with the shot's target found by `shoot` on the board after
     /// the move (side not yet changed): lets callers bring their own laser.
     #[inline(always)]
@@ -287,7 +279,7 @@ impl Board {
 
     /// Number of pieces of `c` of `kind`.
     pub fn count(&self, c: Color, kind: Kind) -> u32 {
-        crate::bitboard::squares(self.pieces(c))
+        crate::rules::bitboard::squares(self.pieces(c))
             .filter(|&s| self.piece_at(s).is_some_and(|p| p.kind() == kind))
             .count() as u32
     }
@@ -369,14 +361,14 @@ impl Corruption {
     }
 }
 
-/// The `check_rep` invariants and the `dump board` text.
+/// The `check_rep` invariants.
 #[cfg(feature = "debug-commands")]
 impl Board {
     /// The invariants, where `after_king_zap` allows what a `make` that
     /// zapped a King leaves: one side without a King, its King square
     /// stale (empty).
     pub fn check_rep_with(&self, after_king_zap: bool) -> Result<(), String> {
-        use crate::debug::ensure;
+        use crate::check::ensure;
         let mut occ = [0u64; 2];
         let mut kings: [Vec<Square>; 2] = [Vec::new(), Vec::new()];
         for s in Square::all() {
@@ -439,45 +431,6 @@ impl Board {
         })
     }
 
-    /// The board as text: squares, FEN, side, key, occupancy bitboards,
-    /// King squares, piece counts.
-    pub fn dump(&self) -> String {
-        use std::fmt::Write;
-        let mut t = String::new();
-        t.push_str(&self.diagram());
-        let _ = writeln!(t, "fen {}", crate::fen::to_fen(self));
-        let _ = writeln!(
-            t,
-            "side {:?} key {:016x} recomputed {:016x}",
-            self.side,
-            self.key,
-            self.compute_key()
-        );
-        for c in Color::BOTH {
-            let _ = writeln!(
-                t,
-                "{c:?}: occupancy {:#018x}, {} pieces, King square {} ({})",
-                self.occ[c.index()],
-                self.occ[c.index()].count_ones(),
-                self.kings[c.index()],
-                if self.has_king(c) {
-                    "King there"
-                } else {
-                    "no King there"
-                }
-            );
-        }
-        let _ = writeln!(
-            t,
-            "check_rep {}",
-            match self.check_rep_with(false) {
-                Ok(()) => "ok".to_string(),
-                Err(e) => format!("FAILS: {e}"),
-            }
-        );
-        t
-    }
-
     /// Breaks one invariant, for the tests of `check_rep` (and the hidden
     /// `debug corrupt board` command). Nothing else may use it.
     #[doc(hidden)]
@@ -519,7 +472,7 @@ impl Board {
 }
 
 #[cfg(feature = "debug-commands")]
-impl crate::debug::CheckRep for Board {
+impl crate::check::CheckRep for Board {
     const NAME: &'static str = "board";
 
     /// Bytes, occupancy bitboards, King squares and key agree; at most 8
@@ -532,8 +485,8 @@ impl crate::debug::CheckRep for Board {
 #[cfg(all(test, feature = "debug-commands"))]
 mod check_rep_tests {
     use super::*;
-    use crate::debug::CheckRep;
-    use crate::fen;
+    use crate::check::CheckRep;
+    use crate::rules::fen;
 
     fn broken(how: Corruption) -> String {
         let mut b = fen::parse(fen::STARTPOS).unwrap();
@@ -572,15 +525,5 @@ mod check_rep_tests {
         assert_eq!(b.check_rep(), Err("Black has no King".to_string()));
         b.unmake(m, undo);
         assert_eq!(b.check_rep(), Ok(()));
-    }
-
-    #[test]
-    fn the_dump_shows_fen_key_and_kings() {
-        let b = fen::parse(fen::STARTPOS).unwrap();
-        let d = b.dump();
-        assert!(d.contains(&format!("fen {}", fen::STARTPOS)), "{d}");
-        assert!(d.contains(&format!("key {:016x}", b.key())), "{d}");
-        assert!(d.contains("King square h0"), "{d}");
-        assert!(d.contains("check_rep ok"), "{d}");
     }
 }

@@ -2,11 +2,11 @@
 //! board. `target` jumps from piece to piece along precomputed rays; the
 //! plain `target_plain` walks square by square and is its oracle.
 
-use crate::bitboard::{first_blocker, RAYS};
-use crate::board::Board;
-use crate::moves::{Move, MoveKind};
-use crate::piece::{Color, Piece};
-use crate::square::{Dir, Square};
+use crate::rules::bitboard::{first_blocker, RAYS};
+use crate::rules::board::{Board, Undo};
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::piece::{Color, Piece};
+use crate::rules::square::{Dir, Square};
 
 /// `REFLECT[beam direction][pawn orientation]`: the new beam direction, or
 /// `None` when the beam hits the pawn's back and zaps it (RULES.md table).
@@ -29,6 +29,17 @@ pub fn bounce(d: Dir, p: Piece) -> Option<Dir> {
         None
     } else {
         REFLECT[d as usize][p.ori() as usize]
+    }
+}
+
+/// The whole turn lives here, above both the board and the laser, so the
+/// board does not import the laser.
+impl Board {
+    /// Plays a whole turn: the move, the mover's laser shot (removing the
+    /// zapped piece), and the change of side.
+    #[inline]
+    pub fn make(&mut self, m: Move) -> Undo {
+        self.make_with(m, |placed| target(placed, placed.side()))
     }
 }
 
@@ -185,7 +196,7 @@ pub fn target_plain(b: &Board, color: Color) -> Option<Square> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen;
+    use crate::rules::fen;
 
     #[test]
     fn start_position_beams_leave_the_board() {

@@ -10,8 +10,8 @@
 //! | 11–13 | rotation turns (1..=3), or the compass direction of a swap's step |
 //! | 15    | always set, so `Option<Move>` is two bytes |
 
-use crate::piece::Rot;
-use crate::square::{Compass, Square};
+use crate::rules::piece::Rot;
+use crate::rules::square::{Compass, Square};
 use std::fmt;
 use std::num::NonZeroU16;
 

@@ -1,12 +1,12 @@
 //! Move generation (RULES.md "Moves"), and counting moves without
 //! generating them for perft's last ply.
 
-use crate::bitboard::{adjacency, squares, NEIGHBOURS};
-use crate::board::Board;
-use crate::moves::{Move, MoveList};
-use crate::piece::{Color, Rot};
-use crate::square::Compass;
-use crate::square::Square;
+use crate::rules::bitboard::{adjacency, squares, NEIGHBOURS};
+use crate::rules::board::Board;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::piece::{Color, Rot};
+use crate::rules::square::Compass;
+use crate::rules::square::Square;
 
 /// Appends every move of the side to move (no Ko filter) to `list`.
 pub fn generate(b: &Board, list: &mut MoveList) {
@@ -159,7 +159,7 @@ pub fn count_occupancy(own: u64, enemy: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen;
+    use crate::rules::fen;
 
     #[test]
     fn start_position_has_61_moves_counted_either_way() {

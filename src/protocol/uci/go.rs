@@ -3,10 +3,10 @@
 //! waits for `bestmove` must never be left with an unlimited search because
 //! one value was misspelt.
 
-use crate::moves::Move;
-use crate::piece::Color;
 use crate::quote::quote;
-use crate::search::time::Limits;
+use crate::rules::moves::Move;
+use crate::rules::piece::Color;
+use crate::search::time::SearchLimits;
 
 /// Deepest `go depth`; deeper requests are searched to this.
 const MAX_DEPTH: u64 = 64;
@@ -14,7 +14,7 @@ const MAX_DEPTH: u64 = 64;
 /// What one `go` asks for.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Go {
-    pub limits: Limits,
+    pub limits: SearchLimits,
     /// `searchmoves`: only these root moves (empty: all).
     pub searchmoves: Vec<Move>,
 }

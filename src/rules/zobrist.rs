@@ -1,8 +1,8 @@
 //! Zobrist keys, generated at compile time from a fixed seed so that keys
 //! (and everything hashed with them) are the same in every build.
 
-use crate::piece::Piece;
-use crate::square::Square;
+use crate::rules::piece::Piece;
+use crate::rules::square::Square;
 
 /// `PIECE_KEYS[piece code][square]`.
 static PIECE_KEYS: [[u64; 64]; 16] = piece_keys();

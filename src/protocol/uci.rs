@@ -6,13 +6,13 @@
 mod go;
 
 use crate::eval::{evaluate, Weights};
-use crate::fen;
-use crate::game::{self, Game, Outcome};
-use crate::movegen::generate;
-use crate::moves::MoveList;
-use crate::options::Options;
-use crate::perft::perft_threads_until;
+use crate::protocol::options::Options;
 use crate::quote::{escape_controls, quote};
+use crate::rules::fen;
+use crate::rules::game::{self, Game, Outcome};
+use crate::rules::movegen::generate;
+use crate::rules::moves::MoveList;
+use crate::rules::perft::perft_threads_until;
 use crate::search::order::Order;
 use crate::search::think::think;
 use crate::search::{score_text, Params, Root, Shared};
@@ -348,7 +348,7 @@ impl Engine {
             }
         };
         let mut game = match fen::parse(&text) {
-            Ok(b) => Game::with_limits(b, game_limits(&self.options)),
+            Ok(b) => Game::with_rules(b, draw_rules(&self.options)),
             Err(e) => {
                 return say(
                     out,
@@ -479,8 +479,8 @@ impl Engine {
             line_out(out, line);
         }
         let side = match b.side() {
-            crate::piece::Color::White => "Tangerine (W)",
-            crate::piece::Color::Black => "Lavender (B)",
+            crate::rules::piece::Color::White => "Tangerine (W)",
+            crate::rules::piece::Color::Black => "Lavender (B)",
         };
         line_out(out, &format!("fen {}", fen::to_fen(b)));
         line_out(
@@ -574,7 +574,7 @@ impl Engine {
     fn check_game(&self) {
         if self.options.get("check_rep") != 0 {
             let zapped = matches!(self.game.outcome(), Some(Outcome::KingZapped { .. }));
-            crate::debug::report("board", self.game.board().check_rep_with(zapped));
+            crate::check::report("board", self.game.board().check_rep_with(zapped));
         }
     }
 
@@ -584,7 +584,7 @@ impl Engine {
     /// `dump [name]`: lists the dumps, or prints one.
     #[cfg(feature = "debug-commands")]
     fn dump(&self, args: &[&str], out: &mut Vec<u8>) {
-        use crate::debug::{find_dump, Context, DUMPS};
+        use crate::protocol::dump::{find_dump, Context, DUMPS};
         match args {
             [] => {
                 for d in DUMPS {
@@ -625,7 +625,7 @@ impl Engine {
     /// such a board is undefined (it may panic).
     #[cfg(feature = "debug-commands")]
     fn debug(&mut self, args: &[&str], out: &mut Vec<u8>) {
-        use crate::board::Corruption;
+        use crate::rules::board::Corruption;
         let names: Vec<&str> = Corruption::ALL.iter().map(|c| c.name()).collect();
         let how = match args {
             ["corrupt", "board"] => Some(Corruption::Key),
@@ -665,18 +665,18 @@ fn verdict(o: Outcome) -> String {
 }
 
 /// The rules' draw limits, the no-zap one from the `no_zap_plies` option.
-fn game_limits(o: &Options) -> game::Limits {
-    game::Limits {
+fn draw_rules(o: &Options) -> game::DrawRules {
+    game::DrawRules {
         no_zap_plies: o.get("no_zap_plies") as u32,
-        ..game::Limits::default()
+        ..game::DrawRules::default()
     }
 }
 
 /// A game from the start position, under the options' draw limits.
 fn new_game(o: &Options) -> Game {
-    Game::with_limits(
+    Game::with_rules(
         fen::parse(fen::STARTPOS).expect("the start position parses"),
-        game_limits(o),
+        draw_rules(o),
     )
 }
 

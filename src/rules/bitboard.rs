@@ -1,7 +1,7 @@
 //! Bitboards (`u64`, bit = square index) and the tables built on them at
 //! compile time: neighbour masks and laser rays.
 
-use crate::square::{Dir, Square};
+use crate::rules::square::{Dir, Square};
 
 /// The (up to eight) squares adjacent to each square.
 pub static NEIGHBOURS: [u64; 64] = neighbours();

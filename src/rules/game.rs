@@ -6,26 +6,26 @@
 //! when a game ends, and referees differ (the course's uses a 200-ply
 //! no-zap limit), so an engine must take any game a referee still plays.
 
-use crate::board::Board;
-use crate::fen::{self, FenError};
-use crate::movegen::generate;
-use crate::moves::{Move, MoveList, MoveParseError};
-use crate::piece::Color;
-use crate::zobrist::SIDE_KEY;
+use crate::rules::board::Board;
+use crate::rules::fen::{self, FenError};
+use crate::rules::movegen::generate;
+use crate::rules::moves::{Move, MoveList, MoveParseError};
+use crate::rules::piece::Color;
+use crate::rules::zobrist::SIDE_KEY;
 use std::fmt;
 
-/// The draw limits; RULES.md's values by default.
+/// When a game is drawn; RULES.md's values by default.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Limits {
+pub struct DrawRules {
     /// The occurrence of one position that draws (third by default).
     pub repetitions: u32,
     /// Plies without a zap that draw (100 by default; 0: never).
     pub no_zap_plies: u32,
 }
 
-impl Default for Limits {
+impl Default for DrawRules {
     fn default() -> Self {
-        Limits {
+        DrawRules {
             repetitions: 3,
             no_zap_plies: 100,
         }
@@ -108,22 +108,22 @@ pub struct Game {
     moves: Vec<Move>,
     plies_since_zap: u32,
     outcome: Option<Outcome>,
-    limits: Limits,
+    rules: DrawRules,
 }
 
 impl Game {
     pub fn new(board: Board) -> Game {
-        Game::with_limits(board, Limits::default())
+        Game::with_rules(board, DrawRules::default())
     }
 
-    pub fn with_limits(board: Board, limits: Limits) -> Game {
+    pub fn with_rules(board: Board, rules: DrawRules) -> Game {
         Game {
             board,
             history: Vec::new(),
             moves: Vec::new(),
             plies_since_zap: 0,
             outcome: None,
-            limits,
+            rules,
         }
     }
 
@@ -211,9 +211,9 @@ impl Game {
             Some(Outcome::KingZapped {
                 winner: loser.opp(),
             })
-        } else if seen >= self.limits.repetitions {
+        } else if seen >= self.rules.repetitions {
             Some(Outcome::Repetition)
-        } else if self.limits.no_zap_plies > 0 && self.plies_since_zap >= self.limits.no_zap_plies {
+        } else if self.rules.no_zap_plies > 0 && self.plies_since_zap >= self.rules.no_zap_plies {
             Some(Outcome::NoZap)
         } else {
             None
@@ -292,11 +292,11 @@ mod tests {
         }
         assert_eq!(g.outcome(), Some(Outcome::Repetition));
 
-        let limits = Limits {
+        let limits = DrawRules {
             repetitions: 3,
             no_zap_plies: 4,
         };
-        let mut g = Game::with_limits(fen::parse(fen::ENDGAME).unwrap(), limits);
+        let mut g = Game::with_rules(fen::parse(fen::ENDGAME).unwrap(), limits);
         for m in ["h0g0", "a7b7", "g0g1"] {
             g.play_text(m).unwrap();
             assert_eq!(g.outcome(), None);
@@ -308,11 +308,11 @@ mod tests {
     #[test]
     fn play_goes_on_past_a_draw_until_a_king_is_zapped() {
         // A referee may play on past our limits (the course's: 200 plies).
-        let limits = Limits {
+        let limits = DrawRules {
             repetitions: 3,
             no_zap_plies: 2,
         };
-        let mut g = Game::with_limits(fen::parse(fen::ENDGAME).unwrap(), limits);
+        let mut g = Game::with_rules(fen::parse(fen::ENDGAME).unwrap(), limits);
         for m in ["h0g0", "a7b7", "g0g1", "b7b6"] {
             g.play_text(m).unwrap();
         }
@@ -328,9 +328,9 @@ mod tests {
         assert_eq!(g.outcome(), Some(Outcome::Repetition));
         assert_eq!(g.moves().len(), 16);
         // With no limit, the no-zap rule never draws.
-        let mut g = Game::with_limits(
+        let mut g = Game::with_rules(
             fen::parse(fen::ENDGAME).unwrap(),
-            Limits {
+            DrawRules {
                 repetitions: 3,
                 no_zap_plies: 0,
             },

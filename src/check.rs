@@ -1,7 +1,9 @@
-//! Invariants you can switch on (the `debug-commands` feature: this
-//! module, the `check_rep` option and the `dump` command do not exist in
-//! the pedantic build, `make pedantic`). It imports nothing from the crate:
-//! every structure imports it.
+//! Invariants: each structure says what must hold of it, and the search
+//! checks them while the `check_rep` option is on. The tools are always
+//! built (the tests check invariants in every build); the option, the
+//! search's hooks and the `dump` command belong to the `debug-commands`
+//! feature and do not exist in the pedantic build (`make pedantic`). This
+//! module imports nothing from the crate: every structure imports it.
 //!
 //! A structure implements [`CheckRep`] (its `NAME` and a `check_rep` that
 //! says what is wrong) in its own `check` submodule (`rules/board/check.rs`,

@@ -2,8 +2,8 @@
 //!
 //! The folders are the layers; each imports only the ones listed before it:
 //!
-//! - `quote` and, with the `debug-commands` feature, `check` (the
-//!   `check_rep` tools): leaves that import nothing from the crate.
+//! - `quote` and `check` (the `check_rep` tools): leaves that import
+//!   nothing from the crate.
 //! - `rules`: squares, pieces, moves, the board and its in-place
 //!   make/unmake, the laser, move generation, FEN, a game's history and
 //!   rules, perft.
@@ -16,7 +16,6 @@
 // table's zeroed allocation (`search::tt`).
 #![deny(unsafe_code)]
 
-#[cfg(feature = "debug-commands")]
 pub mod check;
 pub mod eval;
 pub mod protocol;

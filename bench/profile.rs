@@ -28,6 +28,7 @@
 //! without it (`cargo test --benches`) one quick depth-3 round is
 //! profiled and nothing is written.
 
+use leiserchess::search::params::TableSize;
 use leiserchess::search::{bench, Params};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -38,8 +39,6 @@ use std::time::{Duration, Instant};
 const DEFAULT_OUT: &str = "target/profile/flamegraph.svg";
 const DEFAULT_SECONDS: f64 = 10.0;
 const DEFAULT_DEPTH: u32 = 7;
-const HASH_MB: usize = 16;
-const WAYS: usize = 4;
 /// Samples per second of CPU time.
 const FREQUENCY: i32 = 1000;
 /// The profiler restarts this often (see `profile`).
@@ -295,7 +294,8 @@ fn profile(depth: u32, seconds: f64) -> Result<Profile, String> {
                 let start = Instant::now();
                 let (mut rounds, mut nodes) = (0u32, 0u64);
                 loop {
-                    let lines = bench::run(depth, Params::default(), HASH_MB, WAYS);
+                    let table = TableSize::default();
+                    let lines = bench::run(depth, Params::default(), table.hash_mb, table.ways);
                     nodes += lines.iter().map(|l| l.nodes).sum::<u64>();
                     rounds += 1;
                     if start.elapsed() >= Duration::from_secs_f64(seconds) {
@@ -368,8 +368,8 @@ fn run() -> Result<(), String> {
          repeated for at least {:.1} s, asking for {} samples a second",
         bench::POSITIONS.len(),
         cfg.depth,
-        HASH_MB,
-        WAYS,
+        TableSize::default().hash_mb,
+        TableSize::default().ways,
         cfg.seconds,
         FREQUENCY
     );

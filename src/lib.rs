@@ -22,3 +22,4 @@ pub mod protocol;
 pub mod quote;
 pub mod rules;
 pub mod search;
+pub mod setting;

@@ -4,7 +4,9 @@
 use leiserchess::eval::{bench, Weights};
 use leiserchess::rules::fen;
 use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
+use leiserchess::search::params::{TableSize, TABLE};
 use leiserchess::search::{self, Params};
+use leiserchess::setting::Kind as OptionKind;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -164,21 +166,14 @@ fn evalbench_command(args: &[String]) -> Result<(), String> {
 
 fn bench_command(args: &[String]) -> Result<(), String> {
     let mut depth = search::bench::DEFAULT_DEPTH;
-    let (mut hash, mut ways) = (16usize, 4usize);
+    let mut table = TableSize::default();
     #[cfg_attr(not(feature = "debug-commands"), allow(unused_mut))]
     let mut params = Params::default();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
-        let mut number = |name: &str, max: usize| -> Result<usize, String> {
-            let v = it.next().ok_or(format!("{name} needs a value"))?;
-            v.parse()
-                .ok()
-                .filter(|&n| (1..=max).contains(&n))
-                .ok_or(format!("{name} wants a number 1..{max}, got '{v}'"))
-        };
         match arg.as_str() {
-            "--hash" => hash = number("--hash", 4096)?,
-            "--ways" => ways = number("--ways", 16)?,
+            "--hash" => table_flag(&mut table, "--hash", "hash", it.next())?,
+            "--ways" => table_flag(&mut table, "--ways", "tt_ways", it.next())?,
             #[cfg(feature = "debug-commands")]
             "--check-rep" => params.check_rep = true,
             d => {
@@ -190,7 +185,7 @@ fn bench_command(args: &[String]) -> Result<(), String> {
             }
         }
     }
-    let lines = search::bench::run(depth, params, hash, ways);
+    let lines = search::bench::run(depth, params, table.hash_mb, table.ways);
     let mut nodes = 0;
     let mut time = Duration::ZERO;
     for (i, l) in lines.iter().enumerate() {
@@ -210,5 +205,30 @@ fn bench_command(args: &[String]) -> Result<(), String> {
         "nodes {nodes} nps {:.0}",
         nodes as f64 / time.as_secs_f64().max(1e-9)
     );
+    Ok(())
+}
+
+/// Sets the table setting `name` from the value after `flag`, within the
+/// setting's range (the same as the UCI option's).
+fn table_flag(
+    table: &mut TableSize,
+    flag: &str,
+    name: &str,
+    value: Option<&String>,
+) -> Result<(), String> {
+    let s = TABLE
+        .iter()
+        .find(|s| s.name == name)
+        .expect("the flag names a table setting");
+    let OptionKind::Spin { min, max } = s.kind else {
+        unreachable!("table settings are numbers")
+    };
+    let v = value.ok_or(format!("{flag} needs a value"))?;
+    let n = v
+        .parse()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+        .ok_or(format!("{flag} wants a number {min}..{max}, got '{v}'"))?;
+    (s.set)(table, n);
     Ok(())
 }

@@ -143,7 +143,6 @@ fn random_weights(rng: &mut Rng) -> Weights {
         pbetween: weight(rng, -10000, 10000),
         kface: weight(rng, 0, 10000),
         kaggressive: weight(rng, 0, 30000),
-        mobility: weight(rng, 0, 10000),
         lcoverage: weight(rng, 0, 10000),
     }
 }

@@ -11,44 +11,41 @@ use crate::rules::bitboard::squares;
 use crate::rules::board::Board;
 use crate::rules::piece::Color;
 use crate::rules::square::Square;
+use crate::setting::{self, Setting};
 
-/// The evaluation weights; the reference defaults by `Default`.
+/// The evaluation weights; EVAL.md's defaults and ranges, declared once in
+/// [`WEIGHTS`]. (EVAL.md's `mobility` weight is not offered: the reference
+/// evaluation does not use it.)
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Weights {
     pub pcentral: i32,
     pub pbetween: i32,
     pub kface: i32,
     pub kaggressive: i32,
-    /// Defined for compatibility; the reference evaluation does not use it.
-    pub mobility: i32,
     pub lcoverage: i32,
 }
 
+/// Every weight as a UCI option: name, default, range, field.
+pub const WEIGHTS: &[Setting<Weights>] = &[
+    Setting::spin("pcentral", 500, -10000, 10000, |w, v| w.pcentral = v as i32),
+    Setting::spin("pbetween", 250, -10000, 10000, |w, v| w.pbetween = v as i32),
+    Setting::spin("kface", 5000, 0, 10000, |w, v| w.kface = v as i32),
+    Setting::spin("kaggressive", 26000, 0, 30000, |w, v| {
+        w.kaggressive = v as i32
+    }),
+    Setting::spin("lcoverage", 1600, 0, 10000, |w, v| w.lcoverage = v as i32),
+];
+
 impl Default for Weights {
     fn default() -> Self {
-        Weights {
-            pcentral: 500,
-            pbetween: 250,
-            kface: 5000,
-            kaggressive: 26000,
-            mobility: 800,
-            lcoverage: 1600,
-        }
-    }
-}
-
-impl Weights {
-    /// The weights as the UCI options set them.
-    pub fn from_options(o: &crate::protocol::options::Options) -> Weights {
-        let get = |name| o.get(name) as i32;
-        Weights {
-            pcentral: get("pcentral"),
-            pbetween: get("pbetween"),
-            kface: get("kface"),
-            kaggressive: get("kaggressive"),
-            mobility: get("mobility"),
-            lcoverage: get("lcoverage"),
-        }
+        let zero = Weights {
+            pcentral: 0,
+            pbetween: 0,
+            kface: 0,
+            kaggressive: 0,
+            lcoverage: 0,
+        };
+        setting::defaults(zero, WEIGHTS)
     }
 }
 

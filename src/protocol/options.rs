@@ -2,20 +2,16 @@
 //! are case-insensitive; out-of-range values are clamped, and every change
 //! is reported back as one line of text for an `info string`.
 
+use crate::eval::{Weights, WEIGHTS};
 use crate::quote::quote;
+use crate::search::params::{Params, TableSize, DEBUG_PARAMS, PARAMS, TABLE};
+use crate::setting::{self, Setting};
 use std::fmt;
+use std::sync::LazyLock;
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum OptionKind {
-    Spin {
-        min: i64,
-        max: i64,
-    },
-    Check,
-    /// An action, no value (`Clear Hash`).
-    Button,
-}
+pub use crate::setting::Kind as OptionKind;
 
+/// One option as the `uci` command lists it.
 #[derive(Clone, Copy, Debug)]
 pub struct OptionSpec {
     pub name: &'static str,
@@ -23,66 +19,57 @@ pub struct OptionSpec {
     pub default: i64,
 }
 
+impl<T> From<&Setting<T>> for OptionSpec {
+    fn from(s: &Setting<T>) -> Self {
+        OptionSpec {
+            name: s.name,
+            kind: s.kind,
+            default: s.default,
+        }
+    }
+}
+
+/// The engine's own options, which land in the protocol loop rather than
+/// in a structure below it.
+const THREADS: OptionSpec = spin("threads", 1, 1, 64);
+const ENGINE_LAST: &[OptionSpec] = &[
+    spin("move_overhead", 30, 0, 5000),
+    OptionSpec {
+        name: "Clear Hash",
+        kind: OptionKind::Button,
+        default: 0,
+    },
+];
+
+/// The engine's options in the order `uci` lists them: threads, the
+/// evaluation weights, the search's parameters, the table's shape, then
+/// the engine's own. Declared where they land (`eval::WEIGHTS`,
+/// `search::params`); the options of the `debug-commands` feature,
+/// `DEBUG_SPECS`, follow them (`specs` has both).
+pub static SPECS: LazyLock<Vec<OptionSpec>> = LazyLock::new(|| {
+    let mut v = vec![THREADS];
+    v.extend(WEIGHTS.iter().map(OptionSpec::from));
+    v.extend(PARAMS.iter().map(OptionSpec::from));
+    v.extend(TABLE.iter().map(OptionSpec::from));
+    v.extend_from_slice(ENGINE_LAST);
+    v
+});
+
+/// `check_rep` (see `crate::check`); empty without the `debug-commands`
+/// feature.
+pub static DEBUG_SPECS: LazyLock<Vec<OptionSpec>> =
+    LazyLock::new(|| DEBUG_PARAMS.iter().map(OptionSpec::from).collect());
+
+/// Every option of this build: `SPECS`, then `DEBUG_SPECS`.
+pub fn specs() -> impl Iterator<Item = &'static OptionSpec> {
+    SPECS.iter().chain(DEBUG_SPECS.iter())
+}
+
 const fn spin(name: &'static str, default: i64, min: i64, max: i64) -> OptionSpec {
     OptionSpec {
         name,
         kind: OptionKind::Spin { min, max },
         default,
-    }
-}
-
-/// The engine's options; the evaluation weights have EVAL.md's defaults
-/// and ranges. The options of the `debug-commands` feature, `DEBUG_SPECS`,
-/// follow them (`specs` has both).
-pub const SPECS: &[OptionSpec] = &[
-    spin("threads", 1, 1, 64),
-    spin("pcentral", 500, -10000, 10000),
-    spin("pbetween", 250, -10000, 10000),
-    spin("kface", 5000, 0, 10000),
-    spin("kaggressive", 26000, 0, 30000),
-    spin("mobility", 800, 0, 10000),
-    spin("lcoverage", 1600, 0, 10000),
-    spin("randomize", 0, 0, 10000),
-    spin("hash", 16, 1, 4096),
-    spin("tt_ways", 4, 1, 16),
-    spin("lmr_r1", 5, 1, 100),
-    spin("lmr_r2", 20, 1, 100),
-    spin("fut_depth", 3, 0, 3),
-    check("use_nmm", true),
-    spin("draw", -7, -1000, 1000),
-    spin("hmb", 3, -100, 100),
-    spin("aspiration", 25, 0, 1000),
-    spin("seed", 0, 0, i32::MAX as i64),
-    spin("no_zap_plies", 100, 0, 10000),
-    spin("move_overhead", 30, 0, 5000),
-    button("Clear Hash"),
-];
-
-/// `check_rep`: check every data structure's invariants during the search
-/// (see `debug`); only in builds with the `debug-commands` feature.
-#[cfg(feature = "debug-commands")]
-pub const DEBUG_SPECS: &[OptionSpec] = &[check("check_rep", false)];
-#[cfg(not(feature = "debug-commands"))]
-pub const DEBUG_SPECS: &[OptionSpec] = &[];
-
-/// Every option of this build: `SPECS`, then `DEBUG_SPECS`.
-pub fn specs() -> impl Iterator<Item = &'static OptionSpec> {
-    SPECS.iter().chain(DEBUG_SPECS)
-}
-
-const fn button(name: &'static str) -> OptionSpec {
-    OptionSpec {
-        name,
-        kind: OptionKind::Button,
-        default: 0,
-    }
-}
-
-const fn check(name: &'static str, default: bool) -> OptionSpec {
-    OptionSpec {
-        name,
-        kind: OptionKind::Check,
-        default: default as i64,
     }
 }
 
@@ -116,6 +103,8 @@ impl fmt::Display for OptionError {
         }
     }
 }
+
+impl std::error::Error for OptionError {}
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -186,6 +175,22 @@ impl Options {
         }
     }
 
+    /// The search's parameters as these options set them.
+    pub fn params(&self) -> Params {
+        let weights = setting::apply(Weights::default(), WEIGHTS, |s| self.get(s.name));
+        let p = Params {
+            weights,
+            ..Params::default()
+        };
+        let p = setting::apply(p, PARAMS, |s| self.get(s.name));
+        setting::apply(p, DEBUG_PARAMS, |s| self.get(s.name))
+    }
+
+    /// The table's shape as these options set it.
+    pub fn table_size(&self) -> TableSize {
+        setting::apply(TableSize::default(), TABLE, |s| self.get(s.name))
+    }
+
     /// The `option name … type …` lines of the `uci` answer.
     pub fn uci_lines() -> Vec<String> {
         specs()
@@ -233,5 +238,34 @@ mod tests {
             Err(OptionError::MissingValue(_))
         ));
         assert_eq!(o.get("threads"), 64);
+    }
+
+    #[test]
+    fn the_option_defaults_are_the_search_and_bench_defaults() {
+        let o = Options::default();
+        assert_eq!(o.params(), Params::default());
+        assert_eq!(o.table_size(), TableSize::default());
+        assert_eq!(o.params().weights, Weights::default());
+    }
+
+    #[test]
+    fn every_declared_setting_is_an_option_and_lands() {
+        let mut o = Options::default();
+        for s in specs().filter(|s| matches!(s.kind, OptionKind::Spin { .. })) {
+            let OptionKind::Spin { min, max } = s.kind else {
+                unreachable!()
+            };
+            let v = if s.default == max { min } else { max };
+            o.set(s.name, Some(&v.to_string())).unwrap();
+            let landed = o.params() != Params::default()
+                || o.table_size() != TableSize::default()
+                || ["threads", "move_overhead"].contains(&s.name);
+            assert!(landed, "option {} changes nothing", s.name);
+            o = Options::default();
+        }
+        let names: Vec<_> = specs().map(|s| s.name.to_ascii_lowercase()).collect();
+        for (i, n) in names.iter().enumerate() {
+            assert!(!names[..i].contains(n), "option {n} declared twice");
+        }
     }
 }

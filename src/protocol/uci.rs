@@ -3,73 +3,23 @@
 //! was wrong and changes nothing. `go` and `perft` run on a thread of their
 //! own, so `isready` is answered and `stop` obeyed while they work.
 
+mod commands;
+#[cfg(feature = "debug-commands")]
+mod debug;
 mod go;
+mod lab;
 
-use crate::eval::{evaluate, Weights};
 use crate::protocol::options::Options;
 use crate::quote::{escape_controls, quote};
 use crate::rules::fen;
-use crate::rules::game::{self, Game, Outcome};
-use crate::rules::movegen::generate;
-use crate::rules::moves::MoveList;
-use crate::rules::perft::perft_threads_until;
+use crate::rules::game::{self, Game};
 use crate::search::order::Order;
 use crate::search::think::think;
-use crate::search::{score_text, Params, Root, Shared};
+use crate::search::{score_text, Root, Shared};
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-
-/// Deepest `perft` the loop runs, so that a typo can not hang the engine.
-const MAX_PERFT_DEPTH: u32 = 7;
-
-const COMMANDS: &[(&str, &str)] = &[
-    ("uci", "identify the engine and list its options"),
-    ("isready", "answer readyok"),
-    ("setoption name <id> [value <x>]", "set an option"),
-    ("ucinewgame", "start a new game from the start position"),
-    (
-        "position startpos|endgame|fen <board> <W|B> [moves m1 m2 ...]",
-        "set the position",
-    ),
-    (
-        "go [depth d] [nodes n] [movetime ms] [time ms] [inc ms] [movestogo n] [mate n] [infinite] [ponder] [searchmoves m ...]",
-        "search (also wtime btime winc binc); a bad word refuses the go",
-    ),
-    ("stop", "end the search and answer bestmove"),
-    (
-        "ponderhit",
-        "the pondered move was played: search on the clock",
-    ),
-    ("perft [d]", "count leaf nodes to depth 1..d (default 4)"),
-    ("display", "draw the board (also: d)"),
-    (
-        "eval [move]",
-        "print the evaluation terms and score (after move, if given)",
-    ),
-    ("generate", "list the moves of the position"),
-    ("move <m>", "play one move"),
-    ("help", "list the commands"),
-    ("quit", "exit"),
-];
-
-/// The commands of the `debug-commands` feature, listed by `help` after
-/// `COMMANDS`.
-#[cfg(feature = "debug-commands")]
-const DEBUG_COMMANDS: &[(&str, &str)] = &[(
-    "dump [name]",
-    "print a named structure (board tt killers history coverage); no name: list them",
-)];
-#[cfg(not(feature = "debug-commands"))]
-const DEBUG_COMMANDS: &[(&str, &str)] = &[];
-
-/// Commands that exist but are not listed: `debug corrupt board [how]`
-/// breaks the current board on purpose, a testing aid for `check_rep`.
-#[cfg(feature = "debug-commands")]
-const HIDDEN_COMMANDS: &[&str] = &["debug"];
-#[cfg(not(feature = "debug-commands"))]
-const HIDDEN_COMMANDS: &[&str] = &[];
 
 const RNG_SEED: u64 = 0x1e15_e4c4;
 
@@ -233,7 +183,7 @@ impl Engine {
     pub fn handle(&mut self, line: &str, out: &mut Vec<u8>) -> Flow {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         // Unknown tokens before a command are skipped, as in UCI.
-        let Some(at) = tokens.iter().position(|t| is_command(t)) else {
+        let Some(at) = tokens.iter().position(|t| commands::is_command(t)) else {
             if let Some(first) = tokens.first() {
                 say(
                     out,
@@ -251,7 +201,7 @@ impl Engine {
                 format!("ignoring unknown '{}'", quote(&tokens[..at].join(" "))),
             );
         }
-        let (cmd, args) = (canonical(tokens[at]), &tokens[at + 1..]);
+        let (cmd, args) = (commands::canonical(tokens[at]), &tokens[at + 1..]);
         self.reap();
         // Commands that read or change the position, the options or the
         // tables end running work first.
@@ -277,19 +227,19 @@ impl Engine {
             "generate" => self.generate(out),
             "eval" => self.eval(args, out),
             "move" => self.play_one(args, out),
-            "help" => {
-                for (usage, what) in COMMANDS.iter().chain(DEBUG_COMMANDS) {
-                    line_out(out, &format!("{usage:<64} {what}"));
-                }
-            }
+            "help" => commands::help(out),
             #[cfg(feature = "debug-commands")]
             "dump" => self.dump(args, out),
             #[cfg(feature = "debug-commands")]
             "debug" => self.debug(args, out),
-            _ => unreachable!("every command of COMMANDS is handled"),
+            _ => unreachable!("every command of commands::COMMANDS is handled"),
         }
         Flow::Continue
     }
+
+    /// Without the `debug-commands` feature there is nothing to check.
+    #[cfg(not(feature = "debug-commands"))]
+    fn check_game(&self) {}
 
     fn uci(&self, out: &mut Vec<u8>) {
         line_out(
@@ -392,7 +342,7 @@ impl Engine {
         root.searchmoves = request.searchmoves;
         let mut limits = request.limits;
         limits.overhead = self.options.get("move_overhead") as u64;
-        let params = params_from(&self.options);
+        let params = self.options.params();
         let threads = self.options.get("threads") as usize;
         let mut orders = std::mem::take(&mut self.orders);
         orders.resize_with(threads, Order::default);
@@ -434,234 +384,6 @@ impl Engine {
         });
         self.running = Some(Running::Search { thread });
     }
-
-    /// `perft [d]`: counts depth 1..d on a thread of its own, one line a
-    /// depth; `stop` or `quit` cut it short.
-    fn perft(&mut self, args: &[&str], out: &mut Vec<u8>) {
-        let depth = match args {
-            [] => 4,
-            [d] => match d.parse::<u32>() {
-                Ok(d) if (1..=MAX_PERFT_DEPTH).contains(&d) => d,
-                _ => {
-                    return say(
-                        out,
-                        format!(
-                            "error: perft depth must be a number 1..{MAX_PERFT_DEPTH}, got '{}'",
-                            quote(d)
-                        ),
-                    )
-                }
-            },
-            _ => return say(out, "error: perft takes at most one depth".to_string()),
-        };
-        let threads = self.options.get("threads") as usize;
-        let board = self.game.board().clone();
-        self.shared.stop.store(false, Ordering::Relaxed);
-        let (shared, output) = (self.shared.clone(), self.output.clone());
-        let thread = std::thread::spawn(move || {
-            for k in 1..=depth {
-                let n = (!shared.stop.load(Ordering::Relaxed))
-                    .then(|| perft_threads_until(&board, k, threads, &shared.stop))
-                    .flatten();
-                let Some(n) = n else {
-                    output.write(format!("info string perft stopped at depth {k}\n").as_bytes());
-                    break;
-                };
-                output.write(format!("perft {k} {n}\n").as_bytes());
-            }
-        });
-        self.running = Some(Running::Perft { thread });
-    }
-
-    fn display(&self, out: &mut Vec<u8>) {
-        let b = self.game.board();
-        for line in b.diagram().lines() {
-            line_out(out, line);
-        }
-        let side = match b.side() {
-            crate::rules::piece::Color::White => "Tangerine (W)",
-            crate::rules::piece::Color::Black => "Lavender (B)",
-        };
-        line_out(out, &format!("fen {}", fen::to_fen(b)));
-        line_out(
-            out,
-            &format!(
-                "{side} to move, ply {}, plies since zap {}, key {:016x}",
-                self.game.moves().len(),
-                self.game.plies_since_zap(),
-                b.key()
-            ),
-        );
-        if let Some(o) = self.game.outcome() {
-            line_out(out, &verdict(o));
-        }
-    }
-
-    fn eval(&mut self, args: &[&str], out: &mut Vec<u8>) {
-        let mut game = self.game.clone();
-        match args {
-            [] => {}
-            [m] => {
-                if let Err(e) = game.play_text(m) {
-                    return say(out, format!("error: eval {}: {e}", quote(m)));
-                }
-            }
-            _ => return say(out, "error: eval takes at most one move".to_string()),
-        }
-        if let Some(o) = game
-            .outcome()
-            .filter(|o| matches!(o, Outcome::KingZapped { .. }))
-        {
-            return say(
-                out,
-                format!("no evaluation: the game is over ({} {o})", o.score_text()),
-            );
-        }
-        let terms = evaluate(game.board(), &Weights::from_options(&self.options));
-        line_out(
-            out,
-            &format!(
-                "info string {:<12} {:>10} {:>10}",
-                "term", "tangerine", "lavender"
-            ),
-        );
-        let [w, b] = terms.sides.map(|t| t.named());
-        for ((name, wv), (_, bv)) in w.iter().zip(b) {
-            line_out(out, &format!("info string {name:<12} {wv:>10} {bv:>10}"));
-        }
-        let totals = terms.sides.map(|t| t.total());
-        line_out(
-            out,
-            &format!(
-                "info string {:<12} {:>10} {:>10}",
-                "total", totals[0], totals[1]
-            ),
-        );
-        let r = self.options.get("randomize") as i32;
-        let noise = if r > 0 { self.rng.i32(-r..=r) } else { 0 };
-        if r > 0 {
-            say(out, format!("randomize noise {noise} ev"));
-        }
-        line_out(out, &format!("info score cp {}", terms.score_cp(noise)));
-    }
-
-    fn generate(&self, out: &mut Vec<u8>) {
-        let mut list = MoveList::new();
-        generate(self.game.board(), &mut list);
-        let texts: Vec<String> = list.iter().map(|m| m.to_string()).collect();
-        line_out(out, &texts.join(" "));
-    }
-
-    fn play_one(&mut self, args: &[&str], out: &mut Vec<u8>) {
-        let [m] = args else {
-            return say(
-                out,
-                "error: move wants exactly one move, e.g. 'move h0L'".to_string(),
-            );
-        };
-        self.check_game();
-        if let Err(e) = self.game.play_text(m) {
-            say(out, format!("error: {e}; position unchanged"));
-        } else if let Some(o) = self.game.outcome() {
-            say(out, verdict(o));
-        }
-        self.check_game();
-    }
-
-    /// With the `check_rep` option on, checks the game's board (a board
-    /// whose King was zapped is the end of a game, and allowed).
-    #[cfg(feature = "debug-commands")]
-    fn check_game(&self) {
-        if self.options.get("check_rep") != 0 {
-            let zapped = matches!(self.game.outcome(), Some(Outcome::KingZapped { .. }));
-            crate::check::report("board", self.game.board().check_rep_with(zapped));
-        }
-    }
-
-    #[cfg(not(feature = "debug-commands"))]
-    fn check_game(&self) {}
-
-    /// `dump [name]`: lists the dumps, or prints one.
-    #[cfg(feature = "debug-commands")]
-    fn dump(&self, args: &[&str], out: &mut Vec<u8>) {
-        use crate::protocol::dump::{find_dump, Context, DUMPS};
-        match args {
-            [] => {
-                for d in DUMPS {
-                    line_out(out, &format!("{:<10} {}", d.name, d.what));
-                }
-            }
-            [name] => match find_dump(name) {
-                Some(d) => {
-                    let cx = Context {
-                        board: self.game.board(),
-                        tt: &self.shared.tt,
-                        orders: &self.orders,
-                    };
-                    out.extend_from_slice((d.run)(&cx).as_bytes());
-                }
-                None => {
-                    let names: Vec<&str> = DUMPS.iter().map(|d| d.name).collect();
-                    say(
-                        out,
-                        format!(
-                            "error: unknown dump '{}'; the dumps are {}",
-                            quote(name),
-                            names.join(" ")
-                        ),
-                    )
-                }
-            },
-            _ => say(
-                out,
-                "error: dump takes at most one name ('dump' lists them)".to_string(),
-            ),
-        }
-    }
-
-    /// `debug corrupt board [how]`: breaks the current board (a new game
-    /// from it, history dropped) so that tests can see `check_rep` catch
-    /// it. A testing aid: with `check_rep` off, what the engine does with
-    /// such a board is undefined (it may panic).
-    #[cfg(feature = "debug-commands")]
-    fn debug(&mut self, args: &[&str], out: &mut Vec<u8>) {
-        use crate::rules::board::Corruption;
-        let names: Vec<&str> = Corruption::ALL.iter().map(|c| c.name()).collect();
-        let how = match args {
-            ["corrupt", "board"] => Some(Corruption::Key),
-            ["corrupt", "board", how] => Corruption::parse(how),
-            _ => None,
-        };
-        let Some(how) = how else {
-            return say(
-                out,
-                format!(
-                    "error: debug wants 'corrupt board [{}]', got '{}'",
-                    names.join("|"),
-                    quote(&args.join(" "))
-                ),
-            );
-        };
-        let mut board = self.game.board().clone();
-        board.corrupt_for_test(how);
-        self.game = Game::new(board);
-        say(
-            out,
-            format!(
-                "board corrupted ({}), a testing aid for check_rep",
-                how.name()
-            ),
-        );
-    }
-}
-
-/// The rules' verdict on the game's position: a zapped King ends it; a
-/// draw is reported, and play may go on (the referee decides).
-fn verdict(o: Outcome) -> String {
-    match o {
-        Outcome::KingZapped { .. } => format!("game over: {} {o}", o.score_text()),
-        _ => format!("{} {o} by the rules; play may go on", o.score_text()),
-    }
 }
 
 /// The rules' draw limits, the no-zap one from the `no_zap_plies` option.
@@ -682,47 +404,8 @@ fn new_game(o: &Options) -> Game {
 
 /// The search's table and flags, sized by the `hash` and `tt_ways` options.
 fn new_shared(o: &Options) -> Shared {
-    Shared::new(o.get("hash") as usize, o.get("tt_ways") as usize)
-}
-
-fn params_from(o: &Options) -> Params {
-    Params {
-        weights: Weights::from_options(o),
-        lmr_r1: o.get("lmr_r1") as usize,
-        lmr_r2: o.get("lmr_r2") as usize,
-        fut_depth: o.get("fut_depth") as i32,
-        use_nmm: o.get("use_nmm") != 0,
-        draw: o.get("draw") as i32,
-        no_zap_plies: o.get("no_zap_plies") as u32,
-        hmb: o.get("hmb") as i32,
-        randomize: o.get("randomize") as i32,
-        aspiration: o.get("aspiration") as i32,
-        seed: o.get("seed") as u64,
-        #[cfg(feature = "debug-commands")]
-        check_rep: o.get("check_rep") != 0,
-        #[cfg(not(feature = "debug-commands"))]
-        check_rep: false,
-    }
-}
-
-/// Short names of commands, as other engines accept them.
-const ALIASES: &[(&str, &str)] = &[("d", "display")];
-
-/// The command an alias stands for, or `token` itself.
-fn canonical(token: &str) -> &str {
-    ALIASES
-        .iter()
-        .find(|(alias, _)| *alias == token)
-        .map_or(token, |(_, cmd)| cmd)
-}
-
-fn is_command(token: &str) -> bool {
-    ALIASES.iter().any(|(alias, _)| *alias == token)
-        || COMMANDS
-            .iter()
-            .chain(DEBUG_COMMANDS)
-            .any(|(usage, _)| usage.split(' ').next() == Some(token))
-        || HIDDEN_COMMANDS.contains(&token)
+    let t = o.table_size();
+    Shared::new(t.hash_mb, t.ways)
 }
 
 fn line_out(out: &mut Vec<u8>, text: &str) {

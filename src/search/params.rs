@@ -1,9 +1,11 @@
-//! The search's tunable parameters and their defaults.
+//! The search's tunable parameters and the table's shape, each declared
+//! once with its UCI name, default and range.
 
 use crate::eval::Weights;
+use crate::setting::{self, Setting};
 
 /// The search's tunable parameters (UCI options, reference defaults).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Params {
     pub weights: Weights,
     /// Moves after this many at a node are searched one ply shallower…
@@ -27,27 +29,81 @@ pub struct Params {
     pub aspiration: i32,
     pub seed: u64,
     /// Check every structure's invariants after every make/unmake and at
-    /// every node (the `check_rep` option; see `debug`). Always false, and
+    /// every node (the `check_rep` option; see `crate::check`). Always false, and
     /// never read, without the `debug-commands` feature.
     pub check_rep: bool,
 }
 
+/// The search's UCI options: name, default, range, field. RULES.md and the
+/// reference engine's defaults.
+pub const PARAMS: &[Setting<Params>] = &[
+    Setting::spin("randomize", 0, 0, 10000, |p, v| p.randomize = v as i32),
+    Setting::spin("lmr_r1", 5, 1, 100, |p, v| p.lmr_r1 = v as usize),
+    Setting::spin("lmr_r2", 20, 1, 100, |p, v| p.lmr_r2 = v as usize),
+    Setting::spin("fut_depth", 3, 0, 3, |p, v| p.fut_depth = v as i32),
+    Setting::check("use_nmm", true, |p, v| p.use_nmm = v != 0),
+    Setting::spin("draw", -7, -1000, 1000, |p, v| p.draw = v as i32),
+    Setting::spin("hmb", 3, -100, 100, |p, v| p.hmb = v as i32),
+    Setting::spin("aspiration", 25, 0, 1000, |p, v| p.aspiration = v as i32),
+    Setting::spin("seed", 0, 0, i32::MAX as i64, |p, v| p.seed = v as u64),
+    Setting::spin("no_zap_plies", 100, 0, 10000, |p, v| {
+        p.no_zap_plies = v as u32
+    }),
+];
+
+/// `check_rep`: check every structure's invariants during the search; an
+/// option only in builds with the `debug-commands` feature.
+#[cfg(feature = "debug-commands")]
+pub const DEBUG_PARAMS: &[Setting<Params>] = &[Setting::check("check_rep", false, |p, v| {
+    p.check_rep = v != 0
+})];
+#[cfg(not(feature = "debug-commands"))]
+pub const DEBUG_PARAMS: &[Setting<Params>] = &[];
+
 impl Default for Params {
     fn default() -> Self {
-        Params {
+        let zero = Params {
             weights: Weights::default(),
-            lmr_r1: 5,
-            lmr_r2: 20,
-            fut_depth: 3,
-            use_nmm: true,
-            draw: -7,
-            no_zap_plies: 100,
-            hmb: 3,
+            lmr_r1: 0,
+            lmr_r2: 0,
+            fut_depth: 0,
+            use_nmm: false,
+            draw: 0,
+            no_zap_plies: 0,
+            hmb: 0,
             randomize: 0,
-            aspiration: 25,
+            aspiration: 0,
             seed: 0,
             check_rep: false,
-        }
+        };
+        setting::defaults(setting::defaults(zero, PARAMS), DEBUG_PARAMS)
+    }
+}
+
+/// The transposition table's shape: the `hash` and `tt_ways` options, and
+/// what `leiserchess bench` and the profile use.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TableSize {
+    /// Megabytes.
+    pub hash_mb: usize,
+    /// Entries per bucket (the k of the k-way table).
+    pub ways: usize,
+}
+
+pub const TABLE: &[Setting<TableSize>] = &[
+    Setting::spin("hash", 16, 1, 4096, |t, v| t.hash_mb = v as usize),
+    Setting::spin("tt_ways", 4, 1, 16, |t, v| t.ways = v as usize),
+];
+
+impl Default for TableSize {
+    fn default() -> Self {
+        setting::defaults(
+            TableSize {
+                hash_mb: 0,
+                ways: 0,
+            },
+            TABLE,
+        )
     }
 }
 

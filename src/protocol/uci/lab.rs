@@ -1,0 +1,159 @@
+//! The lab's commands beside UCI: `perft`, `display`, `eval`, `generate`
+//! and `move`.
+
+use super::{line_out, say, Engine, Running};
+use crate::eval::evaluate;
+use crate::quote::quote;
+use crate::rules::fen;
+use crate::rules::game::Outcome;
+use crate::rules::movegen::generate;
+use crate::rules::moves::MoveList;
+use crate::rules::perft::perft_threads_until;
+use std::sync::atomic::Ordering;
+
+/// Deepest `perft` the loop runs, so that a typo can not hang the engine.
+const MAX_PERFT_DEPTH: u32 = 7;
+
+impl Engine {
+    /// `perft [d]`: counts depth 1..d on a thread of its own, one line a
+    /// depth; `stop` or `quit` cut it short.
+    pub(super) fn perft(&mut self, args: &[&str], out: &mut Vec<u8>) {
+        let depth = match args {
+            [] => 4,
+            [d] => match d.parse::<u32>() {
+                Ok(d) if (1..=MAX_PERFT_DEPTH).contains(&d) => d,
+                _ => {
+                    return say(
+                        out,
+                        format!(
+                            "error: perft depth must be a number 1..{MAX_PERFT_DEPTH}, got '{}'",
+                            quote(d)
+                        ),
+                    )
+                }
+            },
+            _ => return say(out, "error: perft takes at most one depth".to_string()),
+        };
+        let threads = self.options.get("threads") as usize;
+        let board = self.game.board().clone();
+        self.shared.stop.store(false, Ordering::Relaxed);
+        let (shared, output) = (self.shared.clone(), self.output.clone());
+        let thread = std::thread::spawn(move || {
+            for k in 1..=depth {
+                let n = (!shared.stop.load(Ordering::Relaxed))
+                    .then(|| perft_threads_until(&board, k, threads, &shared.stop))
+                    .flatten();
+                let Some(n) = n else {
+                    output.write(format!("info string perft stopped at depth {k}\n").as_bytes());
+                    break;
+                };
+                output.write(format!("perft {k} {n}\n").as_bytes());
+            }
+        });
+        self.running = Some(Running::Perft { thread });
+    }
+
+    pub(super) fn display(&self, out: &mut Vec<u8>) {
+        let b = self.game.board();
+        for line in b.diagram().lines() {
+            line_out(out, line);
+        }
+        let side = match b.side() {
+            crate::rules::piece::Color::White => "Tangerine (W)",
+            crate::rules::piece::Color::Black => "Lavender (B)",
+        };
+        line_out(out, &format!("fen {}", fen::to_fen(b)));
+        line_out(
+            out,
+            &format!(
+                "{side} to move, ply {}, plies since zap {}, key {:016x}",
+                self.game.moves().len(),
+                self.game.plies_since_zap(),
+                b.key()
+            ),
+        );
+        if let Some(o) = self.game.outcome() {
+            line_out(out, &verdict(o));
+        }
+    }
+
+    pub(super) fn eval(&mut self, args: &[&str], out: &mut Vec<u8>) {
+        let mut game = self.game.clone();
+        match args {
+            [] => {}
+            [m] => {
+                if let Err(e) = game.play_text(m) {
+                    return say(out, format!("error: eval {}: {e}", quote(m)));
+                }
+            }
+            _ => return say(out, "error: eval takes at most one move".to_string()),
+        }
+        if let Some(o) = game
+            .outcome()
+            .filter(|o| matches!(o, Outcome::KingZapped { .. }))
+        {
+            return say(
+                out,
+                format!("no evaluation: the game is over ({} {o})", o.score_text()),
+            );
+        }
+        let terms = evaluate(game.board(), &self.options.params().weights);
+        line_out(
+            out,
+            &format!(
+                "info string {:<12} {:>10} {:>10}",
+                "term", "tangerine", "lavender"
+            ),
+        );
+        let [w, b] = terms.sides.map(|t| t.named());
+        for ((name, wv), (_, bv)) in w.iter().zip(b) {
+            line_out(out, &format!("info string {name:<12} {wv:>10} {bv:>10}"));
+        }
+        let totals = terms.sides.map(|t| t.total());
+        line_out(
+            out,
+            &format!(
+                "info string {:<12} {:>10} {:>10}",
+                "total", totals[0], totals[1]
+            ),
+        );
+        let r = self.options.get("randomize") as i32;
+        let noise = if r > 0 { self.rng.i32(-r..=r) } else { 0 };
+        if r > 0 {
+            say(out, format!("randomize noise {noise} ev"));
+        }
+        line_out(out, &format!("info score cp {}", terms.score_cp(noise)));
+    }
+
+    pub(super) fn generate(&self, out: &mut Vec<u8>) {
+        let mut list = MoveList::new();
+        generate(self.game.board(), &mut list);
+        let texts: Vec<String> = list.iter().map(|m| m.to_string()).collect();
+        line_out(out, &texts.join(" "));
+    }
+
+    pub(super) fn play_one(&mut self, args: &[&str], out: &mut Vec<u8>) {
+        let [m] = args else {
+            return say(
+                out,
+                "error: move wants exactly one move, e.g. 'move h0L'".to_string(),
+            );
+        };
+        self.check_game();
+        if let Err(e) = self.game.play_text(m) {
+            say(out, format!("error: {e}; position unchanged"));
+        } else if let Some(o) = self.game.outcome() {
+            say(out, verdict(o));
+        }
+        self.check_game();
+    }
+}
+
+/// The rules' verdict on the game's position: a zapped King ends it; a
+/// draw is reported, and play may go on (the referee decides).
+pub(super) fn verdict(o: Outcome) -> String {
+    match o {
+        Outcome::KingZapped { .. } => format!("game over: {} {o}", o.score_text()),
+        _ => format!("{} {o} by the rules; play may go on", o.score_text()),
+    }
+}

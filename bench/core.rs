@@ -12,7 +12,8 @@
 //!
 //! Run with `cargo bench --bench core`; the whole run takes about a minute.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use leiserchess::rules::board::Board;
 use leiserchess::rules::moves::{Move, MoveList};
 use leiserchess::rules::piece::Color;
@@ -74,13 +75,20 @@ fn total_moves(moves: &[Vec<Move>]) -> u64 {
     moves.iter().map(|m| m.len() as u64).sum()
 }
 
-fn bench_movegen(c: &mut Criterion) {
-    let boards = positions();
-    let n = total_moves(&move_lists(&boards));
-    let mut g = c.benchmark_group("movegen");
+/// A group of per-move benches: 1 s warm-up, 3 s of samples, `n` moves an
+/// iteration.
+fn group<'a>(c: &'a mut Criterion, name: &str, n: u64) -> BenchmarkGroup<'a, WallTime> {
+    let mut g = c.benchmark_group(name);
     g.warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3))
         .throughput(Throughput::Elements(n));
+    g
+}
+
+fn bench_movegen(c: &mut Criterion) {
+    let boards = positions();
+    let n = total_moves(&move_lists(&boards));
+    let mut g = group(c, "movegen", n);
     g.bench_function("generate", |b| {
         b.iter(|| {
             let mut sum = 0;
@@ -102,10 +110,7 @@ fn bench_board(c: &mut Criterion) {
     let mut boards = positions();
     let moves = move_lists(&boards);
     let n = total_moves(&moves);
-    let mut g = c.benchmark_group("board");
-    g.warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .throughput(Throughput::Elements(n));
+    let mut g = group(c, "board", n);
     g.bench_function("make_unmake", |b| {
         b.iter(|| {
             for (board, list) in boards.iter_mut().zip(&moves) {
@@ -140,10 +145,7 @@ fn bench_board(c: &mut Criterion) {
 fn bench_laser(c: &mut Criterion) {
     let boards = positions();
     let n = 2 * boards.len() as u64;
-    let mut g = c.benchmark_group("laser");
-    g.warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .throughput(Throughput::Elements(n));
+    let mut g = group(c, "laser", n);
     g.bench_function("target", |b| {
         b.iter(|| {
             for board in black_box(&boards) {

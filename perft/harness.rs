@@ -17,6 +17,7 @@
 //! A missing reference directory or a malformed data line fails the whole
 //! harness before any trial runs, naming the path (and file and line).
 
+use leiserchess::rules::board::Board;
 use leiserchess::rules::fen::{parse, to_fen};
 use leiserchess::rules::movegen::generate;
 use leiserchess::rules::moves::MoveList;
@@ -276,13 +277,21 @@ fn check_fast(origin: &str, fen: &str, depth: u32, expected: u64) -> Result<(), 
 /// The oracle at every depth whose count is within `PLAIN_LIMIT`.
 fn check_plain(origin: &str, fen: &str, counts: &[u64]) -> Result<(), Failed> {
     let mut board = parse_fen(origin, fen)?;
+    let within = counts.iter().take_while(|&&n| n <= PLAIN_LIMIT).count();
+    let failures = plain_failures(&mut board, origin, fen, &counts[..within]);
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n").into())
+    }
+}
+
+/// The oracle's mismatches against `counts` (depth 1 first).
+fn plain_failures(board: &mut Board, origin: &str, fen: &str, counts: &[u64]) -> Vec<String> {
     let mut failures = Vec::new();
     for (i, &expected) in counts.iter().enumerate() {
-        if expected > PLAIN_LIMIT {
-            break;
-        }
         let depth = i as u32 + 1;
-        let actual = perft_plain(&mut board, depth);
+        let actual = perft_plain(board, depth);
         if actual != expected {
             failures.push(mismatch(
                 "perft_plain",
@@ -294,11 +303,7 @@ fn check_plain(origin: &str, fen: &str, counts: &[u64]) -> Result<(), Failed> {
             ));
         }
     }
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(failures.join("\n").into())
-    }
+    failures
 }
 
 fn mismatch(what: &str, origin: &str, fen: &str, depth: u32, expected: u64, actual: u64) -> String {
@@ -328,20 +333,14 @@ fn check_position(case: &PositionCase) -> Result<(), Failed> {
         if actual != expected {
             failures.push(mismatch("perft", origin, fen, depth, expected, actual));
         }
-        if i < POSITION_PLAIN_DEPTH {
-            let actual = perft_plain(&mut board, depth);
-            if actual != expected {
-                failures.push(mismatch(
-                    "perft_plain",
-                    origin,
-                    fen,
-                    depth,
-                    expected,
-                    actual,
-                ));
-            }
-        }
     }
+    let within = case.counts.len().min(POSITION_PLAIN_DEPTH);
+    failures.extend(plain_failures(
+        &mut board,
+        origin,
+        fen,
+        &case.counts[..within],
+    ));
 
     let mut list = MoveList::new();
     generate(&board, &mut list);

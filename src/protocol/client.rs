@@ -77,7 +77,9 @@ impl std::error::Error for ClientError {
 /// Where the program's standard error goes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Stderr {
+    /// Thrown away.
     Null,
+    /// The caller's standard error.
     Inherit,
     /// Kept, for [`Client::stderr`].
     Capture,

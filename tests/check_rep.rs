@@ -5,8 +5,9 @@
 //! nodes; every dump prints. Only with the `debug-commands` feature.
 #![cfg(feature = "debug-commands")]
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdout, Command, Output, Stdio};
+use leiserchess::protocol::client::{Client, Stderr};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 #[path = "common/engine.rs"]
 mod engine;
@@ -45,25 +46,22 @@ fn run_failing(input: &str, structure: &str) -> String {
 
 const ON: &str = "setoption name check_rep value true\n";
 
+/// How long one search, or the exit at the end, may take before the test
+/// gives up: far more than the slowest, so only a hang reaches it.
+const PATIENCE: Duration = Duration::from_secs(120);
+
 /// An engine fed one command at a time: a command after `go` would end the
 /// search at once, so `go` waits for the search's `bestmove`.
 struct Session {
-    child: Child,
-    out: BufReader<ChildStdout>,
+    engine: Client,
     lines: Vec<String>,
 }
 
 impl Session {
     fn new() -> Session {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_leiserchess"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("engine starts");
-        let out = BufReader::new(child.stdout.take().expect("stdout"));
+        let cmd = Command::new(env!("CARGO_BIN_EXE_leiserchess"));
         Session {
-            child,
-            out,
+            engine: Client::start(cmd, Stderr::Inherit).expect("engine starts"),
             lines: Vec::new(),
         }
     }
@@ -71,21 +69,18 @@ impl Session {
     /// Sends `commands`; after each `go`, reads up to its `bestmove`.
     fn send(&mut self, commands: &str) -> &mut Session {
         for c in commands.lines() {
-            let stdin = self.child.stdin.as_mut().expect("stdin");
-            writeln!(stdin, "{c}").expect("write");
-            stdin.flush().expect("flush");
+            self.engine.send(c).expect("write");
             if c.starts_with("go") {
-                loop {
-                    let mut l = String::new();
-                    if self.out.read_line(&mut l).expect("read") == 0 {
-                        panic!("engine ended during '{c}':\n{}", self.lines.join("\n"));
-                    }
-                    let l = l.trim_end().to_string();
-                    let done = l.starts_with("bestmove");
-                    self.lines.push(l);
-                    if done {
-                        break;
-                    }
+                let lines = &mut self.lines;
+                let read = self
+                    .engine
+                    .read_until(Instant::now() + PATIENCE, "the bestmove", |l| {
+                        let l = std::str::from_utf8(&l.raw).expect("UTF-8 output");
+                        lines.push(l.trim_end().to_string());
+                        l.starts_with("bestmove")
+                    });
+                if let Err(e) = read {
+                    panic!("engine failed during '{c}': {e}\n{}", self.lines.join("\n"));
                 }
             }
         }
@@ -95,13 +90,15 @@ impl Session {
     /// Ends the input; expects a clean exit with no failed check; returns
     /// every output line.
     fn finish(&mut self) -> String {
-        drop(self.child.stdin.take());
-        let mut rest = String::new();
-        std::io::Read::read_to_string(&mut self.out, &mut rest).expect("read");
+        let exit = self
+            .engine
+            .wait_exit(Instant::now() + PATIENCE)
+            .expect("engine exits");
+        let rest: Vec<u8> = exit.rest.into_iter().flat_map(|l| l.raw).collect();
+        let rest = String::from_utf8(rest).expect("UTF-8 output");
         self.lines.extend(rest.lines().map(str::to_string));
-        let status = self.child.wait().expect("engine exits");
         let out = self.lines.join("\n");
-        assert!(status.success(), "status {status:?}\n{out}");
+        assert!(exit.status.success(), "status {:?}\n{out}", exit.status);
         assert!(!out.contains("check_rep FAILED"), "{out}");
         out
     }

@@ -27,6 +27,7 @@
 //!   `LEISERCHESS_DEMO_CRASH=1` and checks that `demo/abort` is reported
 //!   failed with SIGABRT while every other case still ran and passed.
 
+use leiserchess::protocol::client::{Client, ClientError, Stderr};
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
 use leiserchess::rules::game::{Game, MoveError, Outcome};
@@ -40,9 +41,8 @@ use leiserchess::search::think::think;
 use leiserchess::search::time::SearchLimits;
 use leiserchess::search::{Params, Root, Shared};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
-use std::io::Read;
 use std::os::unix::process::ExitStatusExt;
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -164,60 +164,31 @@ struct ChildRun {
     stderr: String,
 }
 
-/// Runs `cmd` with piped output, killing it after `timeout`. `Err` if it
-/// could not be started or timed out (with what it printed so far).
-fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Result<ChildRun, String> {
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {:?}: {e}", cmd.get_program()))?;
-    // Readers drain both pipes so that a chatty child never blocks on them.
-    let drain = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_end(&mut bytes);
-            }
-            String::from_utf8_lossy(&bytes).into_owned()
-        })
-    };
-    let out = drain(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let err = drain(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let deadline = Instant::now() + timeout;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
-            Ok(None) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                let stderr = err.join().unwrap_or_default();
-                return Err(format!(
-                    "timed out after {} s (killed){}",
-                    timeout.as_secs(),
-                    tail(&stderr)
-                ));
-            }
-            Err(e) => return Err(format!("cannot wait for the child: {e}")),
-        }
-    };
-    Ok(ChildRun {
-        status,
-        stdout: out.join().unwrap_or_default(),
-        stderr: err.join().unwrap_or_default(),
-    })
+/// Runs `cmd` with its output captured, killing it after `timeout`. `Err`
+/// if it could not be started or timed out (with what it printed so far).
+fn run_with_timeout(cmd: Command, timeout: Duration) -> Result<ChildRun, String> {
+    let program = cmd.get_program().to_owned();
+    let mut child = Client::start(cmd, Stderr::Capture)
+        .map_err(|e| format!("cannot start {program:?}: {e}"))?;
+    let stderr = |child: &Client| String::from_utf8_lossy(&child.stderr()).into_owned();
+    match child.wait_exit(Instant::now() + timeout) {
+        Ok(exit) => Ok(ChildRun {
+            status: exit.status,
+            stdout: exit
+                .rest
+                .iter()
+                .map(|l| String::from_utf8_lossy(&l.raw))
+                .collect(),
+            stderr: stderr(&child),
+        }),
+        // Dropping the client kills the child.
+        Err(ClientError::Timeout { .. }) => Err(format!(
+            "timed out after {} s (killed){}",
+            timeout.as_secs(),
+            tail(&stderr(&child))
+        )),
+        Err(e) => Err(format!("cannot wait for the child: {e}")),
+    }
 }
 
 /// Runs case `name` in a child process of this binary.

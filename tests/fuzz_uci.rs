@@ -23,6 +23,7 @@ mod engine;
 #[path = "common/rng.rs"]
 mod rng;
 
+use leiserchess::protocol::client::{Client, ClientError, Stderr};
 use leiserchess::protocol::options::{specs, OptionKind};
 use leiserchess::rules::fen;
 use leiserchess::rules::game::Game;
@@ -31,11 +32,8 @@ use leiserchess::rules::moves::MoveList;
 use leiserchess::rules::piece::Color;
 use rng::Rng;
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex, OnceLock};
-use std::thread::JoinHandle;
+use std::process::Command;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// The seed of the default run and of the full run without `FUZZ_SEED`.
@@ -627,11 +625,7 @@ struct Choice {
 }
 
 struct Session {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: Receiver<String>,
-    stderr: Arc<Mutex<Vec<u8>>>,
-    stderr_thread: Option<JoinHandle<()>>,
+    engine: Client,
     limits: Timeouts,
     model: Model,
     stats: Stats,
@@ -651,42 +645,9 @@ struct Session {
 }
 
 impl Session {
-    fn start(mut engine: Command, limits: Timeouts, stats: Stats) -> Session {
-        let mut child = engine
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the engine starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            while out.read_until(b'\n', &mut buf).is_ok_and(|n| n > 0) {
-                let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
-                let line = line.strip_suffix(b"\r").unwrap_or(line);
-                if tx.send(String::from_utf8_lossy(line).into_owned()).is_err() {
-                    break;
-                }
-                buf.clear();
-            }
-        });
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        let mut err = child.stderr.take().expect("stderr");
-        let sink = stderr.clone();
-        let stderr_thread = std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n @ 1..) = err.read(&mut buf) {
-                sink.lock().unwrap().extend_from_slice(&buf[..n]);
-            }
-        });
+    fn start(engine: Command, limits: Timeouts, stats: Stats) -> Session {
         Session {
-            child,
-            stdin,
-            stdout: rx,
-            stderr,
-            stderr_thread: Some(stderr_thread),
+            engine: Client::start(engine, Stderr::Capture).expect("the engine starts"),
             limits,
             model: Model::new(),
             stats,
@@ -841,10 +802,10 @@ impl Session {
     /// written is read, is missing its `bestmove`.
     fn check_deadlines(&mut self) -> Result<(), Fault> {
         loop {
-            match self.stdout.try_recv() {
-                Ok(line) => self.check_line(&line)?,
-                Err(mpsc::TryRecvError::Empty) => break,
-                Err(mpsc::TryRecvError::Disconnected) => return Err(self.exited()),
+            match self.engine.read_line(Instant::now()) {
+                Ok(line) => self.check_line(&line.text())?,
+                Err(ClientError::Timeout { .. }) => break,
+                Err(_) => return Err(self.exited()),
             }
         }
         match self
@@ -875,14 +836,14 @@ impl Session {
     }
 
     fn stderr_text(&self) -> String {
-        String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
+        String::from_utf8_lossy(&self.engine.stderr()).into_owned()
     }
 
     fn send(&mut self, line: &[u8]) -> Result<(), Fault> {
         self.sent.push(line.to_vec());
         let mut bytes = line.to_vec();
         bytes.push(b'\n');
-        match self.stdin.write_all(&bytes) {
+        match self.engine.send_raw(&bytes) {
             Ok(()) => Ok(()),
             Err(_) => Err(self.exited()),
         }
@@ -890,11 +851,10 @@ impl Session {
 
     /// Reads and checks one line; false if none came before `deadline`.
     fn read_until(&mut self, deadline: Instant) -> Result<bool, Fault> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.stdout.recv_timeout(wait) {
-            Ok(line) => self.check_line(&line).map(|_| true),
-            Err(RecvTimeoutError::Timeout) => Ok(false),
-            Err(RecvTimeoutError::Disconnected) => Err(self.exited()),
+        match self.engine.read_line(deadline) {
+            Ok(line) => self.check_line(&line.text()).map(|_| true),
+            Err(ClientError::Timeout { .. }) => Ok(false),
+            Err(_) => Err(self.exited()),
         }
     }
 
@@ -985,10 +945,7 @@ impl Session {
 
     /// The fault of an engine whose output ended before `quit`.
     fn exited(&mut self) -> Fault {
-        let status = self.wait_exit(self.limits.quit);
-        if let Some(t) = self.stderr_thread.take() {
-            let _ = t.join();
-        }
+        let status = self.engine.wait(Instant::now() + self.limits.quit).ok();
         let stderr = shown_stderr(&self.stderr_text());
         let status_text = status.map_or("still running".to_string(), |s| s.to_string());
         let kind = match status.and_then(|s| s.code()) == Some(101) || stderr.contains("panicked") {
@@ -1001,19 +958,6 @@ impl Session {
         )
     }
 
-    fn wait_exit(&mut self, within: Duration) -> Option<ExitStatus> {
-        let deadline = Instant::now() + within;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(s)) => return Some(s),
-                Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(5))
-                }
-                _ => return None,
-            }
-        }
-    }
-
     /// Sends `quit`: every search answers, and the engine exits at once
     /// with status 0.
     fn quit(&mut self) -> Result<(), Fault> {
@@ -1021,19 +965,18 @@ impl Session {
         self.send(b"quit")?;
         let deadline = Instant::now() + self.limits.quit;
         loop {
-            let wait = deadline.saturating_duration_since(Instant::now());
-            match self.stdout.recv_timeout(wait) {
-                Ok(line) => self.check_line(&line)?,
-                Err(RecvTimeoutError::Timeout) => {
+            match self.engine.read_line(deadline) {
+                Ok(line) => self.check_line(&line.text())?,
+                Err(ClientError::Timeout { .. }) => {
                     return Err(fault(
                         Kind::Hang,
                         format!("still writing {:?} after quit", self.limits.quit),
                     ))
                 }
-                Err(RecvTimeoutError::Disconnected) => break,
+                Err(_) => break,
             }
         }
-        match self.wait_exit(deadline.saturating_duration_since(Instant::now())) {
+        match self.engine.wait(deadline).ok() {
             Some(s) if s.success() => {}
             Some(s) => {
                 return Err(fault(
@@ -1056,9 +999,6 @@ impl Session {
                 Kind::Missing,
                 format!("no bestmove for '{}' before the exit", p.go),
             ));
-        }
-        if let Some(t) = self.stderr_thread.take() {
-            let _ = t.join();
         }
         self.check_stderr()
     }
@@ -1110,9 +1050,8 @@ impl Session {
         self.end_clean()
     }
 
+    /// Stops the engine (dropping its client kills it); returns the stats.
     fn end_clean(mut self) -> Stats {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
         std::mem::take(&mut self.stats)
     }
 }

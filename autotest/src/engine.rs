@@ -1,11 +1,12 @@
-//! A UCI engine in a child process: started from its command line, talked
-//! to over pipes, read with deadlines so that a hung engine is noticed and
-//! a crashed one is too.
+//! A UCI engine in a child process: started from its command line and
+//! driven by the library's client (`leiserchess::protocol::client`), which
+//! reads with deadlines so that a hung engine is noticed and a crashed one
+//! is too. This layer adds the handshake, the options and `isready`, and
+//! the referee's errors.
 
 use crate::spec::EngineSpec;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use leiserchess::protocol::client::{Client, ClientError, Stderr};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// What went wrong talking to an engine.
@@ -29,18 +30,40 @@ impl std::fmt::Display for EngineError {
     }
 }
 
+impl std::error::Error for EngineError {}
+
+impl From<ClientError> for EngineError {
+    fn from(e: ClientError) -> EngineError {
+        match e {
+            ClientError::Start { program, source } => {
+                EngineError::Start(format!("{program}: {source}"))
+            }
+            ClientError::Write { what, source } => {
+                EngineError::Exited(format!("cannot write {what}: {source}"))
+            }
+            ClientError::Timeout { waited, .. } => {
+                EngineError::Timeout(format!("nothing within {} ms", waited.as_millis()))
+            }
+            ClientError::Exited { status } => EngineError::Exited(
+                status.map_or("closed its output".to_string(), |s| s.to_string()),
+            ),
+        }
+    }
+}
+
 /// A running engine.
 pub struct Engine {
     pub name: String,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    client: Client,
     /// The option names its `uci` answer listed.
     pub options: Vec<String>,
 }
 
 /// How long an engine may take to answer `uci` and `isready`.
 pub const HANDSHAKE: Duration = Duration::from_secs(10);
+
+/// How long an engine may take to exit after `quit` before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(100);
 
 impl Engine {
     /// Starts the engine and completes the handshake (`uci` … `uciok`,
@@ -53,46 +76,13 @@ impl Engine {
             .split_first()
             .ok_or_else(|| EngineError::Start("the command is empty".to_string()))?;
         let mut cmd = Command::new(program);
-        cmd.args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+        cmd.args(args);
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| EngineError::Start(format!("{program}: {e}")))?;
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        // A reader thread turns the engine's output into a channel, so that
-        // reads can time out. Bytes that are not UTF-8 are replaced, not
-        // taken for the end of the output.
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf);
-                        if tx
-                            .send(line.trim_end_matches(['\n', '\r']).to_string())
-                            .is_err()
-                        {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
         let mut e = Engine {
             name: spec.name.clone(),
-            child,
-            stdin,
-            lines,
+            client: Client::start(cmd, Stderr::Null)?,
             options: Vec::new(),
         };
         e.send("uci")?;
@@ -127,22 +117,12 @@ impl Engine {
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| EngineError::Exited(format!("cannot write '{line}': {e}")))
+        Ok(self.client.send(line)?)
     }
 
     /// The next line, waiting until `deadline` at most.
     pub fn read_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout(format!(
-                "nothing within {} ms",
-                wait.as_millis()
-            ))),
-            Err(RecvTimeoutError::Disconnected) => Err(EngineError::Exited(self.exit_status())),
-        }
+        Ok(self.client.read_line(deadline)?.text())
     }
 
     /// Reads until a line that starts with `word`, within `limit`.
@@ -162,28 +142,10 @@ impl Engine {
         self.expect("readyok", HANDSHAKE).map(|_| ())
     }
 
-    fn exit_status(&mut self) -> String {
-        // The output closed: give the process a moment to be reaped.
-        for _ in 0..50 {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return status.to_string();
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        "closed its output".to_string()
-    }
-
     /// Asks the engine to quit, and kills it if it does not.
     pub fn quit(mut self) {
         let _ = self.send("quit");
-        for _ in 0..50 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let _ = self.client.wait(Instant::now() + QUIT_GRACE);
     }
 }
 
@@ -197,15 +159,6 @@ fn option_name(line: &str) -> Option<String> {
         .position(|w| *w == "type")
         .map_or(words.len(), |i| start + i);
     (end > start).then(|| words[start..end].join(" "))
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
 }
 
 #[cfg(test)]

@@ -1,25 +1,23 @@
-//! A live UCI session with the engine binary: commands written to its
-//! input, every output line timestamped by a reader thread, and the
-//! transcript shown when a test fails. Every read has a timeout, so a hung
-//! engine fails the test instead of hanging the suite.
+//! A live UCI session with the engine binary, over the library's client
+//! (`protocol::client`): commands written to its input, every output line
+//! timestamped as it is read, and the transcript shown when a test fails.
+//! Every read has a timeout, so a hung engine fails the test instead of
+//! hanging the suite.
 
 // Each test file uses a different part of the driver.
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use leiserchess::protocol::client::{Client, ClientError, Line, Stderr};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// How long any single answer may take before the test gives up.
 pub const PATIENCE: Duration = Duration::from_secs(30);
 
-/// A running engine binary: stdin to write commands, a reader thread that
-/// timestamps every output line, and the transcript for failure messages.
+/// A running engine binary, driven by the library's client, and the
+/// transcript for failure messages.
 pub struct Engine {
-    pub child: Child,
-    pub stdin: Option<ChildStdin>,
-    pub lines: Receiver<(Instant, String)>,
+    client: Client,
     pub transcript: Vec<String>,
 }
 
@@ -84,26 +82,9 @@ impl Answer {
 
 impl Engine {
     pub fn spawn() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_leiserchess"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the engine binary starts");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send((Instant::now(), line)).is_err() {
-                    break;
-                }
-            }
-        });
+        let cmd = Command::new(env!("CARGO_BIN_EXE_leiserchess"));
         Engine {
-            stdin: child.stdin.take(),
-            child,
-            lines,
+            client: Client::start(cmd, Stderr::Inherit).expect("the engine binary starts"),
             transcript: Vec::new(),
         }
     }
@@ -122,16 +103,9 @@ impl Engine {
     pub fn send(&mut self, cmd: &str) -> Instant {
         self.transcript.push(format!("> {cmd}"));
         let t = Instant::now();
-        let ok = match self.stdin.as_mut() {
-            Some(w) => w
-                .write_all(format!("{cmd}\n").as_bytes())
-                .and_then(|_| w.flush())
-                .is_ok(),
-            None => false,
-        };
-        if !ok {
+        if let Err(e) = self.client.send(cmd) {
             self.fail(&format!(
-                "could not send '{cmd}': the engine's input is closed"
+                "could not send '{cmd}': the engine's input is closed ({e})"
             ));
         }
         t
@@ -140,22 +114,34 @@ impl Engine {
     /// Closes the engine's input (end of input).
     pub fn close_input(&mut self) {
         self.transcript.push("> (end of input)".to_string());
-        self.stdin = None;
+        self.client.close_input();
     }
 
     /// The next output line, or `None` if none came within `timeout`; the
     /// test fails if the engine closed its output.
     pub fn try_line(&mut self, timeout: Duration) -> Option<(Instant, String)> {
-        match self.lines.recv_timeout(timeout) {
-            Ok((t, line)) => {
-                self.transcript.push(format!("< {line}"));
-                Some((t, line))
-            }
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => {
+        match self.client.read_line(Instant::now() + timeout) {
+            Ok(line) => Some((line.at, self.received(&line))),
+            Err(ClientError::Timeout { .. }) => None,
+            Err(ClientError::Exited { .. }) => {
                 self.fail("the engine closed its output (crashed or exited)")
             }
+            Err(e) => self.fail(&e.to_string()),
         }
+    }
+
+    /// A line read: its text, in the transcript; the test fails if it is
+    /// not UTF-8.
+    fn received(&mut self, line: &Line) -> String {
+        if std::str::from_utf8(&line.raw).is_err() {
+            self.fail(&format!(
+                "an output line is not UTF-8: {}",
+                line.raw.escape_ascii()
+            ));
+        }
+        let text = line.text();
+        self.transcript.push(format!("< {text}"));
+        text
     }
 
     /// The next output line; the test fails after `timeout`.
@@ -229,37 +215,17 @@ impl Engine {
         let deadline = Instant::now() + PATIENCE;
         let mut rest = Vec::new();
         loop {
-            match self.lines.recv_timeout(Duration::from_millis(20)) {
-                Ok((_, line)) => {
-                    self.transcript.push(format!("< {line}"));
-                    rest.push(line);
-                }
-                Err(RecvTimeoutError::Disconnected) => break,
-                Err(RecvTimeoutError::Timeout) if Instant::now() > deadline => {
-                    self.fail("the engine did not exit")
-                }
-                Err(RecvTimeoutError::Timeout) => {}
+            match self.client.read_line(deadline) {
+                Ok(line) => rest.push(self.received(&line)),
+                Err(ClientError::Exited { .. }) => break,
+                Err(ClientError::Timeout { .. }) => self.fail("the engine did not exit"),
+                Err(e) => self.fail(&e.to_string()),
             }
         }
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) if status.success() => return rest,
-                Ok(Some(status)) => self.fail(&format!("the engine exited with {status}")),
-                Ok(None) if Instant::now() > deadline => self.fail("the engine did not exit"),
-                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-                Err(e) => self.fail(&format!("waiting for the engine: {e}")),
-            }
+        match self.client.wait(deadline) {
+            Ok(status) if status.success() => rest,
+            Ok(status) => self.fail(&format!("the engine exited with {status}")),
+            Err(_) => self.fail("the engine did not exit"),
         }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        // Never leave a process behind, even when a test failed.
-        self.stdin = None;
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
     }
 }

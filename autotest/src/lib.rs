@@ -9,9 +9,9 @@
 //! faults) with `adjudication` (draws and resignations from the engines'
 //! scores); `record` (a played game); `openings`; `pgn`; `tournament`
 //! (schedule, concurrency, standings, SPRT); `progress` (the running
-//! score); `stats` (Elo, pentanomial error bars, LOS, SPRT log-likelihood
-//! ratio) and `stats_command` (`autotest stats`, those figures for given
-//! results).
+//! score); `stats` (Elo, pentanomial error bars, LOS; `stats::sprt`, the
+//! SPRT log-likelihood ratio and decision) and `stats_command` (`autotest
+//! stats`, those figures for given results).
 
 pub mod adjudication;
 pub mod config;

@@ -13,6 +13,7 @@
 //!   M scores are all at most −S cp loses; with `twosided`, only when its
 //!   opponent's last M scores are also all at least +S cp.
 
+use crate::numbers::{at_least, at_most, whole};
 use crate::spec::{DrawRule, ResignRule};
 
 /// What a mate score counts as, in centipawns.
@@ -171,27 +172,16 @@ fn values<const N: usize>(
                 format!("unknown {flag} setting '{k}' (known: {})", keys.join(", ")),
             ));
         };
-        match v.parse::<u32>() {
-            Ok(n) if n <= MATE_CP as u32 && v.bytes().all(|b| b.is_ascii_digit()) => {
-                out[slot] = Some(n)
-            }
-            _ => {
-                return Err((
-                    Some(i),
-                    format!("{k} must be a whole number up to {MATE_CP}, got '{v}'"),
-                ))
-            }
-        }
+        let n = whole(v, k).and_then(|n| at_most(n, MATE_CP as u32, k));
+        out[slot] = Some(n.map_err(|m| (Some(i), m))?);
     }
     Ok(out)
 }
 
+/// `movecount`, checked after every key has been read.
 fn at_least_one(settings: &[(&str, &str)], move_count: u32) -> Result<u32, SettingError> {
-    if move_count == 0 {
-        let i = settings.iter().position(|&(k, _)| k == "movecount");
-        return Err((i, "movecount must be at least 1".to_string()));
-    }
-    Ok(move_count)
+    at_least(move_count, 1, "movecount")
+        .map_err(|m| (settings.iter().position(|&(k, _)| k == "movecount"), m))
 }
 
 #[cfg(test)]
@@ -374,7 +364,7 @@ mod tests {
             (
                 parse_resign(&[("score", "100001"), ("movecount", "1")]).map(drop),
                 Some(0),
-                "up to 100000",
+                "score must be at most 100000",
             ),
         ];
         for (got, index, want) in cases {

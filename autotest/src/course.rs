@@ -11,7 +11,7 @@
 //! config works from anywhere. A program without a `/` is looked up in
 //! `PATH`.
 
-use crate::config::parse_course_config;
+use crate::config::course_file::parse_course_config;
 use crate::spec::{PgnStyle, TournamentSpec};
 use std::path::{Path, PathBuf};
 

@@ -1,19 +1,23 @@
 //! autotest: a tournament runner and referee for Leiserchess UCI engines.
 //!
-//! `spec` (what a tournament is) ← `config` (course config files and
-//! cutechess-style flags) and `course` (a course config file as the
-//! course referee runs it); `engine` (a UCI child process with
-//! deadlines); `preflight` (every engine checked before the first game);
-//! `referee` (one game on our rules code, clocks, faults) with
-//! `adjudication` (draws and resignations from the engines' scores);
-//! `openings`; `pgn`; `tournament` (schedule, concurrency, standings,
-//! SPRT); `progress` (the running score); `stats` (Elo, pentanomial error
-//! bars, LOS, SPRT log-likelihood ratio).
+//! `spec` (what a tournament is) ← `config` (its two forms:
+//! `config::course_file`, the course's config files, and `config::flags`,
+//! cutechess-style flags), both reading their numbers with `numbers`;
+//! `course` (a course config file as the course referee runs it); `engine`
+//! (a UCI child process with deadlines); `preflight` (every engine checked
+//! before the first game); `referee` (one game on our rules code, clocks,
+//! faults) with `adjudication` (draws and resignations from the engines'
+//! scores); `record` (a played game); `openings`; `pgn`; `tournament`
+//! (schedule, concurrency, standings, SPRT); `progress` (the running
+//! score); `stats` (Elo, pentanomial error bars, LOS; `stats::sprt`, the
+//! SPRT log-likelihood ratio and decision) and `stats_command` (`autotest
+//! stats`, those figures for given results).
 
 pub mod adjudication;
 pub mod config;
 pub mod course;
 pub mod engine;
+pub mod numbers;
 pub mod openings;
 pub mod pgn;
 pub mod preflight;
@@ -22,4 +26,5 @@ pub mod record;
 pub mod referee;
 pub mod spec;
 pub mod stats;
+pub mod stats_command;
 pub mod tournament;

@@ -4,7 +4,7 @@
 
 use autotest::progress::Progress;
 use autotest::record::GameRecord;
-use autotest::{config, course, openings, stats, tournament};
+use autotest::{config, course, numbers, openings, stats_command, tournament};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -87,9 +87,9 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             Ok(())
         }
-        Some("stats") => stats::stats_command(&args[1..]).map(|out| print!("{out}")),
+        Some("stats") => stats_command::run(&args[1..]).map(|out| print!("{out}")),
         Some("openings") => openings_command(&args[1..]),
-        Some(a) if a.starts_with('-') => config::parse_flags(&args)
+        Some(a) if a.starts_with('-') => config::flags::parse_flags(&args)
             .map_err(|e| e.to_string())
             .and_then(|spec| play(&spec)),
         Some(path) => course::load(Path::new(path)).and_then(|spec| play(&spec)),
@@ -106,8 +106,7 @@ fn main() -> ExitCode {
 fn openings_command(args: &[String]) -> Result<(), String> {
     let number = |i: usize, default: u64, name: &str| -> Result<u64, String> {
         args.get(i).map_or(Ok(default), |v| {
-            v.parse()
-                .map_err(|_| format!("openings: {name} must be a number, got '{v}'"))
+            numbers::whole(v, name).map_err(|e| format!("openings: {e}"))
         })
     };
     let (n, plies, seed) = (

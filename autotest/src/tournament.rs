@@ -8,7 +8,8 @@ use crate::openings::Opening;
 use crate::pgn::to_pgn;
 use crate::record::{FaultKind, GameRecord, Termination};
 use crate::spec::{PgnStyle, Schedule, TournamentSpec};
-use crate::stats::{self, SprtDecision};
+use crate::stats;
+use crate::stats::sprt::{llr_penta, llr_wdl, sprt_bounds, sprt_decision, SprtDecision};
 use crate::{preflight, referee};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::Write;
@@ -206,11 +207,11 @@ pub fn run(
             if let Some(t) = spec.sprt {
                 let s = &standings[0];
                 let llr = if spec.repeat {
-                    stats::llr_penta(s.pairs, t.elo0, t.elo1)
+                    llr_penta(s.pairs, t.elo0, t.elo1)
                 } else {
-                    stats::llr_wdl(s.wins, s.draws, s.losses, t.elo0, t.elo1)
+                    llr_wdl(s.wins, s.draws, s.losses, t.elo0, t.elo1)
                 };
-                let decision = stats::sprt_decision(llr, t.alpha, t.beta);
+                let decision = sprt_decision(llr, t.alpha, t.beta);
                 sprt = Some((llr, decision));
                 if decision != SprtDecision::Continue {
                     stop.store(true, Ordering::Relaxed);
@@ -295,7 +296,7 @@ pub fn table(spec: &TournamentSpec, s: &Summary) -> String {
     }
     if let Some((llr, d)) = s.sprt {
         let t = spec.sprt.expect("an SPRT result comes from an SPRT spec");
-        let (lo, hi) = stats::sprt_bounds(t.alpha, t.beta);
+        let (lo, hi) = sprt_bounds(t.alpha, t.beta);
         out += &format!(
             "SPRT elo0 {} elo1 {}: LLR {llr:.2} [{lo:.2}, {hi:.2}] {d:?}\n",
             t.elo0, t.elo1
@@ -307,7 +308,7 @@ pub fn table(spec: &TournamentSpec, s: &Summary) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse_course_config;
+    use crate::config::course_file::parse_course_config;
 
     /// (white, black, opening) of each game.
     fn games(spec: &TournamentSpec, openings: usize) -> Vec<(usize, usize, usize)> {

@@ -6,6 +6,7 @@
 
 mod common;
 
+use autotest::config::course_file::GLOBAL_KEYS;
 use common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -24,12 +25,7 @@ fn text(bytes: &[u8]) -> String {
 
 /// A fresh, empty directory for one test.
 fn work_dir(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli")
-        .join(format!("{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create the work directory");
-    dir
+    fresh_dir("cli", test)
 }
 
 #[test]
@@ -218,7 +214,7 @@ fn help_lists_every_flag_with_its_default() {
         .nth(1)
         .and_then(|f| f.split("\nCourse config files").next())
         .expect("a Flags section before the config files");
-    for flag in autotest::config::FLAGS {
+    for flag in autotest::config::flags::FLAGS {
         // An entry runs from its line to the next flag's.
         let entry = flags_part
             .split("\n  -")
@@ -230,22 +226,8 @@ fn help_lists_every_flag_with_its_default() {
             "{flag} has no default:\n{entry}"
         );
     }
-    for key in [
-        "cpus",
-        "book",
-        "game_rounds",
-        "title",
-        "adjudicate",
-        "nozap",
-        "draw",
-        "resign",
-        "player",
-        "invoke",
-        "fis",
-        "tc",
-        "depth",
-        "family",
-    ] {
+    let player_keys = ["player", "invoke", "fis", "tc", "depth", "family"];
+    for key in GLOBAL_KEYS.iter().chain(&player_keys) {
         assert!(help.contains(&format!("  {key} = ")), "{key}:\n{help}");
     }
 }

@@ -29,14 +29,20 @@ pub fn fake() -> PathBuf {
     path
 }
 
-/// A fresh directory for the pids of one test's fakes.
-pub fn pid_dir(test: &str) -> PathBuf {
+/// A fresh, empty directory `kind/test-PID` under the tests' scratch
+/// directory.
+pub fn fresh_dir(kind: &str, test: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("faults")
+        .join(kind)
         .join(format!("{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create the pid directory");
+    std::fs::create_dir_all(&dir).expect("create a test directory");
     dir
+}
+
+/// A fresh directory for the pids of one test's fakes.
+pub fn pid_dir(test: &str) -> PathBuf {
+    fresh_dir("faults", test)
 }
 
 /// The clock of the well-behaved engine: roomy, so that a loaded machine
@@ -147,4 +153,21 @@ pub fn assert_no_leftovers(dir: &Path) {
     let left = leftovers(dir);
     assert!(left.is_empty(), "engine processes left behind: {left:?}");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Owned copies of `v`, as argument lists and commands are.
+pub fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|a| a.to_string()).collect()
+}
+
+/// Owned `(name, value)` UCI options.
+pub fn options(v: &[(&str, &str)]) -> Vec<(String, String)> {
+    v.iter()
+        .map(|(k, x)| (k.to_string(), x.to_string()))
+        .collect()
+}
+
+/// A Fischer clock of `base_ms` plus `inc_ms` a move.
+pub fn fischer_clock(base_ms: u64, inc_ms: u64) -> Option<Clock> {
+    Some(Clock::Fischer { base_ms, inc_ms })
 }

@@ -1,5 +1,7 @@
 //! The `leiserchess` binary: the UCI loop with no arguments, or a
-//! one-shot command (`perft`).
+//! one-shot command (`perft`, `bench`, `evalbench`).
+
+#![forbid(unsafe_code)]
 
 use leiserchess::eval::{bench, Weights};
 use leiserchess::rules::fen;

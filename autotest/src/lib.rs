@@ -4,7 +4,8 @@
 //! `config::course_file`, the course's config files, and `config::flags`,
 //! cutechess-style flags), both reading their numbers with `numbers`;
 //! `course` (a course config file as the course referee runs it); `engine`
-//! (a UCI child process with deadlines); `preflight` (every engine checked
+//! (a UCI engine over `leiserchess::protocol::client`, the child-process
+//! driver the tests share); `preflight` (every engine checked
 //! before the first game); `referee` (one game on our rules code, clocks,
 //! faults) with `adjudication` (draws and resignations from the engines'
 //! scores); `record` (a played game); `openings`; `pgn`; `tournament`
@@ -12,6 +13,8 @@
 //! score); `stats` (Elo, pentanomial error bars, LOS; `stats::sprt`, the
 //! SPRT log-likelihood ratio and decision) and `stats_command` (`autotest
 //! stats`, those figures for given results).
+
+#![forbid(unsafe_code)]
 
 pub mod adjudication;
 pub mod config;

@@ -2,6 +2,8 @@
 //! cutechess-style flags; `openings` to make an openings file; `stats` to
 //! compute Elo and SPRT figures from given results.
 
+#![forbid(unsafe_code)]
+
 use autotest::progress::Progress;
 use autotest::record::GameRecord;
 use autotest::{config, course, numbers, openings, stats_command, tournament};

@@ -2,15 +2,17 @@
 //!
 //! The folders are the layers; each imports only the ones listed before it:
 //!
-//! - `quote` and `check` (the `check_rep` tools): leaves that import
-//!   nothing from the crate.
+//! - `quote`, `check` (the `check_rep` tools) and `setting` (a tunable's
+//!   one declaration): leaves that import nothing from the crate.
 //! - `rules`: squares, pieces, moves, the board and its in-place
 //!   make/unmake, the laser, move generation, FEN, a game's history and
 //!   rules, perft.
 //! - `eval`: the evaluation and its laser-coverage term.
 //! - `search`: PVS with its transposition table, move ordering, time
 //!   management and the `bench` workload.
-//! - `protocol`: the UCI loop, its options and the `dump` registry.
+//! - `protocol`: the UCI loop, its options and the `dump` registry; and
+//!   `protocol::client`, the other end (a UCI program as a child process),
+//!   which autotest and the tests drive engines with.
 
 // One measured exception, with its `// SAFETY:` line: the transposition
 // table's zeroed allocation (`search::tt`).

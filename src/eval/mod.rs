@@ -2,7 +2,9 @@
 //! terms plus laser coverage, per side, in "ev" (a Pawn is 10000 ev).
 //!
 //! `evaluate` uses the fast coverage of `coverage`; `evaluate_plain` the
-//! oracle written straight from EVAL.md. Both give the same `Terms`.
+//! oracle written straight from EVAL.md. Both give the same `Terms`. The
+//! weights are declared once, with their UCI names and ranges, in
+//! [`WEIGHTS`]; `bench` is the `evalbench` workload.
 
 pub mod bench;
 pub mod coverage;

@@ -1,6 +1,8 @@
 //! Talking to the outside: the UCI loop (`uci`, with `go`'s parser in
-//! `uci::go`), the options it offers (`options`) and, with the
-//! `debug-commands` feature, the `dump` command's named dumps (`dump`).
+//! `uci::go`, the command table in `uci::commands`, the lab's commands in
+//! `uci::lab` and, with the `debug-commands` feature, `uci::debug`), the
+//! options it offers (`options`) and the `dump` command's named dumps
+//! (`dump`, also of that feature).
 //! The other end, a program driven over UCI as a child process (`client`).
 //! This layer sits on top: nothing below imports it.
 

@@ -275,6 +275,33 @@ fn every_legal_move_once_at_the_reference_positions_and_after_ko() {
     check_position(&mut game).unwrap();
 }
 
+#[test]
+fn searchmoves_restrict_the_picker_to_their_legal_moves() {
+    for text in reference_fens("positions.txt").iter().step_by(7) {
+        let mut game = Game::from_fen(text).unwrap();
+        let legal = game.legal_moves();
+        let mut only: Vec<Move> = legal.iter().step_by(3).copied().collect();
+        only.push(illegal(game.board())[0]);
+        let mut board = game.board().clone();
+        let node = Node {
+            board: &mut board,
+            history: &[],
+            last: None,
+            order: &Order::default(),
+            ply: 0,
+            tt_move: legal.last().copied(),
+            only: &only,
+            zaps_only: false,
+            check_rep: false,
+        };
+        let mut got: Vec<Move> = MovePicker::new(Vec::new(), node).map(|s| s.mv).collect();
+        got.sort_by_key(|m| m.bits());
+        let mut want = only[..only.len() - 1].to_vec();
+        want.sort_by_key(|m| m.bits());
+        assert_eq!(got, want, "{text}");
+    }
+}
+
 /// Perft through the picker, the victims its shots found played, with the
 /// Ko rule when `ko` (keys and last move along the path), and hints that
 /// change from node to node: a table move by the key, killers from moves

@@ -327,6 +327,9 @@ impl<'a> Worker<'a> {
         })
     }
 
+    /// The score of the current position, `ply` plies from the root,
+    /// searched `depth` plies deep within (`alpha`, `beta`); its line in
+    /// `pv[ply]`.
     fn pvs(&mut self, alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         if ply > 0 && self.is_draw() {

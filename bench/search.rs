@@ -27,6 +27,7 @@
 //! Run with `cargo bench --bench search`; the whole run takes about 40 s.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode, Throughput};
+use leiserchess::check::CheckRep;
 use leiserchess::rules::fen;
 use leiserchess::rules::moves::Move;
 use leiserchess::rules::piece::Rot;
@@ -59,13 +60,14 @@ fn key(i: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// An entry varying with `i`: depth 0..15, all three bounds, a move or none.
+/// An entry varying with `i`: depth 1..=16 (as a search stores), all three
+/// bounds, a move or none.
 #[inline(always)]
 fn entry(i: u64) -> Entry {
     Entry {
         mv: (i & 4 != 0).then(|| Move::rotate(Square::new((i % 64) as u8), Rot::L)),
         score: (i % 2001) as i16 - 1000,
-        depth: (i % 16) as i8,
+        depth: 1 + (i % 16) as i8,
         bound: match i % 3 {
             0 => Bound::Upper,
             1 => Bound::Lower,
@@ -132,7 +134,8 @@ fn bench_tt(c: &mut Criterion) {
         })
     });
     g.finish();
-    assert!(table.is_well_formed() && store_table.is_well_formed());
+    assert_eq!(table.check_rep(), Ok(()), "the probed table");
+    assert_eq!(store_table.check_rep(), Ok(()), "the stored-to table");
 }
 
 /// What one single-thread search needs besides the position: a fresh

@@ -20,13 +20,14 @@
 //!   recomputation, and replaying the moves gives the same game.
 //! * `search/…`: fixed-depth searches of a few positions (one and two
 //!   threads, a 1 MB table of 1 and 4 ways, several searches in a row along
-//!   a game), then `Table::is_well_formed` and `Order::is_well_formed`.
+//!   a game), then the table's and the move-ordering tables' `check_rep`.
 //! * `demo/abort`: calls `std::process::abort()` in its child. It runs only
 //!   with `LEISERCHESS_DEMO_CRASH=1`; without it, it is reported ignored.
 //! * `meta/crash_is_isolated`: runs this harness with
 //!   `LEISERCHESS_DEMO_CRASH=1` and checks that `demo/abort` is reported
 //!   failed with SIGABRT while every other case still ran and passed.
 
+use leiserchess::check::CheckRep;
 use leiserchess::protocol::client::{Client, ClientError, Stderr};
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
@@ -523,12 +524,14 @@ fn search_and_check(root: &Root, sh: &Shared, orders: &mut [Order], depth: u32, 
     if root.history.is_empty() {
         assert!(legal.contains(&best), "best move {best} illegal: {what}");
     }
-    assert!(sh.tt.is_well_formed(), "Table::is_well_formed: {what}");
+    check_tables(sh, orders, what);
+}
+
+/// The table's and every thread's move-ordering tables' invariants.
+fn check_tables(sh: &Shared, orders: &[Order], what: &str) {
+    assert_eq!(sh.tt.check_rep(), Ok(()), "tt: {what}");
     for (i, o) in orders.iter().enumerate() {
-        assert!(
-            o.is_well_formed(),
-            "Order::is_well_formed (thread {i}): {what}"
-        );
+        assert_eq!(o.check_rep(), Ok(()), "order (thread {i}): {what}");
     }
 }
 
@@ -570,13 +573,7 @@ fn search_game(threads: usize, ways: usize, plies: usize) {
             &mut orders,
             |_, _, _| {},
         );
-        assert!(sh.tt.is_well_formed(), "Table::is_well_formed: {what}");
-        for (i, o) in orders.iter().enumerate() {
-            assert!(
-                o.is_well_formed(),
-                "Order::is_well_formed (thread {i}): {what}"
-            );
-        }
+        check_tables(&sh, &orders, &what);
         let best = answer
             .best
             .unwrap_or_else(|| panic!("no best move: {what}"));

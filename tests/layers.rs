@@ -13,8 +13,8 @@ const LEAVES: &[&str] = &["quote", "check", "setting"];
 
 /// The rules' modules, each allowed to import the ones before it.
 const RULES: &[&str] = &[
-    "square", "piece", "bitboard", "zobrist", "moves", "board", "laser", "movegen", "fen",
-    "game", "perft",
+    "square", "piece", "bitboard", "zobrist", "moves", "board", "laser", "movegen", "fen", "game",
+    "perft",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -75,7 +75,9 @@ fn every_layer_imports_only_downwards() {
     let mut wrong = Vec::new();
     for path in &files {
         let rel = path.strip_prefix(&src).unwrap();
-        let mut comps = rel.iter().map(|c| c.to_str().unwrap().trim_end_matches(".rs"));
+        let mut comps = rel
+            .iter()
+            .map(|c| c.to_str().unwrap().trim_end_matches(".rs"));
         let top = comps.next().unwrap();
         if top == "lib" || top == "main" {
             continue;
@@ -103,7 +105,11 @@ fn every_layer_imports_only_downwards() {
             }
         }
     }
-    assert!(wrong.is_empty(), "imports against the layers:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "imports against the layers:\n{}",
+        wrong.join("\n")
+    );
 }
 
 #[test]

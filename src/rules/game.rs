@@ -1,5 +1,6 @@
 //! A game: the board plus its history, the Ko rule, draws by repetition and
-//! by the no-zap rule, and the result (RULES.md "Ko rule", "End of the game").
+//! by the no-zap rule, and the result (RULES.md "Ko rule", "End of the game";
+//! the rules on keys are in `repetition`).
 //!
 //! Only a zapped King ends the move list. A draw is the rules' verdict on
 //! the current position, and play may go on past it: the referee decides
@@ -11,7 +12,7 @@ use crate::rules::fen::{self, FenError};
 use crate::rules::movegen::generate;
 use crate::rules::moves::{Move, MoveList, MoveParseError};
 use crate::rules::piece::Color;
-use crate::rules::zobrist::SIDE_KEY;
+use crate::rules::repetition::{self, GAME_REPETITIONS, TREE_REPETITIONS};
 use std::fmt;
 
 /// When a game is drawn; RULES.md's values by default.
@@ -26,8 +27,33 @@ pub struct DrawRules {
 impl Default for DrawRules {
     fn default() -> Self {
         DrawRules {
-            repetitions: 3,
+            repetitions: GAME_REPETITIONS,
             no_zap_plies: 100,
+        }
+    }
+}
+
+impl DrawRules {
+    /// The rules the search applies inside its tree: a position's second
+    /// occurrence draws ([`TREE_REPETITIONS`]), and the no-zap limit given.
+    pub fn in_tree(no_zap_plies: u32) -> DrawRules {
+        DrawRules {
+            repetitions: TREE_REPETITIONS,
+            no_zap_plies,
+        }
+    }
+
+    /// The draw, if any, of the position with `key` after the positions
+    /// with keys `history` (oldest first), `plies_since_zap` plies after
+    /// the last zap.
+    #[inline]
+    pub fn draw(&self, key: u64, history: &[u64], plies_since_zap: u32) -> Option<Outcome> {
+        if repetition::repeats(key, history, plies_since_zap, self.repetitions) {
+            Some(Outcome::Repetition)
+        } else if self.no_zap_plies > 0 && plies_since_zap >= self.no_zap_plies {
+            Some(Outcome::NoZap)
+        } else {
+            None
         }
     }
 }
@@ -163,11 +189,11 @@ impl Game {
     /// shot) the position equals the one before the opponent's last move,
     /// or the board is unchanged.
     pub fn breaks_ko(&mut self, m: Move) -> bool {
-        let before = self.board.key();
+        let now = self.board.key();
         let undo = self.board.make(m);
         let after = self.board.key();
         self.board.unmake(m, undo);
-        after == before ^ SIDE_KEY || self.history.last() == Some(&after)
+        repetition::breaks_ko(&self.history, now, after)
     }
 
     /// The moves that may be played now: generated, Ko respected; none once
@@ -203,20 +229,15 @@ impl Game {
         } else {
             self.plies_since_zap + 1
         };
-        let key = self.board.key();
-        let seen = 1 + self.history.iter().filter(|&&k| k == key).count() as u32;
         self.outcome = if let Some((_, p)) = undo.zapped.filter(|(_, p)| p.is_king()) {
             let loser = p.color();
             debug_assert!(loser == mover || loser == mover.opp());
             Some(Outcome::KingZapped {
                 winner: loser.opp(),
             })
-        } else if seen >= self.rules.repetitions {
-            Some(Outcome::Repetition)
-        } else if self.rules.no_zap_plies > 0 && self.plies_since_zap >= self.rules.no_zap_plies {
-            Some(Outcome::NoZap)
         } else {
-            None
+            self.rules
+                .draw(self.board.key(), &self.history, self.plies_since_zap)
         };
         Ok(())
     }
@@ -303,6 +324,19 @@ mod tests {
         }
         g.play_text("b7b6").unwrap();
         assert_eq!(g.outcome(), Some(Outcome::NoZap));
+    }
+
+    #[test]
+    fn a_second_occurrence_draws_in_the_search_tree_but_not_the_game() {
+        let mut g = Game::from_fen(fen::ENDGAME).unwrap();
+        for m in ["h0g0", "a7b7", "g0h0", "b7a7"] {
+            g.play_text(m).unwrap();
+        }
+        assert_eq!(g.outcome(), None);
+        let tree = DrawRules::in_tree(100);
+        let here = (g.board().key(), g.history(), g.plies_since_zap());
+        assert_eq!(tree.draw(here.0, here.1, here.2), Some(Outcome::Repetition));
+        assert_eq!(DrawRules::default().draw(here.0, here.1, here.2), None);
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //!
 //! Within it, imports go one way too: `square` and `piece` → `bitboard`,
 //! `zobrist`, `moves` → `board` → `laser` (which adds the whole turn,
-//! `Board::make`) → `movegen` → `fen`, `game`, `perft`.
+//! `Board::make`) → `movegen` → `fen`, `game` (its rules on keys in
+//! `repetition`), `perft`.
 
 pub mod bitboard;
 pub mod board;
@@ -15,5 +16,6 @@ pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod piece;
+pub mod repetition;
 pub mod square;
 pub mod zobrist;

@@ -1,13 +1,86 @@
-//! One `go`: iterative deepening on the main thread, helper threads
+//! One `go`: what it searches (`Root`) with what its threads share
+//! (`Shared`), iterative deepening on the main thread, helper threads
 //! searching the same position into the shared table (Lazy SMP, odd helpers
 //! one ply deeper), the stop rules, and the answer.
 
 use super::order::{Order, MAX_PLY};
 use super::time::{Plan, SearchLimits};
-use super::{Iteration, Params, Root, Shared, Worker, MATE, MATE_BOUND};
+use super::tt::Table;
+use super::{Params, Worker, MATE, MATE_BOUND};
+use crate::rules::board::Board;
+use crate::rules::game::Game;
 use crate::rules::moves::Move;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+/// What the threads of one search share.
+pub struct Shared {
+    pub tt: Table,
+    /// Set to end the search (by `stop`, or by the main thread's limits).
+    pub stop: AtomicBool,
+    /// While set, the clock does not run (`go ponder` until `ponderhit`).
+    pub pondering: AtomicBool,
+    /// The helper threads' nodes.
+    pub nodes: AtomicU64,
+}
+
+impl Shared {
+    /// Idle search state with a table of `hash_mb` MB in `ways`-way buckets.
+    pub fn new(hash_mb: usize, ways: usize) -> Shared {
+        Shared {
+            tt: Table::new(hash_mb, ways),
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        }
+    }
+}
+
+/// The position to search: the board and the keys of the game's earlier
+/// positions (for repetitions and the Ko rule).
+#[derive(Clone)]
+pub struct Root {
+    pub board: Board,
+    pub history: Vec<u64>,
+    pub plies_since_zap: u32,
+    /// The move that led to `board`, if the game has one.
+    pub last_move: Option<Move>,
+    /// The root moves to search (`go searchmoves`); empty: all.
+    pub searchmoves: Vec<Move>,
+}
+
+impl Root {
+    /// `board` with no game before it.
+    pub fn new(board: Board) -> Root {
+        Root {
+            board,
+            history: Vec::new(),
+            plies_since_zap: 0,
+            last_move: None,
+            searchmoves: Vec::new(),
+        }
+    }
+
+    pub fn from_game(g: &Game) -> Root {
+        Root {
+            board: g.board().clone(),
+            history: g.history().to_vec(),
+            plies_since_zap: g.plies_since_zap(),
+            last_move: g.moves().last().copied(),
+            searchmoves: Vec::new(),
+        }
+    }
+}
+
+/// One completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: i32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+}
 
 /// The answer of a search.
 #[derive(Clone, Debug)]
@@ -126,4 +199,36 @@ pub fn search_depth(
         &mut [Order::default()],
         |_, _, _| {},
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::fen;
+
+    /// Lavender to move in the two Kings' endgame after h0g0 a7b7 g0h0,
+    /// searched one ply with only b7a7, which brings back the start.
+    fn back_to_the_start(game: &Game, params: Params) -> i32 {
+        let mut root = Root::from_game(game);
+        root.searchmoves = vec![Move::parse("b7a7").unwrap()];
+        let answer = search_depth(&root, 1, params, 1, 4);
+        answer.last.expect("an iteration").score
+    }
+
+    #[test]
+    fn the_search_scores_a_second_occurrence_as_a_draw() {
+        let params = Params {
+            draw: 37,
+            ..Params::default()
+        };
+        let mut game = Game::from_fen(fen::ENDGAME).unwrap();
+        for m in ["h0g0", "a7b7", "g0h0"] {
+            game.play_text(m).unwrap();
+        }
+        // The game would not call it a draw (its third occurrence would).
+        assert_eq!(back_to_the_start(&game, params), 37);
+        // Without the game before it the same move is searched and scored.
+        let fresh = Game::new(game.board().clone());
+        assert_ne!(back_to_the_start(&fresh, params), 37);
+    }
 }

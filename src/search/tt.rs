@@ -1,14 +1,19 @@
 //! The transposition table: k-way set-associative, shared by all search
 //! threads without locks.
 //!
-//! An entry is two 64-bit words: `data` (move, score, static eval, depth,
-//! bound, age) and `check = key ^ data`. A reader accepts an entry only if
+//! An entry is two 64-bit words: `data` (move, score, depth, bound, age)
+//! and `check = key ^ data`. A reader accepts an entry only if
 //! `check ^ data` equals its key, so a torn write by another thread reads
 //! as a miss, never as a wrong entry. A bucket holds `ways` entries (4 by
 //! default: 64 bytes, one cache line); a key maps to one bucket and may sit
 //! in any of its ways.
+//!
+//! Its invariants and the `dump tt` text are in `check`.
+
+mod check;
 
 use crate::rules::moves::Move;
+use crate::search::MATE_BOUND;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// How a stored score bounds the true score.
@@ -25,7 +30,7 @@ pub enum Bound {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Entry {
     pub mv: Option<Move>,
-    /// The score, with mate scores relative to this position (see `search`).
+    /// The score, with mate scores relative to this position ([`to_tt`]).
     pub score: i16,
     pub depth: i8,
     pub bound: Bound,
@@ -124,10 +129,15 @@ impl Table {
         self.age.load(Ordering::Relaxed)
     }
 
-    fn bucket(&self, key: u64) -> &[Slot] {
+    /// The slots of the bucket of `key`.
+    fn bucket_range(&self, key: u64) -> std::ops::Range<usize> {
         // The high bits pick the bucket: multiply-shift, no division.
         let b = ((key as u128 * self.buckets as u128) >> 64) as usize;
-        &self.slots[b * self.ways..(b + 1) * self.ways]
+        b * self.ways..(b + 1) * self.ways
+    }
+
+    fn bucket(&self, key: u64) -> &[Slot] {
+        &self.slots[self.bucket_range(key)]
     }
 
     /// The entry stored for `key`, if any.
@@ -191,170 +201,40 @@ impl Table {
             .count();
         (used * 1000 / n.max(1)) as u32
     }
+}
 
-    /// Whether every slot holds either nothing or a well-formed entry.
-    pub fn is_well_formed(&self) -> bool {
-        self.slots.iter().all(|s| {
-            let data = s.data.load(Ordering::Relaxed);
-            data == 0 || Entry::unpack(data).is_some()
-        })
+/// A score as the table stores it: a mate score relative to the stored
+/// position at `ply`, not to the root, so that it holds wherever the
+/// position is met again.
+pub fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
     }
 }
 
-/// The `check_rep` invariants and the `dump tt` text.
-#[cfg(feature = "debug-commands")]
-impl Entry {
-    /// What is wrong with the raw word `data` of a non-empty slot, if
-    /// anything: a bound, a move that is a packed move or none, a depth a
-    /// search stores (1..=127), a score within ±MATE, no stray bits.
-    fn check_data(data: u64) -> Result<(), String> {
-        use crate::check::ensure;
-        let Some(e) = Entry::unpack(data) else {
-            return Err(format!("data {data:#018x} has no bound"));
-        };
-        let mv = data as u16;
-        ensure(mv == 0 || e.mv.is_some(), || {
-            format!("data {data:#018x}: move bits {mv:#06x} are not a move")
-        })?;
-        ensure(data >> 48 == 0, || {
-            format!("data {data:#018x}: bits 48-63 are not zero")
-        })?;
-        crate::check::CheckRep::check_rep(&e)
-    }
-}
-
-#[cfg(feature = "debug-commands")]
-impl crate::check::CheckRep for Entry {
-    const NAME: &'static str = "tt";
-
-    fn check_rep(&self) -> Result<(), String> {
-        use crate::check::ensure;
-        use crate::search::MATE;
-        ensure((1..=127).contains(&self.depth), || {
-            format!("entry {self:?}: depth not in 1..=127")
-        })?;
-        ensure((self.score as i32).abs() <= MATE, || {
-            format!("entry {self:?}: score beyond ±{MATE}")
-        })?;
-        ensure(self.age <= AGE_MASK, || {
-            format!("entry {self:?}: age above {AGE_MASK}")
-        })
-    }
-}
-
-#[cfg(feature = "debug-commands")]
-impl Table {
-    /// Checks one slot: empty, or a well-formed entry.
-    fn check_slot(&self, i: usize) -> Result<(), String> {
-        let data = self.slots[i].data.load(Ordering::Relaxed);
-        if data == 0 {
-            return Ok(());
-        }
-        Entry::check_data(data).map_err(|e| format!("slot {i}: {e}"))
-    }
-
-    /// Checks the bucket of `key` (what a probe of `key` reads and a store
-    /// writes): cheap enough for every node.
-    pub fn check_bucket(&self, key: u64) -> Result<(), String> {
-        let b = ((key as u128 * self.buckets as u128) >> 64) as usize;
-        (b * self.ways..(b + 1) * self.ways).try_for_each(|i| self.check_slot(i))
-    }
-
-    /// The table's shape, fill, the entry of the position with `key`, and
-    /// the first `first` non-empty entries.
-    pub fn dump(&self, key: u64, first: usize) -> String {
-        use std::fmt::Write;
-        let mut t = String::new();
-        let used = self
-            .slots
-            .iter()
-            .filter(|s| s.data.load(Ordering::Relaxed) != 0)
-            .count();
-        let _ = writeln!(
-            t,
-            "size {} MB, {} entries in {} buckets of {} ways, age {}",
-            (self.slots.len() * std::mem::size_of::<Slot>()) >> 20,
-            self.slots.len(),
-            self.buckets,
-            self.ways,
-            self.age()
-        );
-        let _ = writeln!(
-            t,
-            "hashfull {} permille (this search), {used} entries non-empty",
-            self.hashfull()
-        );
-        let show = |e: Option<Entry>| match e {
-            None => "none".to_string(),
-            Some(e) => format!(
-                "move {} score {} depth {} bound {:?} age {}",
-                e.mv.map_or("none".to_string(), |m| m.to_string()),
-                e.score,
-                e.depth,
-                e.bound,
-                e.age
-            ),
-        };
-        let _ = writeln!(t, "this position ({key:016x}): {}", show(self.probe(key)));
-        let _ = writeln!(t, "first {first} non-empty entries:");
-        for (i, s) in self
-            .slots
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.data.load(Ordering::Relaxed) != 0)
-            .take(first)
-        {
-            let data = s.data.load(Ordering::Relaxed);
-            let k = s.check.load(Ordering::Relaxed) ^ data;
-            let _ = writeln!(
-                t,
-                "  slot {i:>8} key {k:016x} {}",
-                show(Entry::unpack(data))
-            );
-        }
-        let _ = writeln!(
-            t,
-            "check_rep {}",
-            match crate::check::CheckRep::check_rep(self) {
-                Ok(()) => "ok".to_string(),
-                Err(e) => format!("FAILS: {e}"),
-            }
-        );
-        t
-    }
-}
-
-#[cfg(feature = "debug-commands")]
-impl crate::check::CheckRep for Table {
-    const NAME: &'static str = "tt";
-
-    /// The shape, and every slot (a full scan: once per iteration).
-    fn check_rep(&self) -> Result<(), String> {
-        use crate::check::ensure;
-        ensure((1..=16).contains(&self.ways), || {
-            format!("{} ways, not in 1..=16", self.ways)
-        })?;
-        ensure(self.slots.len() == self.buckets * self.ways, || {
-            format!(
-                "{} slots for {} buckets of {} ways",
-                self.slots.len(),
-                self.buckets,
-                self.ways
-            )
-        })?;
-        ensure(self.age() <= AGE_MASK, || {
-            format!("age {} above {AGE_MASK}", self.age())
-        })?;
-        (0..self.slots.len()).try_for_each(|i| self.check_slot(i))
+/// A stored score met at `ply`, relative to the root again.
+pub fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::CheckRep;
     use crate::rules::square::Square;
 
-    fn entry(depth: i8, score: i16) -> Entry {
+    /// An exact entry with a move.
+    pub(super) fn entry(depth: i8, score: i16) -> Entry {
         Entry {
             mv: Some(Move::rotate(Square::new(7), crate::rules::piece::Rot::L)),
             score,
@@ -372,7 +252,7 @@ mod tests {
         assert_eq!((e.depth, e.score, e.bound), (5, -31990, Bound::Exact));
         assert_eq!(e.mv, entry(0, 0).mv);
         assert_eq!(t.probe(0xdead_beee), None);
-        assert!(t.is_well_formed());
+        assert_eq!(t.check_rep(), Ok(()));
     }
 
     #[test]
@@ -394,87 +274,5 @@ mod tests {
             t.probe(keys[2]).is_some() as u8 + t.probe(keys[0]).is_some() as u8,
             1
         );
-    }
-}
-
-#[cfg(all(test, feature = "debug-commands"))]
-mod check_rep_tests {
-    use super::*;
-    use crate::check::CheckRep;
-    use crate::rules::square::Square;
-
-    fn entry(depth: i8, score: i16) -> Entry {
-        Entry {
-            mv: Some(Move::rotate(Square::new(7), crate::rules::piece::Rot::L)),
-            score,
-            depth,
-            bound: Bound::Lower,
-            age: 0,
-        }
-    }
-
-    /// A table with one slot holding raw `data` for key 5.
-    fn with_data(data: u64) -> Table {
-        let t = Table::new(1, 4);
-        t.store(5, entry(3, 10));
-        let s = t
-            .slots
-            .iter()
-            .find(|s| s.data.load(Ordering::Relaxed) != 0)
-            .unwrap();
-        s.data.store(data, Ordering::Relaxed);
-        s.check.store(5 ^ data, Ordering::Relaxed);
-        t
-    }
-
-    #[test]
-    fn well_formed_entries_pass() {
-        let t = Table::new(1, 4);
-        t.store(5, entry(3, -32000));
-        assert_eq!(t.check_rep(), Ok(()));
-        assert_eq!(t.check_bucket(5), Ok(()));
-        assert_eq!(t.probe(5).unwrap().check_rep(), Ok(()));
-    }
-
-    #[test]
-    fn each_malformed_entry_is_caught_with_its_message() {
-        let good = entry(3, 10).pack();
-        let cases = [
-            (good & !(3 << 40), "has no bound"),
-            (good & !0xffff | 0x8000 | 0x4000, "are not a move"),
-            (good | 1 << 50, "bits 48-63 are not zero"),
-            (entry(0, 10).pack(), "depth not in 1..=127"),
-            (entry(-3, 10).pack(), "depth not in 1..=127"),
-            (entry(3, 32001).pack(), "score beyond ±32000"),
-        ];
-        for (data, want) in cases {
-            let t = with_data(data);
-            let e = t.check_rep().unwrap_err();
-            assert!(e.starts_with("slot ") && e.ends_with(want), "{e}");
-            assert_eq!(t.check_bucket(5).unwrap_err(), e);
-        }
-    }
-
-    #[test]
-    fn a_bad_shape_is_caught() {
-        let mut t = Table::new(1, 4);
-        t.buckets += 1;
-        assert!(t.check_rep().unwrap_err().contains("slots for"));
-        t.ways = 17;
-        assert_eq!(t.check_rep().unwrap_err(), "17 ways, not in 1..=16");
-    }
-
-    #[test]
-    fn the_dump_shows_the_current_entry() {
-        let t = Table::new(1, 4);
-        t.store(5, entry(3, 10));
-        let d = t.dump(5, 10);
-        assert!(d.contains("4 ways"), "{d}");
-        assert!(
-            d.contains("this position (0000000000000005): move h0L score 10 depth 3"),
-            "{d}"
-        );
-        assert!(d.contains("key 0000000000000005"), "{d}");
-        assert!(d.contains("check_rep ok"), "{d}");
     }
 }

@@ -1,0 +1,221 @@
+//! A search thread's `check_rep` invariants (its stacks), and the hooks by
+//! which the search checks every structure it touches while the
+//! `check_rep` option is on (only with the `debug-commands` feature).
+
+use super::order::MAX_PLY;
+use super::Worker;
+use crate::check::{ensure, CheckRep};
+
+impl Worker<'_> {
+    /// Plies from the root to the current position, by the key stack.
+    fn path_len(&self) -> usize {
+        self.keys.len().wrapping_sub(self.root_len.0)
+    }
+}
+
+#[cfg(feature = "debug-commands")]
+impl Worker<'_> {
+    /// After a make (`king_zapped`: it zapped a King) or an unmake: the
+    /// board and the stacks.
+    pub(super) fn check_made(&self, king_zapped: bool) {
+        crate::check::report("board", self.board.check_rep_with(king_zapped));
+        crate::check::check(self);
+    }
+
+    /// At a node at `ply`, which may be at most `max_ply`: the board, the
+    /// stacks, this ply's killers and the table bucket the node probes.
+    pub(super) fn check_node(&self, ply: usize, max_ply: usize) {
+        use crate::check::{check, report};
+        check(&self.board);
+        check(self);
+        report("search stack", self.check_ply(ply, max_ply));
+        if ply < MAX_PLY {
+            report("order", self.order.check_ply(ply));
+        }
+        report("tt", self.shared.tt.check_bucket(self.board.key()));
+    }
+
+    /// A node's `ply` is its distance from the root, at most `max_ply`.
+    fn check_ply(&self, ply: usize, max_ply: usize) -> Result<(), String> {
+        ensure(ply == self.path_len() && ply <= max_ply, || {
+            format!(
+                "node at ply {ply} (at most {max_ply}), {} moves from the root",
+                self.path_len()
+            )
+        })
+    }
+
+    /// At the end of an iteration: back at the root, and full scans of the
+    /// move-ordering tables and (main thread) the transposition table.
+    pub(super) fn check_iteration(&self) {
+        self.check_node(0, 0);
+        crate::check::check(&*self.order);
+        if self.main {
+            crate::check::check(&self.shared.tt);
+        }
+    }
+}
+
+impl CheckRep for Worker<'_> {
+    const NAME: &'static str = "search stack";
+
+    /// The stacks have the lengths the path from the root gives them, the
+    /// path is shorter than `MAX_PLY` + 1, each zap clock is the one before
+    /// plus one or zero, the side to move alternates, the per-ply vectors
+    /// are all there.
+    fn check_rep(&self) -> Result<(), String> {
+        let n = self.path_len();
+        ensure(self.keys.len() >= self.root_len.0 && n <= MAX_PLY, || {
+            format!(
+                "{} keys for a root with {}: path out of 0..={MAX_PLY}",
+                self.keys.len(),
+                self.root_len.0
+            )
+        })?;
+        ensure(self.touched.len() == self.root_len.1 + n, || {
+            format!(
+                "{} touched masks for {n} moves from a root with {}",
+                self.touched.len(),
+                self.root_len.1
+            )
+        })?;
+        ensure(self.zap_clock.len() == self.keys.len() + 1, || {
+            format!(
+                "{} zap clocks for {} keys",
+                self.zap_clock.len(),
+                self.keys.len()
+            )
+        })?;
+        let path = &self.zap_clock[self.root_len.0..];
+        for (i, w) in path.windows(2).enumerate() {
+            ensure(w[1] == 0 || w[1] == w[0] + 1, || {
+                format!("zap clock {} at ply {} after {}", w[1], i + 1, w[0])
+            })?;
+        }
+        ensure(
+            (self.board.side() == self.root_side) == n.is_multiple_of(2),
+            || format!("{:?} to move {n} plies from the root", self.board.side()),
+        )?;
+        ensure(
+            self.pv.len() == MAX_PLY + 1 && self.lists.len() == MAX_PLY + 1,
+            || {
+                format!(
+                    "{} pv and {} move lists, not {}",
+                    self.pv.len(),
+                    self.lists.len(),
+                    MAX_PLY + 1
+                )
+            },
+        )?;
+        ensure(self.seldepth as usize <= MAX_PLY, || {
+            format!("seldepth {} above {MAX_PLY}", self.seldepth)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::time::{Plan, SearchLimits};
+    use super::super::{Order, Params, Root, Shared};
+    use super::*;
+    use crate::rules::fen;
+    use crate::rules::moves::Move;
+
+    fn root() -> Root {
+        Root {
+            board: fen::parse(fen::STARTPOS).unwrap(),
+            history: vec![1, 2, 3],
+            plies_since_zap: 7,
+            last_move: Some(Move::parse("h0L").unwrap()),
+            searchmoves: Vec::new(),
+        }
+    }
+
+    fn worker<'a>(shared: &'a Shared, order: &'a mut Order) -> Worker<'a> {
+        let params = Params {
+            check_rep: true,
+            ..Params::default()
+        };
+        let plan = Plan::new(&SearchLimits::default(), std::time::Instant::now());
+        Worker::new(&root(), params, shared, order, plan, None, true)
+    }
+
+    #[cfg(feature = "debug-commands")]
+    #[test]
+    fn a_search_with_check_rep_on_passes_every_check() {
+        // Every check exits the process on failure: reaching the end passes.
+        let shared = Shared::new(1, 4);
+        let mut order = Order::default();
+        let mut w = worker(&shared, &mut order);
+        for d in 1..=4 {
+            assert!(w.iterate(d).is_some());
+        }
+        assert_eq!(w.check_rep(), Ok(()));
+    }
+
+    #[cfg(feature = "debug-commands")]
+    #[test]
+    fn a_node_off_its_ply_is_caught_with_its_message() {
+        let shared = Shared::new(1, 4);
+        let mut order = Order::default();
+        let mut w = worker(&shared, &mut order);
+        assert_eq!(w.check_ply(0, MAX_PLY), Ok(()));
+        assert_eq!(
+            w.check_ply(1, MAX_PLY).unwrap_err(),
+            "node at ply 1 (at most 128), 0 moves from the root"
+        );
+        w.keys.push(4);
+        w.touched.push(0);
+        w.zap_clock.push(8);
+        let m = Move::parse("h0R").unwrap();
+        let _undo = w.board.make(m);
+        assert_eq!(w.check_ply(1, MAX_PLY), Ok(()));
+        assert_eq!(
+            w.check_ply(1, 0).unwrap_err(),
+            "node at ply 1 (at most 0), 1 moves from the root"
+        );
+    }
+
+    #[test]
+    fn each_broken_stack_is_caught_with_its_message() {
+        let shared = Shared::new(1, 4);
+        let mut order = Order::default();
+        let mut w = worker(&shared, &mut order);
+        assert_eq!(w.check_rep(), Ok(()));
+
+        w.keys.push(4);
+        assert_eq!(
+            w.check_rep().unwrap_err(),
+            "1 touched masks for 1 moves from a root with 1"
+        );
+        w.touched.push(0);
+        assert_eq!(w.check_rep().unwrap_err(), "4 zap clocks for 4 keys");
+        w.zap_clock.push(9);
+        assert_eq!(w.check_rep().unwrap_err(), "zap clock 9 at ply 1 after 7");
+        *w.zap_clock.last_mut().unwrap() = 8;
+        assert_eq!(
+            w.check_rep().unwrap_err(),
+            "White to move 1 plies from the root"
+        );
+        let m = Move::parse("h0R").unwrap();
+        let undo = w.board.make(m);
+        assert_eq!(w.check_rep(), Ok(()));
+        w.board.unmake(m, undo);
+
+        let mut w = worker(&shared, &mut order);
+        w.keys.clear();
+        assert_eq!(
+            w.check_rep().unwrap_err(),
+            "0 keys for a root with 3: path out of 0..=128"
+        );
+        let mut w = worker(&shared, &mut order);
+        w.pv.pop();
+        assert_eq!(
+            w.check_rep().unwrap_err(),
+            "128 pv and 129 move lists, not 129"
+        );
+        let mut w = worker(&shared, &mut order);
+        w.seldepth = 200;
+        assert_eq!(w.check_rep().unwrap_err(), "seldepth 200 above 128");
+    }
+}

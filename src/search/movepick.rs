@@ -1,0 +1,194 @@
+//! The move picker: a node's moves, Ko respected, in the order the search
+//! tries them, stage by stage ([`Stage`]): the transposition table's move,
+//! the moves that zap an enemy piece (a King first), the killers, the other
+//! quiet moves by history, and last the moves that zap one's own piece.
+//!
+//! The picker generates every move once, with a key that puts it in its
+//! stage, and then selects the best-keyed remaining move at each step: most
+//! nodes cut off after one or two moves, so a full sort would be wasted.
+//! Among equal keys the earlier in the list comes first.
+
+use crate::rules::board::Board;
+use crate::rules::laser::Shots;
+use crate::rules::movegen::for_each_move;
+use crate::rules::moves::Move;
+use crate::rules::repetition::{self, LastMove};
+use crate::rules::square::Square;
+use crate::search::order::Order;
+
+/// Where a move stands in the order, first to last.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub enum Stage {
+    /// The transposition table's move for the position.
+    TtMove,
+    /// Zaps an enemy piece: a King, then any other.
+    Zap,
+    /// One of the ply's two killers, the newer first.
+    Killer,
+    /// Zaps nothing, by history counter.
+    Quiet,
+    /// Zaps one of the mover's pieces: a King last.
+    OwnZap,
+}
+
+impl Stage {
+    /// Neither the table's move nor an enemy zap: the moves that pruning
+    /// and reductions may touch.
+    pub fn is_quiet(self) -> bool {
+        self > Stage::Zap
+    }
+}
+
+/// A generated move with what it zaps and its place in the order.
+#[derive(Clone, Copy, Debug)]
+pub struct Scored {
+    pub mv: Move,
+    /// The squares it changes.
+    pub touched: u64,
+    /// The square its shot zaps.
+    pub victim: Option<Square>,
+    pub zaps_enemy: bool,
+    pub zaps_own: bool,
+    pub stage: Stage,
+    /// Larger first: the stage in the high bits, then the order within it.
+    key: i64,
+}
+
+/// What the picker needs to know of a node.
+pub struct Node<'a> {
+    pub board: &'a mut Board,
+    /// The keys of the positions before `board` (the Ko rule's).
+    pub history: &'a [u64],
+    /// The move that led to `board`, if any.
+    pub last: Option<LastMove>,
+    /// The killers and history counters.
+    pub order: &'a Order,
+    pub ply: usize,
+    pub tt_move: Option<Move>,
+    /// The only moves to pick (`go searchmoves`); empty: all.
+    pub only: &'a [Move],
+    /// Just the moves that zap an enemy piece (quiescence); they change the
+    /// material, so the Ko rule can not forbid them.
+    pub zaps_only: bool,
+    /// Check the board after the Ko test's make and unmake (the
+    /// `check_rep` option; never read without `debug-commands`).
+    pub check_rep: bool,
+}
+
+/// A node's moves, handed out best first.
+pub struct MovePicker {
+    list: Vec<Scored>,
+    next: usize,
+}
+
+impl MovePicker {
+    /// The moves of `node`, Ko respected, generated into `list` (emptied
+    /// first, so that a list kept per ply makes no node allocate).
+    pub fn new(mut list: Vec<Scored>, node: Node) -> MovePicker {
+        list.clear();
+        let board = node.board;
+        let side = board.side();
+        let shots = Shots::new(board);
+        let killers = node.order.killers(node.ply);
+        let (own, enemy) = (board.pieces(side), board.pieces(side.opp()));
+        for_each_move(own, enemy, |m, fp| {
+            if !node.only.is_empty() && !node.only.contains(&m) {
+                return;
+            }
+            let victim = shots.victim(board, m, fp.touched);
+            let owner = victim.map(|(_, p)| p.color());
+            let zaps_enemy = owner == Some(side.opp());
+            if node.zaps_only && !zaps_enemy {
+                return;
+            }
+            if repetition::may_break_ko(fp.touched, victim.is_some(), node.last)
+                && undoes_last(board, m, node.history, node.check_rep)
+            {
+                return;
+            }
+            let zaps_own = owner == Some(side);
+            let king = victim.is_some_and(|(_, p)| p.is_king());
+            let (stage, key) = if Some(m) == node.tt_move {
+                (Stage::TtMove, 1 << 40)
+            } else if zaps_enemy {
+                (Stage::Zap, (1 << 36) + if king { 1 << 35 } else { 0 })
+            } else if zaps_own {
+                (Stage::OwnZap, -(1 << 36) - if king { 1 << 35 } else { 0 })
+            } else if killers[0] == Some(m) {
+                (Stage::Killer, 1 << 32)
+            } else if killers[1] == Some(m) {
+                (Stage::Killer, (1 << 32) - 1)
+            } else {
+                (Stage::Quiet, node.order.history(side, m) as i64)
+            };
+            list.push(Scored {
+                mv: m,
+                touched: fp.touched,
+                victim: victim.map(|v| v.0),
+                zaps_enemy,
+                zaps_own,
+                stage,
+                key,
+            });
+        });
+        MovePicker { list, next: 0 }
+    }
+
+    /// How many moves the node has.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The moves not yet picked, in no particular order.
+    pub fn rest(&self) -> &[Scored] {
+        &self.list[self.next..]
+    }
+
+    /// The list back, for the next node at this ply.
+    pub fn into_list(self) -> Vec<Scored> {
+        self.list
+    }
+}
+
+impl Iterator for MovePicker {
+    type Item = Scored;
+
+    /// Swaps the best-keyed remaining move to the front of the rest and
+    /// hands it out.
+    fn next(&mut self) -> Option<Scored> {
+        let i = self.next;
+        let best =
+            (i..self.list.len()).max_by_key(|&j| (self.list[j].key, std::cmp::Reverse(j)))?;
+        self.list.swap(i, best);
+        self.next += 1;
+        Some(self.list[i])
+    }
+}
+
+/// Whether `m`, a move whose shot zaps nothing, recreates the position
+/// before the opponent's last move (RULES.md's Ko rule): played without
+/// its shot, the key compared.
+fn undoes_last(board: &mut Board, m: Move, history: &[u64], check_rep: bool) -> bool {
+    let now = board.key();
+    let undo = board.make_with(m, |_| None);
+    checked(board, check_rep);
+    let after = board.key();
+    board.unmake(m, undo);
+    checked(board, check_rep);
+    repetition::breaks_ko(history, now, after)
+}
+
+/// Checks the board while the `check_rep` option is on.
+#[inline(always)]
+fn checked(board: &Board, check_rep: bool) {
+    #[cfg(feature = "debug-commands")]
+    if check_rep {
+        crate::check::check(board);
+    }
+    #[cfg(not(feature = "debug-commands"))]
+    let _ = (board, check_rep);
+}

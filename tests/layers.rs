@@ -13,7 +13,17 @@ const LEAVES: &[&str] = &["quote", "check", "setting"];
 
 /// The rules' modules, each allowed to import the ones before it.
 const RULES: &[&str] = &[
-    "square", "piece", "bitboard", "zobrist", "moves", "board", "laser", "movegen", "fen", "game",
+    "square",
+    "piece",
+    "bitboard",
+    "zobrist",
+    "moves",
+    "board",
+    "laser",
+    "movegen",
+    "fen",
+    "repetition",
+    "game",
     "perft",
 ];
 

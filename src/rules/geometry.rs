@@ -19,8 +19,9 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    /// The square the move empties (the swapped square on a swap, else
-    /// `from`), unless the mover fills it again: then it is `to`.
+    /// The square a piece leaves and no piece takes the place of: the
+    /// swapped square on a swap, else `from`. It ends empty unless it is
+    /// also `to` (a rotation, a swap + rotate).
     #[inline(always)]
     pub fn vacated(self) -> Square {
         self.swap.unwrap_or(self.from)
@@ -42,10 +43,14 @@ impl Geometry {
     /// The mover as it lands on `to`.
     #[inline(always)]
     pub fn turned(self, mover: Piece) -> Piece {
-        match self.rot {
-            Some(r) => mover.rotated(r),
-            None => mover,
-        }
+        mover.turned(self.turns())
+    }
+
+    /// Quarter turns clockwise (0 for a move that does not turn): the same
+    /// arithmetic whether or not the move turns, so no branch.
+    #[inline(always)]
+    fn turns(self) -> u8 {
+        self.rot.map_or(0, Rot::turns)
     }
 
     /// Plays the move on `cells`: the pieces only, nothing else.
@@ -67,11 +72,8 @@ impl Geometry {
             let enemy = cells.take(self.from);
             cells.put(swap, enemy);
         }
-        let unturned = |p: Piece| match self.rot {
-            Some(r) => p.rotated(r.inverse()),
-            None => p,
-        };
-        cells.put(self.from, mover.map(unturned));
+        let back = 4 - self.turns();
+        cells.put(self.from, mover.map(|p| p.turned(back)));
     }
 }
 

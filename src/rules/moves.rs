@@ -159,17 +159,16 @@ impl Move {
     #[inline(always)]
     pub fn geometry(self) -> Option<Geometry> {
         let from = self.from();
+        // Only a rotation has no first square: the one stepped or swapped to.
+        let first = match self.kind() {
+            MoveKind::Rotate => from,
+            _ => from.step(self.dir())?,
+        };
         let (swap, to, rot) = match self.kind() {
             MoveKind::Rotate => (None, from, Some(self.rot())),
-            MoveKind::Step => (None, from.step(self.dir())?, None),
-            MoveKind::SwapStep => {
-                let swap = from.step(self.dir())?;
-                (Some(swap), swap.step(self.step_dir())?, None)
-            }
-            MoveKind::SwapRotate => {
-                let swap = from.step(self.dir())?;
-                (Some(swap), swap, Some(self.rot()))
-            }
+            MoveKind::Step => (None, first, None),
+            MoveKind::SwapStep => (Some(first), first.step(self.step_dir())?, None),
+            MoveKind::SwapRotate => (Some(first), first, Some(self.rot())),
         };
         Some(Geometry {
             from,

@@ -130,14 +130,14 @@ impl Shots {
         if touched & self.guard == 0 {
             return self.base;
         }
+        let mover = b.piece_at(m.from())?;
         let g = m.geometry()?;
-        let mover = b.piece_at(g.from)?;
         let moved = g.turned(mover);
         // The two squares that get a piece and the pieces they get (both
         // the same when only one does).
         let changed = match g.swap {
             Some(swap) => [(g.from, b.piece_at(swap)?), (g.to, moved)],
-            None => [(g.to, moved), (g.to, moved)],
+            None => [(g.to, moved); 2],
         };
         let occ = b.occupied() ^ g.occupancy_flip();
         let king = if mover.is_king() {

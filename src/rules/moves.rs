@@ -180,6 +180,7 @@ impl Move {
 
     /// The squares whose contents the move changes (only `from` for a move
     /// off the board).
+    #[inline]
     pub fn touched(self) -> u64 {
         self.geometry().map_or(self.from().bit(), Geometry::touched)
     }

@@ -12,7 +12,7 @@
 //! Cases:
 //! * `playout/…`: random playouts (fixed seeds) from several positions; at
 //!   every position every generated move is made and unmade, and after each
-//!   `make` and `unmake` the board's bookkeeping (`Board::is_consistent`,
+//!   `make` and `unmake` the board's bookkeeping (`Board::check_rep_with`,
 //!   `key() == compute_key()`, occupancy, King squares) is checked, and the
 //!   unmade board must equal the board before.
 //! * `game/…`: random games through `Game`: history, moves, the no-zap
@@ -367,8 +367,8 @@ fn check_board(b: &Board, zapped_king: bool, what: &dyn Fn() -> String) {
         "occupied(): {}",
         what()
     );
-    if !zapped_king {
-        assert!(b.is_consistent(), "Board::is_consistent: {}", what());
+    if let Err(e) = b.check_rep_with(zapped_king) {
+        panic!("Board::check_rep_with({zapped_king}): {e}: {}", what());
     }
 }
 

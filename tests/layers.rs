@@ -17,6 +17,7 @@ const RULES: &[&str] = &[
     "piece",
     "bitboard",
     "zobrist",
+    "geometry",
     "moves",
     "board",
     "laser",

@@ -2,6 +2,7 @@
 //! position of a playout is checked, and a failure message names the FEN,
 //! the move, and the moves of the playout that led there.
 
+use leiserchess::check::CheckRep;
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen::{self, FenError};
 use leiserchess::rules::game::{Game, MoveError, Outcome};
@@ -193,11 +194,12 @@ fn make_unmake(p: Playout) -> TestResult {
                         "the other King is gone"
                     );
                 } else {
+                    let r = b.check_rep();
                     ensure!(
-                        b.is_consistent(),
+                        r.is_ok(),
                         &b0,
                         Some(m),
-                        "board inconsistent after make"
+                        "board inconsistent after make: {r:?}"
                     );
                 }
                 b.unmake(m, undo);
@@ -234,7 +236,8 @@ fn incremental_key(p: Playout) -> TestResult {
             b.compute_key()
         );
         if !v.king_zapped() {
-            ensure_last!(b.is_consistent(), v, "board inconsistent");
+            let r = b.check_rep();
+            ensure_last!(r.is_ok(), v, "board inconsistent: {r:?}");
         }
         // The game's history holds the keys of the earlier boards.
         let keys: Vec<u64> = v.boards[..v.boards.len() - 1]

@@ -16,9 +16,9 @@ use crate::rules::bitboard::{first_blocker, squares, NEIGHBOURS, RAYS};
 use crate::rules::board::Board;
 use crate::rules::laser::bounce;
 use crate::rules::movegen::{for_each_move_touching, generate_for};
-use crate::rules::moves::{Move, MoveKind, MoveList};
+use crate::rules::moves::MoveList;
 use crate::rules::piece::{Color, Piece, Rot};
-use crate::rules::square::{Compass, Dir, Square};
+use crate::rules::square::{Dir, Square};
 
 /// `md(a, b)` for two coordinates (`a` may be on the one-square ring).
 fn md(af: i32, ar: i32, b: Square) -> f32 {
@@ -203,15 +203,7 @@ fn lengths(b: &Board, c: Color) -> Lengths {
     // again only by coming back to the King, and stops there either way.
     if let Some(king) = cells[k.index()] {
         let d = Dir::from_index(king.ori());
-        for r in Rot::ALL {
-            let turned = Dir::from_index(king.ori() + r.turns());
-            Walk {
-                at: k,
-                d: turned,
-                l: 1,
-            }
-            .run(&cells, occ, c, lengths.sink());
-        }
+        turns(&cells, occ, c, k, king, &mut lengths);
         for to in squares(NEIGHBOURS[k.index()] & !occ) {
             let walk = Walk { at: to, d, l: 1 };
             walk.run(&cells, occ ^ k.bit() ^ to.bit(), c, lengths.sink());
@@ -222,15 +214,7 @@ fn lengths(b: &Board, c: Color) -> Lengths {
             let swapped = cells[x.index()];
             cells[k.index()] = swapped;
             cells[x.index()] = Some(king);
-            for r in Rot::ALL {
-                let turned = Dir::from_index(king.ori() + r.turns());
-                Walk {
-                    at: x,
-                    d: turned,
-                    l: 1,
-                }
-                .run(&cells, occ, c, lengths.sink());
-            }
+            turns(&cells, occ, c, x, king, &mut lengths);
             cells[x.index()] = None;
             for to in squares(NEIGHBOURS[x.index()] & !occ) {
                 cells[to.index()] = Some(king);
@@ -246,13 +230,14 @@ fn lengths(b: &Board, c: Color) -> Lengths {
     // traced from the first beam square they change.
     for_each_move_touching(own & !k.bit(), own, enemy, base.squares, |m, fp| {
         let occ2 = occ ^ fp.own_flip ^ fp.opp_flip;
-        place(&mut cells, m);
+        let g = m.geometry().expect("generated moves stay on the board");
+        g.place(&mut cells);
         let s = squares(fp.touched & base.squares)
             .min_by_key(|s| base.first[s.index()])
             .expect("the move touches the beam");
         prefix = prefix.max(base.first[s.index()]);
         base.walk_to(s).run(&cells, occ2, c, lengths.sink());
-        unplace(&mut cells, m);
+        g.unplace(&mut cells);
     });
     // Every retraced beam shares a prefix with the unchanged board's beam:
     // apply the longest prefix needed, once.
@@ -265,61 +250,20 @@ fn lengths(b: &Board, c: Color) -> Lengths {
     lengths
 }
 
-/// Plays move `m` on the bytes of a board (no laser, nothing else kept).
+/// The beams of the King `king` turned on square `at` by each rotation.
 #[inline(always)]
-fn place(cells: &mut [Option<Piece>; 64], m: Move) {
-    let from = m.from().index();
-    match m.kind() {
-        MoveKind::Rotate => cells[from] = cells[from].map(|p| p.rotated(m.rot())),
-        MoveKind::Step => {
-            let to = adj(m.from(), m.dir());
-            cells[to] = cells[from].take();
-        }
-        MoveKind::SwapStep => {
-            let swap = adj(m.from(), m.dir());
-            let to = adj(Square::new(swap as u8), m.step_dir());
-            cells[to] = cells[from].take();
-            cells[from] = cells[swap].take();
-        }
-        MoveKind::SwapRotate => {
-            let swap = adj(m.from(), m.dir());
-            let mover = cells[from].map(|p| p.rotated(m.rot()));
-            cells[from] = cells[swap];
-            cells[swap] = mover;
-        }
+fn turns(
+    cells: &[Option<Piece>; 64],
+    occ: u64,
+    c: Color,
+    at: Square,
+    king: Piece,
+    lengths: &mut Lengths,
+) {
+    for r in Rot::ALL {
+        let d = Dir::from_index(king.ori() + r.turns());
+        Walk { at, d, l: 1 }.run(cells, occ, c, lengths.sink());
     }
-}
-
-/// Undoes `place(cells, m)`.
-#[inline(always)]
-fn unplace(cells: &mut [Option<Piece>; 64], m: Move) {
-    let from = m.from().index();
-    match m.kind() {
-        MoveKind::Rotate => cells[from] = cells[from].map(|p| p.rotated(m.rot().inverse())),
-        MoveKind::Step => {
-            let to = adj(m.from(), m.dir());
-            cells[from] = cells[to].take();
-        }
-        MoveKind::SwapStep => {
-            let swap = adj(m.from(), m.dir());
-            let to = adj(Square::new(swap as u8), m.step_dir());
-            cells[swap] = cells[from].take();
-            cells[from] = cells[to].take();
-        }
-        MoveKind::SwapRotate => {
-            let swap = adj(m.from(), m.dir());
-            let mover = cells[swap].map(|p| p.rotated(m.rot().inverse()));
-            cells[swap] = cells[from];
-            cells[from] = mover;
-        }
-    }
-}
-
-/// The index of the neighbour of `s` in direction `d` (generated moves
-/// stay on the board).
-#[inline(always)]
-fn adj(s: Square, d: Compass) -> usize {
-    s.step(d).map_or(0, Square::index)
 }
 
 /// A beam about to leave square `at` in direction `d`, the next square

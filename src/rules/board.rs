@@ -6,13 +6,18 @@
 //! Invariant: the bytes, the bitboards, the King squares and the key always
 //! agree, and each side has exactly one King — except right after a `make`
 //! that zapped a King, when the game is over and the board may only be
-//! unmade.
+//! unmade. The `check` submodule checks it (`CheckRep`).
 
-use crate::rules::moves::{Move, MoveKind};
+use crate::rules::geometry::{Cells, Geometry};
+use crate::rules::moves::Move;
 use crate::rules::piece::{Color, Kind, Piece};
-use crate::rules::square::{Compass, Square};
+use crate::rules::square::Square;
 use crate::rules::zobrist::{piece_key, SIDE_KEY};
 use std::fmt;
+
+mod check;
+#[cfg(feature = "debug-commands")]
+pub use check::Corruption;
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Board {
@@ -63,6 +68,8 @@ impl fmt::Display for BoardError {
         }
     }
 }
+
+impl std::error::Error for BoardError {}
 
 impl Board {
     /// The most pieces a side may have: a King and seven Pawns (RULES.md
@@ -189,61 +196,13 @@ impl Board {
     /// this position.
     #[inline]
     pub fn place(&mut self, m: Move) {
-        let from = m.from();
-        match m.kind() {
-            MoveKind::Rotate => {
-                let p = self.take(from);
-                self.put(from, p.rotated(m.rot()));
-            }
-            MoveKind::Step => {
-                let p = self.take(from);
-                self.put(adj(from, m.dir()), p);
-            }
-            MoveKind::SwapStep => {
-                let swap = adj(from, m.dir());
-                let mover = self.take(from);
-                let enemy = self.take(swap);
-                self.put(from, enemy);
-                self.put(adj(swap, m.step_dir()), mover);
-            }
-            MoveKind::SwapRotate => {
-                let swap = adj(from, m.dir());
-                let mover = self.take(from);
-                let enemy = self.take(swap);
-                self.put(from, enemy);
-                self.put(swap, mover.rotated(m.rot()));
-            }
-        }
+        on_board(m).place(&mut Bookkept(self));
     }
 
     /// Undoes `place(m)`.
     #[inline]
     pub fn unplace(&mut self, m: Move) {
-        let from = m.from();
-        match m.kind() {
-            MoveKind::Rotate => {
-                let p = self.take(from);
-                self.put(from, p.rotated(m.rot().inverse()));
-            }
-            MoveKind::Step => {
-                let p = self.take(adj(from, m.dir()));
-                self.put(from, p);
-            }
-            MoveKind::SwapStep => {
-                let swap = adj(from, m.dir());
-                let mover = self.take(adj(swap, m.step_dir()));
-                let enemy = self.take(from);
-                self.put(swap, enemy);
-                self.put(from, mover);
-            }
-            MoveKind::SwapRotate => {
-                let swap = adj(from, m.dir());
-                let mover = self.take(swap);
-                let enemy = self.take(from);
-                self.put(swap, enemy);
-                self.put(from, mover.rotated(m.rot().inverse()));
-            }
-        }
+        on_board(m).unplace(&mut Bookkept(self));
     }
 
     /// `make`, with the shot's target found by `shoot` on the board after
@@ -288,242 +247,40 @@ impl Board {
     pub fn squares(&self) -> &[Option<Piece>; 64] {
         &self.squares
     }
-
-    /// Whether the board's own bookkeeping agrees with its squares: the
-    /// occupancy bitboards, the King squares and the key.
-    pub fn is_consistent(&self) -> bool {
-        let mut occ = [0u64; 2];
-        for s in Square::all() {
-            if let Some(p) = self.piece_at(s) {
-                occ[p.color().index()] |= s.bit();
-            }
-        }
-        occ == self.occ
-            && self.key == self.compute_key()
-            && Color::BOTH.iter().all(|&c| self.has_king(c))
-    }
 }
 
-/// The neighbour of `s` in direction `d`; generated moves stay on the board.
+/// The geometry of a generated move, which stays on the board.
 #[inline(always)]
-fn adj(s: Square, d: Compass) -> Square {
-    s.step(d).expect("generated moves stay on the board")
+fn on_board(m: Move) -> Geometry {
+    m.geometry().expect("generated moves stay on the board")
 }
 
-/// Ways `Board::corrupt_for_test` breaks a board, one invariant each.
-#[cfg(feature = "debug-commands")]
-#[doc(hidden)]
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Corruption {
-    /// Flips a bit of the key.
-    Key,
-    /// Sets an occupancy bit of an empty square.
-    Occupancy,
-    /// Points the side to move's King square at another square.
-    KingSquare,
-    /// Turns a Pawn of the side to move into a second King (bitboards and
-    /// key updated).
-    TwoKings,
-    /// Removes the side to move's King (bitboards and key updated).
-    NoKing,
-    /// Fills the side to move's empty squares with Pawns up to 9 pieces
-    /// (bitboards and key updated).
-    TooManyPieces,
-}
+/// The board's squares as `Cells`, every `take` and `put` keeping the
+/// bitboards, King squares and key; private, so that only `place` and
+/// `unplace` move pieces that way.
+struct Bookkept<'a>(&'a mut Board);
 
-#[cfg(feature = "debug-commands")]
-impl Corruption {
-    pub const ALL: [Corruption; 6] = [
-        Corruption::Key,
-        Corruption::Occupancy,
-        Corruption::KingSquare,
-        Corruption::TwoKings,
-        Corruption::NoKing,
-        Corruption::TooManyPieces,
-    ];
-
-    /// The name `debug corrupt board <name>` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Corruption::Key => "key",
-            Corruption::Occupancy => "occupancy",
-            Corruption::KingSquare => "kingsquare",
-            Corruption::TwoKings => "twokings",
-            Corruption::NoKing => "noking",
-            Corruption::TooManyPieces => "toomany",
-        }
+impl Cells for Bookkept<'_> {
+    #[inline(always)]
+    fn take(&mut self, s: Square) -> Option<Piece> {
+        Some(self.0.take(s))
     }
 
-    pub fn parse(name: &str) -> Option<Corruption> {
-        Corruption::ALL
-            .into_iter()
-            .find(|c| c.name().eq_ignore_ascii_case(name))
-    }
-}
-
-/// The `check_rep` invariants.
-#[cfg(feature = "debug-commands")]
-impl Board {
-    /// The invariants, where `after_king_zap` allows what a `make` that
-    /// zapped a King leaves: one side without a King, its King square
-    /// stale (empty).
-    pub fn check_rep_with(&self, after_king_zap: bool) -> Result<(), String> {
-        use crate::check::ensure;
-        let mut occ = [0u64; 2];
-        let mut kings: [Vec<Square>; 2] = [Vec::new(), Vec::new()];
-        for s in Square::all() {
-            if let Some(p) = self.piece_at(s) {
-                ensure(p.byte() & !0x1f == 0 && p.byte() & 0x10 != 0, || {
-                    format!("malformed piece byte {:#04x} on {s}", p.byte())
-                })?;
-                occ[p.color().index()] |= s.bit();
-                if p.is_king() {
-                    kings[p.color().index()].push(s);
-                }
-            }
-        }
-        for c in Color::BOTH {
-            let i = c.index();
-            ensure(occ[i] == self.occ[i], || {
-                format!(
-                    "{c:?} occupancy is {:#018x}, the squares say {:#018x}",
-                    self.occ[i], occ[i]
-                )
-            })?;
-            let n = occ[i].count_ones();
-            ensure(n <= Board::MAX_PIECES, || {
-                format!("{c:?} has {n} pieces, at most {}", Board::MAX_PIECES)
-            })?;
-            let names = || {
-                kings[i]
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
-            ensure(kings[i].len() <= 1, || {
-                format!("{c:?} has {} Kings ({})", kings[i].len(), names())
-            })?;
-            match kings[i].first() {
-                Some(&k) => ensure(k == self.kings[i], || {
-                    format!(
-                        "{c:?} King square is {}, but its King is on {k}",
-                        self.kings[i]
-                    )
-                })?,
-                None => {
-                    ensure(after_king_zap, || format!("{c:?} has no King"))?;
-                    ensure(self.piece_at(self.kings[i]).is_none(), || {
-                        format!(
-                            "{c:?} King was zapped, but its King square {} is not empty",
-                            self.kings[i]
-                        )
-                    })?;
-                }
-            }
-        }
-        ensure(!kings[0].is_empty() || !kings[1].is_empty(), || {
-            "neither side has a King".to_string()
-        })?;
-        let key = self.compute_key();
-        ensure(self.key == key, || {
-            format!("key is {:016x}, recomputed {key:016x}", self.key)
-        })
-    }
-
-    /// Breaks one invariant, for the tests of `check_rep` (and the hidden
-    /// `debug corrupt board` command). Nothing else may use it.
-    #[doc(hidden)]
-    pub fn corrupt_for_test(&mut self, how: Corruption) {
-        let c = self.side;
-        let empty = Square::all()
-            .find(|&s| self.piece_at(s).is_none())
-            .expect("a board has empty squares");
-        match how {
-            Corruption::Key => self.key ^= 1 << 17,
-            Corruption::Occupancy => self.occ[c.index()] |= empty.bit(),
-            Corruption::KingSquare => self.kings[c.index()] = empty,
-            Corruption::TwoKings => {
-                let k = self.kings[c.index()];
-                let pawn = Square::all()
-                    .find(|&s| {
-                        self.piece_at(s)
-                            .is_some_and(|p| p.color() == c && !p.is_king())
-                    })
-                    .expect("the side to move has a Pawn");
-                self.take(pawn);
-                self.put(pawn, Piece::new(Kind::King, c, 0));
-                self.kings[c.index()] = k;
-            }
-            Corruption::NoKing => {
-                self.take(self.kings[c.index()]);
-            }
-            Corruption::TooManyPieces => {
-                let pawn = Piece::new(Kind::Pawn, c, 0);
-                while self.occ[c.index()].count_ones() <= Board::MAX_PIECES {
-                    let s = Square::all()
-                        .find(|&s| self.piece_at(s).is_none())
-                        .expect("a board has empty squares");
-                    self.put(s, pawn);
-                }
-            }
+    #[inline(always)]
+    fn put(&mut self, s: Square, p: Option<Piece>) {
+        if let Some(p) = p {
+            self.0.put(s, p);
         }
     }
 }
 
-#[cfg(feature = "debug-commands")]
-impl crate::check::CheckRep for Board {
-    const NAME: &'static str = "board";
-
-    /// Bytes, occupancy bitboards, King squares and key agree; at most 8
-    /// pieces a side; exactly one King each.
-    fn check_rep(&self) -> Result<(), String> {
-        self.check_rep_with(false)
-    }
-}
-
-#[cfg(all(test, feature = "debug-commands"))]
-mod check_rep_tests {
+#[cfg(test)]
+mod tests {
     use super::*;
-    use crate::check::CheckRep;
-    use crate::rules::fen;
-
-    fn broken(how: Corruption) -> String {
-        let mut b = fen::parse(fen::STARTPOS).unwrap();
-        assert_eq!(b.check_rep(), Ok(()));
-        b.corrupt_for_test(how);
-        b.check_rep().expect_err(how.name())
-    }
 
     #[test]
-    fn each_corruption_is_caught_with_its_message() {
-        assert!(broken(Corruption::Key).starts_with("key is "));
-        assert!(broken(Corruption::Occupancy).starts_with("White occupancy is "));
-        assert_eq!(
-            broken(Corruption::KingSquare),
-            "White King square is a0, but its King is on h0"
-        );
-        assert_eq!(broken(Corruption::TwoKings), "White has 2 Kings (h0 d1)");
-        assert_eq!(broken(Corruption::NoKing), "White has no King");
-        assert_eq!(
-            broken(Corruption::TooManyPieces),
-            "White has 9 pieces, at most 8"
-        );
-        for c in Corruption::ALL {
-            assert_eq!(Corruption::parse(c.name()), Some(c));
-        }
-    }
-
-    #[test]
-    fn a_zapped_king_is_allowed_only_right_after_the_zap() {
-        // Tangerine turns its King west and zaps Lavender's King.
-        let mut b = fen::parse("8/8/8/8/8/8/8/nn6NN W").unwrap();
-        let m = Move::parse("h0L").unwrap();
-        let undo = b.make(m);
-        assert!(undo.king_zapped());
-        assert_eq!(b.check_rep_with(true), Ok(()));
-        assert_eq!(b.check_rep(), Err("Black has no King".to_string()));
-        b.unmake(m, undo);
-        assert_eq!(b.check_rep(), Ok(()));
+    fn a_board_error_is_an_error() {
+        let e: Box<dyn std::error::Error> = Box::new(BoardError::NoKing(Color::White));
+        assert_eq!(e.to_string(), "Tangerine (upper case) has no King");
     }
 }

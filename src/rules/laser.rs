@@ -4,7 +4,7 @@
 
 use crate::rules::bitboard::{first_blocker, RAYS};
 use crate::rules::board::{Board, Undo};
-use crate::rules::moves::{Move, MoveKind};
+use crate::rules::moves::Move;
 use crate::rules::piece::{Color, Piece};
 use crate::rules::square::{Dir, Square};
 
@@ -130,42 +130,21 @@ impl Shots {
         if touched & self.guard == 0 {
             return self.base;
         }
-        let side = b.side();
-        let from = m.from();
-        let mover = b.piece_at(from)?;
-        // (occupancy after, the mover's new square, the two squares that
-        // get a piece and the pieces they get; both the same when only one)
-        let (occ, to, changed) = match m.kind() {
-            MoveKind::Rotate => {
-                let p = mover.rotated(m.rot());
-                (b.occupied(), from, [(from, p), (from, p)])
-            }
-            MoveKind::Step => {
-                let to = from.step(m.dir())?;
-                (
-                    b.occupied() ^ from.bit() ^ to.bit(),
-                    to,
-                    [(to, mover), (to, mover)],
-                )
-            }
-            MoveKind::SwapStep => {
-                let swap = from.step(m.dir())?;
-                let to = swap.step(m.step_dir())?;
-                let enemy = b.piece_at(swap)?;
-                let occ = b.occupied() ^ swap.bit() ^ to.bit();
-                (occ, to, [(from, enemy), (to, mover)])
-            }
-            MoveKind::SwapRotate => {
-                let swap = from.step(m.dir())?;
-                let enemy = b.piece_at(swap)?;
-                (
-                    b.occupied(),
-                    swap,
-                    [(from, enemy), (swap, mover.rotated(m.rot()))],
-                )
-            }
+        let mover = b.piece_at(m.from())?;
+        let g = m.geometry()?;
+        let moved = g.turned(mover);
+        // The two squares that get a piece and the pieces they get (both
+        // the same when only one does).
+        let changed = match g.swap {
+            Some(swap) => [(g.from, b.piece_at(swap)?), (g.to, moved)],
+            None => [(g.to, moved); 2],
         };
-        let king = if mover.is_king() { to } else { b.king(side) };
+        let occ = b.occupied() ^ g.occupancy_flip();
+        let king = if mover.is_king() {
+            g.to
+        } else {
+            b.king(b.side())
+        };
         trace(occ, king, |s| {
             if s == changed[0].0 {
                 Some(changed[0].1)

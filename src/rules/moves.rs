@@ -10,6 +10,7 @@
 //! | 11–13 | rotation turns (1..=3), or the compass direction of a swap's step |
 //! | 15    | always set, so `Option<Move>` is two bytes |
 
+use crate::rules::geometry::Geometry;
 use crate::rules::piece::Rot;
 use crate::rules::square::{Compass, Square};
 use std::fmt;
@@ -57,7 +58,8 @@ impl Move {
         self.0.get()
     }
 
-    /// The move with these bits, if they are a well-formed packed move.
+    /// The move with these bits, if they are a well-formed packed move
+    /// whose squares stay on the board.
     pub fn from_bits(bits: u16) -> Option<Move> {
         let m = Move(NonZeroU16::new(bits)?);
         let well_formed = bits & MARK != 0
@@ -67,7 +69,8 @@ impl Move {
                 MoveKind::Step => m.b() == 0,
                 MoveKind::SwapStep => true,
                 MoveKind::SwapRotate => (1..=3).contains(&m.b()),
-            };
+            }
+            && m.geometry().is_some();
         well_formed.then_some(m)
     }
 
@@ -150,49 +153,53 @@ impl Move {
         }
     }
 
-    /// The squares whose contents the move changes.
-    pub fn touched(self) -> u64 {
+    /// Where the move takes its pieces, or `None` for a move whose squares
+    /// leave the board. Generation never makes one, and neither `parse` nor
+    /// `from_bits` gives one: only a move built by hand can.
+    #[inline(always)]
+    pub fn geometry(self) -> Option<Geometry> {
         let from = self.from();
-        let bit = |s: Option<Square>| s.map_or(0, Square::bit);
-        let first = from.step(self.dir());
-        from.bit()
-            | match self.kind() {
-                MoveKind::Rotate => 0,
-                MoveKind::Step | MoveKind::SwapRotate => bit(first),
-                MoveKind::SwapStep => bit(first) | bit(first.and_then(|s| s.step(self.step_dir()))),
-            }
+        // Only a rotation has no first square: the one stepped or swapped to.
+        let first = match self.kind() {
+            MoveKind::Rotate => from,
+            _ => from.step(self.dir())?,
+        };
+        let (swap, to, rot) = match self.kind() {
+            MoveKind::Rotate => (None, from, Some(self.rot())),
+            MoveKind::Step => (None, first, None),
+            MoveKind::SwapStep => (Some(first), first.step(self.step_dir())?, None),
+            MoveKind::SwapRotate => (Some(first), first, Some(self.rot())),
+        };
+        Some(Geometry {
+            from,
+            swap,
+            to,
+            rot,
+        })
     }
 
-    /// The square the moving piece swaps with (swap moves only).
-    pub fn swap_square(self) -> Option<Square> {
-        match self.kind() {
-            MoveKind::SwapStep | MoveKind::SwapRotate => self.from().step(self.dir()),
-            _ => None,
-        }
+    /// The squares whose contents the move changes (only `from` for a move
+    /// off the board).
+    #[inline]
+    pub fn touched(self) -> u64 {
+        self.geometry().map_or(self.from().bit(), Geometry::touched)
     }
 }
 
 impl fmt::Display for Move {
+    /// `g2R`, `h3g4`, `d5e4f5` or `e4d5R`: the squares, then the rotation
+    /// if the move turns its piece.
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let from = self.from();
-        let off = "??";
-        let sq = |s: Option<Square>| s.map_or(off.to_string(), |s| s.to_string());
-        match self.kind() {
-            MoveKind::Rotate => write!(f, "{from}{}", self.rot().letter()),
-            MoveKind::Step => write!(f, "{from}{}", sq(from.step(self.dir()))),
-            MoveKind::SwapStep => {
-                let swap = from.step(self.dir());
-                let to = swap.and_then(|s| s.step(self.step_dir()));
-                write!(f, "{from}{}{}", sq(swap), sq(to))
-            }
-            MoveKind::SwapRotate => {
-                write!(
-                    f,
-                    "{from}{}{}",
-                    sq(from.step(self.dir())),
-                    self.rot().letter()
-                )
-            }
+        let Some(g) = self.geometry() else {
+            return write!(f, "{}??", self.from());
+        };
+        write!(f, "{}", g.from)?;
+        if let Some(swap) = g.swap {
+            write!(f, "{swap}")?;
+        }
+        match g.rot {
+            Some(r) => write!(f, "{}", r.letter()),
+            None => write!(f, "{}", g.to),
         }
     }
 }
@@ -284,6 +291,46 @@ mod tests {
         }
         let e = Move::parse("h3h5").unwrap_err();
         assert!(e.to_string().contains("h3h5"));
+    }
+
+    #[test]
+    fn geometry_names_the_squares_of_each_kind() {
+        let sq = |t: &str| Square::parse(t.as_bytes()).unwrap();
+        let g = |t: &str| Move::parse(t).unwrap().geometry().unwrap();
+        let shape = |from, swap: Option<&str>, to, rot| Geometry {
+            from: sq(from),
+            swap: swap.map(sq),
+            to: sq(to),
+            rot,
+        };
+        assert_eq!(g("g2R"), shape("g2", None, "g2", Some(Rot::R)));
+        assert_eq!(g("h3g4"), shape("h3", None, "g4", None));
+        assert_eq!(g("d5e4f5"), shape("d5", Some("e4"), "f5", None));
+        assert_eq!(g("e4d5L"), shape("e4", Some("d5"), "d5", Some(Rot::L)));
+        let touched = sq("d5").bit() | sq("e4").bit() | sq("f5").bit();
+        assert_eq!(Move::parse("d5e4f5").unwrap().touched(), touched);
+    }
+
+    #[test]
+    fn a_move_off_the_board_has_no_geometry_and_no_text_names_one() {
+        let (a0, a1, h7) = (Square::new(0), Square::new(8), Square::new(63));
+        let off = [
+            Move::step(a0, Compass::S),
+            Move::swap_step(a0, Compass::N, Compass::W),
+            Move::swap_step(a1, Compass::S, Compass::SW),
+            Move::swap_rotate(h7, Compass::E, Rot::R),
+        ];
+        for m in off {
+            assert_eq!(m.geometry(), None, "{m:?}");
+            assert_eq!(Move::from_bits(m.bits()), None, "{m:?}");
+            assert_eq!(m.touched(), m.from().bit(), "{m:?}");
+            assert_eq!(m.to_string(), format!("{}??", m.from()));
+        }
+        // Squares on both sides of the board's edge are not adjacent.
+        for text in ["h0a1", "a1h0", "a0h0", "h3a4R", "g0h0a1", "h4a5b5"] {
+            let e = Move::parse(text).expect_err(text);
+            assert_eq!(e.why, "the squares of a move must be adjacent", "{text}");
+        }
     }
 
     #[test]

@@ -152,7 +152,13 @@ impl Piece {
     }
 
     pub const fn rotated(self, r: Rot) -> Piece {
-        Piece::new(self.kind(), self.color(), self.ori() + r.turns())
+        self.turned(r.turns())
+    }
+
+    /// The piece turned clockwise by `turns` quarter turns (any number).
+    #[inline(always)]
+    pub const fn turned(self, turns: u8) -> Piece {
+        Piece::new(self.kind(), self.color(), self.ori() + (turns & 3))
     }
 
     /// Parses the two FEN letters of a piece (`NN`, `se`, …); the case of
@@ -221,6 +227,9 @@ mod tests {
         assert_eq!(king.rotated(Rot::L).to_string(), "WW");
         for r in Rot::ALL {
             assert_eq!(king.rotated(r).rotated(r.inverse()), king);
+            assert_eq!(king.turned(r.turns()), king.rotated(r));
+            assert_eq!(king.turned(r.turns()).turned(4 - r.turns()), king);
         }
+        assert_eq!(king.turned(0), king);
     }
 }

@@ -25,6 +25,7 @@ mod rng;
 
 use leiserchess::protocol::client::{Client, ClientError, Stderr};
 use leiserchess::protocol::options::{specs, OptionKind};
+use leiserchess::protocol::uci::position_args;
 use leiserchess::rules::fen;
 use leiserchess::rules::game::Game;
 use leiserchess::rules::movegen::generate;
@@ -494,16 +495,9 @@ impl Model {
 
 /// The game `position <args>` sets, or `None` if the engine must refuse it.
 fn position(args: &[&str]) -> Option<Game> {
-    let moves_at = args.iter().position(|t| t.eq_ignore_ascii_case("moves"));
-    let setup = &args[..moves_at.unwrap_or(args.len())];
-    let text = match setup.first().map(|s| s.to_ascii_lowercase()).as_deref() {
-        Some("startpos") if setup.len() == 1 => fen::STARTPOS.to_string(),
-        Some("endgame") if setup.len() == 1 => fen::ENDGAME.to_string(),
-        Some("fen") => setup[1..].join(" "),
-        _ => return None,
-    };
-    let mut game = Game::from_fen(&text).ok()?;
-    for m in &args[moves_at.map_or(args.len(), |m| m + 1)..] {
+    let (setup, moves) = position_args(args);
+    let mut game = Game::from_fen(&setup.ok()?).ok()?;
+    for m in moves {
         game.play_text(m).ok()?;
     }
     Some(game)

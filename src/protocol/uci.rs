@@ -281,18 +281,15 @@ impl Engine {
     }
 
     fn position(&mut self, args: &[&str], out: &mut Vec<u8>) {
-        let moves_at = args.iter().position(|t| t.eq_ignore_ascii_case("moves"));
-        let setup = &args[..moves_at.unwrap_or(args.len())];
-        let text = match setup.first().map(|s| s.to_ascii_lowercase()).as_deref() {
-            Some("startpos") if setup.len() == 1 => fen::STARTPOS.to_string(),
-            Some("endgame") if setup.len() == 1 => fen::ENDGAME.to_string(),
-            Some("fen") => setup[1..].join(" "),
-            _ => {
+        let (setup, moves) = position_args(args);
+        let text = match setup {
+            Ok(text) => text,
+            Err(setup) => {
                 return say(
                     out,
                     format!(
                         "error: position wants startpos, endgame or fen <board> <W|B>, got '{}'; position unchanged",
-                        quote(&setup.join(" "))
+                        quote(&setup)
                     ),
                 )
             }
@@ -306,7 +303,6 @@ impl Engine {
                 )
             }
         };
-        let moves = moves_at.map_or(&[][..], |m| &args[m + 1..]);
         for (i, m) in moves.iter().enumerate() {
             if let Err(e) = game.play_text(m) {
                 return say(
@@ -400,6 +396,24 @@ fn new_game(o: &Options) -> Game {
         fen::parse(fen::STARTPOS).expect("the start position parses"),
         draw_rules(o),
     )
+}
+
+/// `position`'s arguments split in two: the FEN its setup names (`startpos`,
+/// `endgame` or `fen <board> <side>`; else `Err` with the setup as given)
+/// and the moves after `moves`.
+pub fn position_args<'a>(args: &'a [&'a str]) -> (Result<String, String>, &'a [&'a str]) {
+    let moves_at = args.iter().position(|t| t.eq_ignore_ascii_case("moves"));
+    let (setup, moves) = match moves_at {
+        Some(m) => (&args[..m], &args[m + 1..]),
+        None => (args, &[][..]),
+    };
+    let text = match setup.first().map(|s| s.to_ascii_lowercase()).as_deref() {
+        Some("startpos") if setup.len() == 1 => Ok(fen::STARTPOS.to_string()),
+        Some("endgame") if setup.len() == 1 => Ok(fen::ENDGAME.to_string()),
+        Some("fen") => Ok(setup[1..].join(" ")),
+        _ => Err(setup.join(" ")),
+    };
+    (text, moves)
 }
 
 /// The search's table and flags, sized by the `hash` and `tt_ways` options.

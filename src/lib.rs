@@ -10,6 +10,7 @@
 //! - `eval`: the evaluation and its laser-coverage term.
 //! - `search`: PVS with its transposition table, move ordering, time
 //!   management and the `bench` workload.
+//! - `lab`: self-play data and the evaluation's tuning.
 //! - `protocol`: the UCI loop, its options and the `dump` registry; and
 //!   `protocol::client`, the other end (a UCI program as a child process),
 //!   which autotest and the tests drive engines with.
@@ -20,6 +21,7 @@
 
 pub mod check;
 pub mod eval;
+pub mod lab;
 pub mod protocol;
 pub mod quote;
 pub mod rules;

@@ -1,6 +1,6 @@
 //! The crate's layers import only downwards (src/lib.rs): the leaves
 //! (`quote`, `check`, `setting`) nothing, `rules` the leaves, `eval` the
-//! rules, `search` the evaluation, `protocol` everything; and within
+//! rules, `search` the evaluation, `lab` the search, `protocol` everything; and within
 //! `rules`, each module only the ones before it. Test code (from the first
 //! `#[cfg(test)]` or `#[cfg(all(test` of a file on) may import anything.
 
@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The layers, bottom first.
-const LAYERS: &[&str] = &["leaf", "rules", "eval", "search", "protocol"];
+const LAYERS: &[&str] = &["leaf", "rules", "eval", "search", "lab", "protocol"];
 const LEAVES: &[&str] = &["quote", "check", "setting"];
 
 /// The rules' modules, each allowed to import the ones before it.

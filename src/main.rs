@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 use leiserchess::eval::{bench, Weights};
+use leiserchess::lab::datagen;
 use leiserchess::rules::fen;
 use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
 use leiserchess::search::params::{TableSize, TABLE};
@@ -26,6 +27,11 @@ const USAGE: &str = "usage:
                               evaluate every FEN of FILE (default: the 300 reference
                               positions) for S seconds (default 3); ends with evals/s";
 
+/// The whole usage text: the commands here and the lab's.
+fn usage() -> String {
+    format!("{USAGE}\n{}", datagen::USAGE)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
@@ -36,8 +42,9 @@ fn main() -> ExitCode {
         Some("perft") => perft_command(&args[1..]),
         Some("evalbench") => evalbench_command(&args[1..]),
         Some("bench") => bench_command(&args[1..]),
+        Some("datagen") => datagen::command(&args[1..]),
         Some("help" | "--help" | "-h") => {
-            println!("{USAGE}");
+            println!("{}", usage());
             Ok(())
         }
         Some("--version" | "-V") => {
@@ -52,7 +59,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("leiserchess: {e}\n{USAGE}");
+            eprintln!("leiserchess: {e}\n{}", usage());
             ExitCode::from(2)
         }
     }

@@ -3,3 +3,4 @@
 //! beside the protocol: nothing below imports it.
 
 pub mod data;
+pub mod datagen;

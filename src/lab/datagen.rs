@@ -1,0 +1,336 @@
+//! `leiserchess datagen`: self-play games for tuning. Each game starts
+//! with random legal plies (the openings), then both sides search a fixed
+//! number of nodes a move; every position after the opening whose score is
+//! not a mate is written (`lab::data` format) with the search's score and,
+//! once the game ends, its result.
+//!
+//! A game's positions are appended in one write when it ends, so stopping
+//! the run (Ctrl-C, a kill) loses at most the games in flight; running the
+//! same command again goes on from the file's end until it holds the
+//! requested number of positions (a torn last record is cut off first).
+
+use super::data::{encode, Outcome, Sample, RECORD};
+use crate::rules::fen;
+use crate::rules::game::{Game, Outcome as GameOutcome};
+use crate::rules::piece::Color;
+use crate::search::order::Order;
+use crate::search::time::SearchLimits;
+use crate::search::{Params, Root, Shared, MATE_BOUND};
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+pub const USAGE: &str = "\
+  leiserchess datagen FILE [--positions N] [--nodes N] [--random-plies K]
+                      [--threads T] [--seed S] [--max-plies P]
+                              self-play data for `tune`: appends positions with
+                              their search score and game result to FILE until it
+                              holds N (default 1000000); N nodes a move (default
+                              3000), K random opening plies (default 8), T threads
+                              (default 1), games longer than P plies (default 400)
+                              are draws; run it again to resume";
+
+/// What one run does.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    pub out: PathBuf,
+    pub positions: u64,
+    pub nodes: u64,
+    pub random_plies: u32,
+    pub threads: usize,
+    pub seed: u64,
+    pub max_plies: u32,
+}
+
+/// Table size of each game's search, MB: fixed-node searches are small.
+const HASH_MB: usize = 8;
+
+impl Config {
+    /// The configuration of `datagen`'s arguments.
+    pub fn parse(args: &[String]) -> Result<Config, String> {
+        let mut it = args.iter();
+        let out = it
+            .next()
+            .filter(|a| !a.starts_with("--"))
+            .ok_or("datagen needs an output file first")?;
+        let mut c = Config {
+            out: PathBuf::from(out),
+            positions: 1_000_000,
+            nodes: 3000,
+            random_plies: 8,
+            threads: 1,
+            seed: 1,
+            max_plies: 400,
+        };
+        while let Some(flag) = it.next() {
+            let value = it.next().ok_or(format!("{flag} needs a value"))?;
+            let number = |lo: u64, hi: u64| -> Result<u64, String> {
+                value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| (lo..=hi).contains(n))
+                    .ok_or(format!("{flag} wants a number {lo}..{hi}, got '{value}'"))
+            };
+            match flag.as_str() {
+                "--positions" => c.positions = number(1, u64::MAX)?,
+                "--nodes" => c.nodes = number(1, 100_000_000)?,
+                "--random-plies" => c.random_plies = number(0, 100)? as u32,
+                "--threads" => c.threads = number(1, 256)? as usize,
+                "--seed" => c.seed = number(0, u64::MAX)?,
+                "--max-plies" => c.max_plies = number(1, 100_000)? as u32,
+                _ => return Err(format!("datagen: unknown flag '{flag}'")),
+            }
+        }
+        Ok(c)
+    }
+}
+
+/// One finished game's records.
+struct Played {
+    records: Vec<[u8; RECORD]>,
+}
+
+/// Plays game number `n` of the run; `None` if it ended in its opening.
+fn play_game(c: &Config, n: u64, shared: &Shared, order: &mut Order) -> Option<Played> {
+    let mut rng = fastrand::Rng::with_seed(c.seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut game = Game::from_fen(fen::STARTPOS).expect("the start position parses");
+    for _ in 0..c.random_plies {
+        let moves = game.legal_moves();
+        let m = moves[rng.usize(..moves.len())];
+        game.play(m).expect("a legal move");
+        if game.outcome().is_some() {
+            return None;
+        }
+    }
+    shared.tt.clear();
+    *order = Order::default();
+    let limits = SearchLimits {
+        nodes: Some(c.nodes),
+        ..SearchLimits::default()
+    };
+    let mut samples: Vec<(crate::rules::board::Board, i16)> = Vec::new();
+    let outcome = loop {
+        if let Some(o) = game.outcome() {
+            break o;
+        }
+        if game.moves().len() as u32 >= c.max_plies + c.random_plies {
+            break GameOutcome::NoZap;
+        }
+        let root = Root::from_game(&game);
+        shared.stop.store(false, Ordering::Relaxed);
+        let answer = crate::search::think::think(
+            &root,
+            &limits,
+            Params::default(),
+            shared,
+            std::slice::from_mut(order),
+            |_, _, _| {},
+        );
+        let best = answer.best?;
+        let score = answer.last.map_or(0, |it| it.score);
+        if score.abs() < MATE_BOUND {
+            samples.push((game.board().clone(), score.clamp(-30000, 30000) as i16));
+        }
+        game.play(best).expect("the search answers a legal move");
+    };
+    let result = match outcome {
+        GameOutcome::KingZapped {
+            winner: Color::White,
+        } => Outcome::WhiteWins,
+        GameOutcome::KingZapped {
+            winner: Color::Black,
+        } => Outcome::BlackWins,
+        GameOutcome::Repetition | GameOutcome::NoZap => Outcome::Draw,
+    };
+    let records = samples
+        .into_iter()
+        .filter_map(|(board, score)| {
+            encode(&Sample {
+                board,
+                score,
+                outcome: result,
+            })
+        })
+        .collect();
+    Some(Played { records })
+}
+
+/// Runs `datagen` until the file holds `c.positions` records, printing
+/// progress on standard error.
+pub fn run(c: &Config) -> Result<(), String> {
+    let name = c.out.display();
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&c.out)
+        .map_err(|e| format!("cannot open {name}: {e}"))?;
+    let len = file
+        .metadata()
+        .map_err(|e| format!("cannot read {name}: {e}"))?
+        .len();
+    let torn = len % RECORD as u64;
+    if torn != 0 {
+        file.set_len(len - torn)
+            .map_err(|e| format!("cannot cut the torn last record of {name}: {e}"))?;
+        eprintln!("datagen: {name}: cut a torn last record ({torn} bytes)");
+    }
+    let had = len / RECORD as u64;
+    if had >= c.positions {
+        eprintln!("datagen: {name} already holds {had} positions");
+        return Ok(());
+    }
+    // Games are numbered on from the positions already there, so a resumed
+    // run plays new openings.
+    let next_game = AtomicU64::new(had.wrapping_mul(0x2545_f491_4f6c_dd1d));
+    let enough = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<Played>();
+    std::thread::scope(|scope| -> Result<(), String> {
+        for _ in 0..c.threads {
+            let tx = tx.clone();
+            let (next_game, enough) = (&next_game, &enough);
+            scope.spawn(move || {
+                let shared = Shared::new(HASH_MB, 4);
+                let mut order = Order::default();
+                while !enough.load(Ordering::Relaxed) {
+                    let n = next_game.fetch_add(1, Ordering::Relaxed);
+                    if let Some(p) = play_game(c, n, &shared, &mut order) {
+                        if tx.send(p).is_err() {
+                            break;
+                        }
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let result = write_games(c, &mut file, had, rx);
+        enough.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
+/// Appends each game as it comes and reports progress, until the file
+/// holds `c.positions` records.
+fn write_games(
+    c: &Config,
+    file: &mut std::fs::File,
+    had: u64,
+    rx: mpsc::Receiver<Played>,
+) -> Result<(), String> {
+    let start = Instant::now();
+    let (mut total, mut games) = (had, 0u64);
+    let mut shown = Instant::now();
+    for played in rx {
+        let want = (c.positions - total) as usize;
+        let records = &played.records[..played.records.len().min(want)];
+        let bytes: Vec<u8> = records.iter().flatten().copied().collect();
+        file.write_all(&bytes)
+            .and_then(|()| file.flush())
+            .map_err(|e| format!("cannot write {}: {e}", c.out.display()))?;
+        total += records.len() as u64;
+        games += 1;
+        let done = total >= c.positions;
+        if done || shown.elapsed() >= Duration::from_secs(2) {
+            shown = Instant::now();
+            eprintln!(
+                "{}",
+                progress(total, had, c.positions, games, start.elapsed())
+            );
+        }
+        if done {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// `datagen: 12,345 / 100,000 positions (12.3%), 67 games, 1.23M/h, about 4m 10s left`.
+fn progress(total: u64, had: u64, target: u64, games: u64, elapsed: Duration) -> String {
+    let made = (total - had) as f64;
+    let secs = elapsed.as_secs_f64().max(1e-3);
+    let rate = made / secs;
+    let left = if rate > 0.0 {
+        let s = ((target - total) as f64 / rate) as u64;
+        format!("about {}m {:02}s left", s / 60, s % 60)
+    } else {
+        "time left unknown".to_string()
+    };
+    format!(
+        "datagen: {total} / {target} positions ({:.1}%), {games} games, {:.2}M/h, {left}",
+        100.0 * total as f64 / target as f64,
+        rate * 3600.0 / 1e6
+    )
+}
+
+/// `leiserchess datagen …`.
+pub fn command(args: &[String]) -> Result<(), String> {
+    run(&Config::parse(args)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::data::decode_all;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn flags_parse_and_bad_ones_are_named() {
+        let c = Config::parse(&args("x.bin --positions 50 --nodes 200 --threads 2")).unwrap();
+        assert_eq!((c.positions, c.nodes, c.threads), (50, 200, 2));
+        assert!(Config::parse(&[]).unwrap_err().contains("output file"));
+        let e = Config::parse(&args("x.bin --nodes 0")).unwrap_err();
+        assert!(e.contains("--nodes wants a number 1.."), "{e}");
+        let e = Config::parse(&args("x.bin --bogus 1")).unwrap_err();
+        assert!(e.contains("unknown flag '--bogus'"), "{e}");
+        assert!(Config::parse(&args("x.bin --seed"))
+            .unwrap_err()
+            .contains("needs a value"));
+    }
+
+    #[test]
+    fn a_run_writes_then_resumes_to_the_target() {
+        let dir = std::env::temp_dir().join(format!("datagen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("d.bin");
+        let _ = std::fs::remove_file(&out);
+        let mut c = Config::parse(&args(&format!(
+            "{} --positions 40 --nodes 300",
+            out.display()
+        )))
+        .unwrap();
+        run(&c).unwrap();
+        let first = std::fs::read(&out).unwrap();
+        let samples = decode_all(&first).unwrap();
+        assert_eq!(samples.len(), 40);
+        assert!(samples.iter().all(|s| s.score.abs() < MATE_BOUND as i16));
+        // A torn record is cut, and the run goes on to the new target.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&out)
+            .unwrap()
+            .write_all(&[1, 2, 3])
+            .unwrap();
+        c.positions = 70;
+        run(&c).unwrap();
+        let second = std::fs::read(&out).unwrap();
+        assert_eq!(second.len(), 70 * RECORD);
+        assert_eq!(&second[..first.len()], &first[..]);
+        assert_eq!(decode_all(&second).unwrap().len(), 70);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn progress_shows_rate_and_time_left() {
+        let p = progress(500, 0, 1000, 10, Duration::from_secs(10));
+        assert!(p.contains("500 / 1000 positions (50.0%)"), "{p}");
+        assert!(
+            p.contains("0.18M/h") && p.contains("about 0m 10s left"),
+            "{p}"
+        );
+    }
+}

@@ -132,8 +132,11 @@ fn play(spec: &autotest::spec::TournamentSpec) -> Result<(), String> {
     }
     let total = tournament::schedule(spec, book.len()).len();
     let mut progress = Progress::new(spec, total);
-    let summary = tournament::run(spec, &book, |rec: &GameRecord, done, _| {
+    let summary = tournament::run(spec, &book, |rec: &GameRecord, done, _, llr| {
         eprint!("{}", progress.game(rec, done));
+        if let Some(llr) = llr {
+            eprint!("{}", progress.sprt(llr));
+        }
     })?;
     println!("{}", spec.title);
     print!("{}", tournament::table(spec, &summary));

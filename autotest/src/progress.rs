@@ -5,16 +5,20 @@
 //! ```text
 //! game 7/20: new vs old: 1-0 (King zapped), about 2m 10s left
 //! Score of new vs old: 4 - 2 - 1  [0.643] 7
+//! SPRT: llr 0.42 (14.3%), lbound -2.94, ubound 2.94
 //! ```
 //!
 //! The score is W - L - D of the pairing's first engine (in the order the
 //! engines were given), its score fraction, and the games the pairing
 //! played. In runs of more than [`ETA_AFTER`] games, the time left is
 //! estimated as the mean game duration so far times the games left,
-//! divided by the games played at once (at most the games left).
+//! divided by the games played at once (at most the games left). With an
+//! SPRT, the log-likelihood ratio so far follows, with its share of the
+//! way to the bound it leans to, as cutechess-cli prints it.
 
 use crate::record::GameRecord;
 use crate::spec::TournamentSpec;
+use crate::stats::sprt::sprt_bounds;
 use std::collections::HashMap;
 
 /// Runs of at most this many games get no time estimate.
@@ -29,6 +33,8 @@ pub struct Progress {
     scores: HashMap<(usize, usize), [u64; 3]>,
     played_ms: u64,
     done: usize,
+    /// The SPRT's stopping bounds on the LLR, if the run has an SPRT.
+    sprt_bounds: Option<(f64, f64)>,
 }
 
 impl Progress {
@@ -40,7 +46,17 @@ impl Progress {
             scores: HashMap::new(),
             played_ms: 0,
             done: 0,
+            sprt_bounds: spec.sprt.map(|t| sprt_bounds(t.alpha, t.beta)),
         }
+    }
+
+    /// The SPRT line for log-likelihood ratio `llr` (empty without an SPRT).
+    pub fn sprt(&self, llr: f64) -> String {
+        let Some((lo, hi)) = self.sprt_bounds else {
+            return String::new();
+        };
+        let share = 100.0 * if llr < 0.0 { llr / lo } else { llr / hi };
+        format!("SPRT: llr {llr:.2} ({share:.1}%), lbound {lo:.2}, ubound {hi:.2}\n")
     }
 
     /// Counts a finished game, number `number` of the run; the lines to
@@ -142,6 +158,27 @@ mod tests {
             started_unix: 0,
             duration_ms,
         }
+    }
+
+    #[test]
+    fn sprt_lines_as_cutechess() {
+        let plain = Progress::new(&spec(&["new", "old"], 1), 4);
+        assert_eq!(plain.sprt(1.0), "");
+        let mut with = spec(&["new", "old"], 1);
+        with.sprt = Some(crate::spec::SprtSpec {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        });
+        let p = Progress::new(&with, 4);
+        assert_eq!(
+            p.sprt(19f64.ln() / 2.0),
+            "SPRT: llr 1.47 (50.0%), lbound -2.94, ubound 2.94\n"
+        );
+        assert!(p
+            .sprt(-19f64.ln() / 10.0)
+            .starts_with("SPRT: llr -0.29 (10.0%)"));
     }
 
     #[test]

@@ -109,12 +109,13 @@ fn white_halves(r: &GameRecord) -> u64 {
 }
 
 /// Plays the tournament, once every engine passed [`preflight::check`].
-/// `report` is called with each finished game, its number and the total,
-/// in the order games finish.
+/// `report` is called with each finished game, its number, the total and,
+/// with an SPRT, the log-likelihood ratio after it, in the order games
+/// finish.
 pub fn run(
     spec: &TournamentSpec,
     openings: &[Opening],
-    mut report: impl FnMut(&GameRecord, usize, usize),
+    mut report: impl FnMut(&GameRecord, usize, usize, Option<f64>),
 ) -> Result<Summary, String> {
     preflight::check(spec)?;
     let jobs = schedule(spec, openings.len());
@@ -202,8 +203,6 @@ pub fn run(
                 let _ = f.write_all(to_pgn(&rec, spec.pgn_style).as_bytes());
                 let _ = f.flush();
             }
-            report(&rec, games.len() + 1, total);
-            games.push(rec);
             if let Some(t) = spec.sprt {
                 let s = &standings[0];
                 let llr = if spec.repeat {
@@ -217,6 +216,8 @@ pub fn run(
                     stop.store(true, Ordering::Relaxed);
                 }
             }
+            report(&rec, games.len() + 1, total, sprt.map(|(llr, _)| llr));
+            games.push(rec);
         }
     });
     Ok(Summary {

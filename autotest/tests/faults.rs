@@ -295,7 +295,7 @@ fn stopped_before_the_first_game(test: &str, bad: EngineSpec, pids: &Path) -> St
     };
     let ((result, reported), elapsed) = bounded(Duration::from_secs(20), move || {
         let mut reported = 0;
-        let result = tournament::run(&spec, &[], |_, _, _| reported += 1);
+        let result = tournament::run(&spec, &[], |_, _, _, _| reported += 1);
         (result, reported)
     });
     let err = match result {
@@ -413,7 +413,7 @@ fn tournament_counts_faults() {
     let spec2 = spec.clone();
     let ((summary, reported), elapsed) = bounded(Duration::from_secs(60), move || {
         let mut reported = Vec::new();
-        let summary = tournament::run(&spec2, &[], |rec, done, total| {
+        let summary = tournament::run(&spec2, &[], |rec, done, total, _| {
             reported.push((rec.clone(), done, total))
         });
         (summary, reported)

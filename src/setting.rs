@@ -14,6 +14,8 @@ pub enum Kind {
     Check,
     /// An action, no value (`Clear Hash`).
     Button,
+    /// Text (a file name); empty by default.
+    Text,
 }
 
 /// A setting of a `T`.

@@ -1559,6 +1559,9 @@ impl Gen {
                     (OptionKind::Check, _) => self
                         .pick(&["true", "false", "TRUE", "yes", "1"])
                         .to_string(),
+                    (OptionKind::Text, _) => self
+                        .pick(&["", "/nonexistent/book.bin", "/etc/hostname", "a b"])
+                        .to_string(),
                     _ => return format!("setoption name {name}"),
                 };
                 format!("setoption name {name} value {value}")

@@ -69,8 +69,12 @@ impl fmt::Display for DataError {
 
 impl std::error::Error for DataError {}
 
-/// The record of `s`; `None` if the board has more than 16 pieces.
+/// The record of `s`; `None` if the board has more than 16 pieces or a
+/// King was zapped (no position to learn from, and `decode` refuses it).
 pub fn encode(s: &Sample) -> Option<[u8; RECORD]> {
+    if !Color::BOTH.iter().all(|&c| s.board.has_king(c)) {
+        return None;
+    }
     let mut occ = 0u64;
     let mut pieces = 0u64;
     let mut n = 0;
@@ -193,6 +197,14 @@ mod tests {
         assert_eq!(decode_all(&bytes), Err(DataError::Truncated(1)));
         let no_kings = [0u8; RECORD];
         assert!(decode(&no_kings, 0).is_err());
+        let mut zapped = fen::parse("8/8/8/8/8/8/8/nn6NN W").unwrap();
+        zapped.make(crate::rules::moves::Move::parse("h0L").unwrap());
+        let over = Sample {
+            board: zapped,
+            score: 0,
+            outcome: Outcome::WhiteWins,
+        };
+        assert_eq!(encode(&over), None);
     }
 
     #[test]

@@ -23,8 +23,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-pub const USAGE: &str = "\
-  leiserchess datagen FILE [--positions N] [--nodes N] [--random-plies K]
+pub const USAGE: &str = "  leiserchess datagen FILE [--positions N] [--nodes N] [--random-plies K]
                       [--threads T] [--seed S] [--max-plies P]
                               self-play data for `tune`: appends positions with
                               their search score and game result to FILE until it

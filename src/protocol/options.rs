@@ -35,6 +35,16 @@ const THREADS: OptionSpec = spin("threads", 1, 1, 64);
 const ENGINE_LAST: &[OptionSpec] = &[
     spin("move_overhead", 30, 0, 5000),
     OptionSpec {
+        name: "OwnBook",
+        kind: OptionKind::Check,
+        default: 0,
+    },
+    OptionSpec {
+        name: "BookFile",
+        kind: OptionKind::Text,
+        default: 0,
+    },
+    OptionSpec {
         name: "Clear Hash",
         kind: OptionKind::Button,
         default: 0,
@@ -109,12 +119,15 @@ impl std::error::Error for OptionError {}
 #[derive(Clone, Debug)]
 pub struct Options {
     values: Vec<i64>,
+    /// The text options' values (empty for the others).
+    texts: Vec<String>,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             values: specs().map(|s| s.default).collect(),
+            texts: specs().map(|_| String::new()).collect(),
         }
     }
 }
@@ -133,6 +146,13 @@ impl Options {
         self.values[i]
     }
 
+    /// The value of text option `name` (empty if unset); panics on a name
+    /// not in `specs()`, as `get` does.
+    pub fn text(&self, name: &str) -> &str {
+        let (i, _) = find(name).unwrap_or_else(|| panic!("no option named {name}"));
+        &self.texts[i]
+    }
+
     /// Sets option `name` from text; returns the report line.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<String, OptionError> {
         let (i, spec) = find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
@@ -142,6 +162,10 @@ impl Options {
             (_, None) => return Err(OptionError::MissingValue(spec.name)),
         };
         match spec.kind {
+            OptionKind::Text => {
+                self.texts[i] = text.to_string();
+                Ok(format!("{} set to '{}'", spec.name, quote(text)))
+            }
             OptionKind::Spin { min, max } => {
                 let v: i64 = text.parse().map_err(|_| OptionError::NotANumber {
                     name: spec.name,
@@ -205,6 +229,7 @@ impl Options {
                     s.default != 0
                 ),
                 OptionKind::Button => format!("option name {} type button", s.name),
+                OptionKind::Text => format!("option name {} type string default <empty>", s.name),
             })
             .collect()
     }

@@ -3,12 +3,14 @@
 //! was wrong and changes nothing. `go` and `perft` run on a thread of their
 //! own, so `isready` is answered and `stop` obeyed while they work.
 
+mod book;
 mod commands;
 #[cfg(feature = "debug-commands")]
 mod debug;
 mod go;
 mod lab;
 
+use crate::lab::book::Book;
 use crate::protocol::options::Options;
 use crate::quote::{escape_controls, quote};
 use crate::rules::fen;
@@ -75,6 +77,10 @@ pub struct Engine {
     /// One move-ordering table per search thread, while no search runs.
     orders: Vec<Order>,
     running: Option<Running>,
+    /// The opening book (`BookFile`), played with `OwnBook`.
+    book: Book,
+    /// Chooses among the book's good moves; fixed seed.
+    book_rng: fastrand::Rng,
     /// The thread freeing the last replaced table, joined before the
     /// next one is freed and at the end, so no thread outlives the engine.
     freeing: Option<JoinHandle<()>>,
@@ -114,6 +120,8 @@ impl Engine {
         Engine {
             game: new_game(&options),
             rng: fastrand::Rng::with_seed(RNG_SEED),
+            book: Book::default(),
+            book_rng: fastrand::Rng::with_seed(RNG_SEED),
             shared: Arc::new(new_shared(&options)),
             orders: vec![Order::default()],
             running: None,
@@ -266,7 +274,12 @@ impl Engine {
             .map(|v| n + 1 + v);
         let name = args[n + 1..value_at.unwrap_or(args.len())].join(" ");
         let value = value_at.map(|v| args[v + 1..].join(" "));
+        let book_file = self.options.text("BookFile").to_string();
         match self.options.set(&name, value.as_deref()) {
+            Ok(report) if name.eq_ignore_ascii_case("BookFile") => {
+                say(out, report);
+                self.load_book(&book_file, out);
+            }
             Ok(report) => {
                 if ["hash", "tt_ways", "Clear Hash"]
                     .iter()
@@ -334,6 +347,10 @@ impl Engine {
             say(out, "error: no legal move: a King is zapped".to_string());
             return line_out(out, "bestmove 0000");
         };
+        if let Some(m) = self.book_move(&request) {
+            say(out, format!("book move {m}"));
+            return line_out(out, &format!("bestmove {m}"));
+        }
         let mut root = Root::from_game(&self.game);
         root.searchmoves = request.searchmoves;
         let mut limits = request.limits;

@@ -1,0 +1,61 @@
+//! The opening book in the loop: `BookFile` loads it (a bad file is an
+//! error line and the book in use stays), and with `OwnBook` on, a `go`
+//! on the clock (no depth, nodes, mate, searchmoves, infinite or ponder)
+//! in a position the book knows answers its move at once.
+
+use super::go::Go;
+use super::{say, Engine};
+use crate::lab::book::Book;
+use crate::quote::quote;
+use crate::rules::moves::Move;
+
+impl Engine {
+    /// Loads the book `BookFile` names (none when empty). On failure the
+    /// option goes back to the file in use, whose book stays.
+    pub(super) fn load_book(&mut self, previous: &str, out: &mut Vec<u8>) {
+        let path = self.options.text("BookFile").to_string();
+        if path.is_empty() {
+            self.book = Book::default();
+            return;
+        }
+        let loaded = std::fs::read(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| Book::from_bytes(&bytes));
+        match loaded {
+            Ok(book) => {
+                say(
+                    out,
+                    format!(
+                        "book '{}': {} moves in {} positions",
+                        quote(&path),
+                        book.len(),
+                        book.positions()
+                    ),
+                );
+                self.book = book;
+            }
+            Err(e) => {
+                say(
+                    out,
+                    format!("error: book '{}': {e}; book unchanged", quote(&path)),
+                );
+                let _ = self.options.set("BookFile", Some(previous));
+            }
+        }
+    }
+
+    /// The book's move for this `go`, if the book answers it.
+    pub(super) fn book_move(&mut self, request: &Go) -> Option<Move> {
+        let l = &request.limits;
+        let searches_freely = l.depth.is_none()
+            && l.nodes.is_none()
+            && l.mate.is_none()
+            && !l.infinite
+            && !l.ponder
+            && request.searchmoves.is_empty();
+        if self.options.get("OwnBook") == 0 || self.book.is_empty() || !searches_freely {
+            return None;
+        }
+        self.book.pick(&mut self.game, &mut self.book_rng)
+    }
+}

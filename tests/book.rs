@@ -1,0 +1,98 @@
+//! The opening book end to end: `leiserchess book` builds it from PGN,
+//! `BookFile` loads it (a bad file keeps the book in use), and with
+//! `OwnBook` a `go` on the clock answers the book's move without a search;
+//! other `go`s, and `OwnBook` off, search.
+
+use session::Engine;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+#[path = "common/session.rs"]
+mod session;
+
+const PGN: &str = "[Event \"x\"]\n[Result \"1-0\"]\n\n1. g4L b3L 2. h0R a7L 1-0\n\n\
+    [Event \"x\"]\n[Result \"1-0\"]\n\n1. g4L b3L 2. h0L a7L 1-0\n";
+
+const WAIT: Duration = Duration::from_secs(30);
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("book-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// The book of `PGN`, built by the `book` command.
+fn built_book() -> PathBuf {
+    let pgn = scratch("games.pgn");
+    std::fs::write(&pgn, PGN).unwrap();
+    let book = scratch("book.bin");
+    let out = Command::new(env!("CARGO_BIN_EXE_leiserchess"))
+        .args([
+            "book",
+            pgn.to_str().unwrap(),
+            "--out",
+            book.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("book: 2 games, 2 moves in 2 positions"),
+        "{text}"
+    );
+    book
+}
+
+#[test]
+fn own_book_answers_book_moves_at_once_and_searches_otherwise() {
+    let book = built_book();
+    let mut e = Engine::spawn();
+    e.send(&format!("setoption name BookFile value {}", book.display()));
+    let (_, line) = e.until(WAIT, |l| l.contains("book '"));
+    assert!(line.contains("2 moves in 2 positions"), "{line}");
+    e.send("position startpos");
+    // OwnBook is off by default: a search.
+    e.send("go wtime 2000 btime 2000");
+    assert!(!e.answer(WAIT).infos.is_empty());
+    e.send("setoption name OwnBook value true");
+    e.send("go wtime 2000 btime 2000");
+    let (_, line) = e.until(WAIT, |l| l.contains("book move"));
+    assert!(line.ends_with("book move g4L"), "{line}");
+    let a = e.answer(WAIT);
+    assert_eq!((a.best.as_str(), a.infos.len()), ("g4L", 0));
+    // A fixed depth is a search, book or not.
+    e.send("go depth 2");
+    assert!(!e.answer(WAIT).infos.is_empty());
+    // Out of the book: a search.
+    e.send("position startpos moves g4L c5U");
+    e.send("go wtime 2000 btime 2000");
+    assert!(!e.answer(WAIT).infos.is_empty());
+    // A bad file is an error, and the book in use stays.
+    let junk = scratch("junk.bin");
+    std::fs::write(&junk, b"not a book").unwrap();
+    e.send(&format!("setoption name BookFile value {}", junk.display()));
+    let (_, line) = e.until(WAIT, |l| l.contains("error: book"));
+    assert!(
+        line.contains("not a book file") && line.contains("book unchanged"),
+        "{line}"
+    );
+    e.send("position startpos moves g4L");
+    e.send("go movetime 1000");
+    let a = e.answer(WAIT);
+    assert_eq!((a.best.as_str(), a.infos.len()), ("b3L", 0));
+    e.quit();
+    std::fs::remove_dir_all(book.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn the_book_command_names_bad_input() {
+    let out = Command::new(env!("CARGO_BIN_EXE_leiserchess"))
+        .args(["book", "/nonexistent.pgn", "--out", "/tmp/x.bin"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot read /nonexistent.pgn"), "{err}");
+}

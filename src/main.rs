@@ -4,7 +4,7 @@
 #![forbid(unsafe_code)]
 
 use leiserchess::eval::{bench, Weights};
-use leiserchess::lab::{book, datagen};
+use leiserchess::lab::{book, datagen, tune};
 use leiserchess::rules::fen;
 use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
 use leiserchess::search::params::{TableSize, TABLE};
@@ -29,7 +29,12 @@ const USAGE: &str = "usage:
 
 /// The whole usage text: the commands here and the lab's.
 fn usage() -> String {
-    format!("{USAGE}\n{}\n{}", datagen::USAGE, book::USAGE)
+    format!(
+        "{USAGE}\n{}\n{}\n{}",
+        datagen::USAGE,
+        tune::USAGE,
+        book::USAGE
+    )
 }
 
 fn main() -> ExitCode {
@@ -44,6 +49,7 @@ fn main() -> ExitCode {
         Some("bench") => bench_command(&args[1..]),
         Some("datagen") => datagen::command(&args[1..]),
         Some("book") => book::command(&args[1..]),
+        Some("tune") => tune::command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{}", usage());
             Ok(())

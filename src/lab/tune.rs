@@ -1,0 +1,441 @@
+//! Texel's method: fit the evaluation weights ([`WEIGHTS`]) to self-play
+//! data (the records of `data`).
+//!
+//! The evaluation is linear in its weights up to integer truncation, so each
+//! position reduces to a few numbers, its [`Point`]: per weight, the
+//! contribution of one unit of it to the side to move's score in cp, plus
+//! the unweighted rest (material). The model's score is `rest + Σ wᵢ fᵢ`,
+//! which reproduces `evaluate(..).score_cp(0)` within a cp or two, and the
+//! fit never touches a board again.
+//!
+//! A position's target is `λ × result + (1 − λ) × σ(K × search score)`,
+//! both from the side to move's view; the loss is the mean squared error
+//! between `σ(K × model)` and the target. `K`, the scale from centipawns to
+//! expected result, is fitted first to the results alone with the starting
+//! weights: fitted to a target that holds `K` itself (`λ < 1`), a `K` near 0
+//! would win, flattening both sides to one half. Then Adam descends on the
+//! weights in mini-batches, each weight held to its range. A held-out share of the positions (chosen by a hash of the
+//! record's index and the seed) measures the fit on data it did not see.
+//!
+//! The output file holds one line `name value` a weight, the UCI option
+//! names with integer values (`pcentral 512`): each line is what
+//! `setoption name NAME value VALUE` or autotest's `option.NAME=VALUE`
+//! takes.
+
+use super::data;
+use crate::eval::{evaluate, Weights, WEIGHTS};
+use crate::rules::board::Board;
+use crate::rules::piece::Color;
+use crate::setting::{self, Kind};
+use std::io::Write;
+use std::time::Instant;
+
+/// The `tune` command's usage, in the style of the binary's.
+pub const USAGE: &str =
+    "  leiserchess tune DATA... [--epochs N] [--lambda L] [--validation F] [--seed S]
+                   [--out FILE] [--rate R]
+                              fit the evaluation weights to self-play data files
+                              (Texel's method): target = L × result + (1 − L) ×
+                              sigmoid(K × search score), L default 1; F (default
+                              0.1) of the positions held out; N epochs (default
+                              20); Adam's first step R weight units (default 20),
+                              falling to 0 by the end; S seeds the split and the
+                              shuffles (default 1); the weights written to FILE
+                              as `name value` lines";
+
+/// How many weights the tuner fits: the rows of [`WEIGHTS`], in order.
+pub const N: usize = WEIGHTS.len();
+
+/// The value every weight is measured at. Large, so that each term's
+/// truncation to a whole ev costs under a millionth of a unit.
+const SCALE: i64 = 1 << 20;
+
+/// Positions a gradient step averages over.
+const BATCH: usize = 1024;
+
+/// One position as the linear model sees it.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Point {
+    /// Per weight of [`WEIGHTS`], the side to move's cp at weight 1.
+    pub features: [f64; N],
+    /// The side to move's cp that no weight scales (material).
+    pub rest: f64,
+    /// The expected result, side to move's view, that the model should give.
+    pub target: f64,
+}
+
+impl Point {
+    /// `b`'s features, with `target`.
+    pub fn new(b: &Board, target: f64) -> Point {
+        let w = setting::apply(Weights::default(), WEIGHTS, |_| SCALE);
+        let t = evaluate(b, &w);
+        let sign = match t.to_move {
+            Color::White => 1.0,
+            Color::Black => -1.0,
+        };
+        // The term `name`, White's minus Black's, side to move's view, in cp.
+        let term = |name: &str| {
+            let side = |c: usize| {
+                let named = t.sides[c].named();
+                let term = named.iter().find(|(n, _)| *n == name);
+                term.unwrap_or_else(|| panic!("the weight {name} has no evaluation term"))
+                    .1
+            };
+            sign * f64::from(side(0) - side(1)) / 100.0
+        };
+        Point {
+            features: std::array::from_fn(|i| term(WEIGHTS[i].name) / SCALE as f64),
+            rest: term("material"),
+            target,
+        }
+    }
+
+    /// The model's score in cp with weights `w`.
+    pub fn model(&self, w: &[f64; N]) -> f64 {
+        self.rest + self.features.iter().zip(w).map(|(f, w)| f * w).sum::<f64>()
+    }
+}
+
+/// The logistic function: a score times `K` to an expected result.
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The mean squared error of `σ(k × model)` against the targets (NaN for
+/// no points).
+pub fn loss(points: &[Point], w: &[f64; N], k: f64) -> f64 {
+    let sum: f64 = points
+        .iter()
+        .map(|p| (sigmoid(k * p.model(w)) - p.target).powi(2))
+        .sum();
+    sum / points.len() as f64
+}
+
+/// The `K` that minimises [`loss`] with weights `w`: a scan of `10^-5 ..
+/// 10^0` in steps of a twentieth of a decade, then a golden-section search
+/// of log `K` around the scan's best.
+pub fn fit_k(points: &[Point], w: &[f64; N]) -> f64 {
+    let at = |e: f64| loss(points, w, 10f64.powf(e));
+    let step = 0.05;
+    let (best, _) = (0..=100)
+        .map(|i| -5.0 + step * i as f64)
+        .map(|e| (e, at(e)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .expect("101 candidates");
+    let (mut lo, mut hi) = (best - step, best + step);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let (a, b) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
+        if at(a) < at(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    10f64.powf((lo + hi) / 2.0)
+}
+
+/// Each weight's range, from [`WEIGHTS`].
+pub fn bounds() -> [(f64, f64); N] {
+    std::array::from_fn(|i| match WEIGHTS[i].kind {
+        Kind::Spin { min, max } => (min as f64, max as f64),
+        Kind::Check => (0.0, 1.0),
+        Kind::Button | Kind::Text => (0.0, 0.0),
+    })
+}
+
+/// The defaults of [`WEIGHTS`], where a fit starts.
+pub fn defaults() -> [f64; N] {
+    std::array::from_fn(|i| WEIGHTS[i].default as f64)
+}
+
+/// How [`fit`] descends.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// Passes over the training points.
+    pub epochs: usize,
+    /// Adam's first step, in weight units; it falls linearly to 0 over the
+    /// run, so that the last steps settle instead of jittering.
+    pub rate: f64,
+    /// Positions a step averages over.
+    pub batch: usize,
+    /// Seeds each epoch's shuffle.
+    pub seed: u64,
+}
+
+/// The state after an epoch (epoch 0: the start).
+#[derive(Clone, Copy, Debug)]
+pub struct Epoch {
+    pub epoch: usize,
+    /// The loss on the training points.
+    pub train: f64,
+    /// NaN without validation points.
+    pub valid: f64,
+    pub weights: [f64; N],
+}
+
+/// Adam on [`loss`] over `train` from `start`, each weight clamped to
+/// `bounds`; `report` sees the start and every epoch. Returns the final
+/// weights.
+pub fn fit(
+    train: &[Point],
+    valid: &[Point],
+    k: f64,
+    start: [f64; N],
+    bounds: &[(f64, f64); N],
+    c: &Config,
+    mut report: impl FnMut(&Epoch),
+) -> [f64; N] {
+    let (beta1, beta2, eps) = (0.9, 0.999, 1e-15);
+    let batch = c.batch.max(1);
+    let total = c.epochs.saturating_mul(train.len().div_ceil(batch)).max(1);
+    let mut rng = fastrand::Rng::with_seed(c.seed);
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let (mut w, mut m, mut v) = (start, [0.0; N], [0.0; N]);
+    // Steps so far, and β₁ᵗ, β₂ᵗ for Adam's bias correction.
+    let (mut t, mut beta1_t, mut beta2_t) = (0, 1.0, 1.0);
+    let state = |epoch, w: &[f64; N]| Epoch {
+        epoch,
+        train: loss(train, w, k),
+        valid: loss(valid, w, k),
+        weights: *w,
+    };
+    report(&state(0, &w));
+    for epoch in 1..=c.epochs {
+        rng.shuffle(&mut order);
+        for chunk in order.chunks(batch) {
+            let mut g = [0.0; N];
+            for p in chunk.iter().map(|&i| &train[i]) {
+                let s = sigmoid(k * p.model(&w));
+                let d = 2.0 * (s - p.target) * s * (1.0 - s) * k;
+                for (g, f) in g.iter_mut().zip(&p.features) {
+                    *g += d * f;
+                }
+            }
+            t += 1;
+            (beta1_t, beta2_t) = (beta1_t * beta1, beta2_t * beta2);
+            let rate = c.rate * (total + 1 - t) as f64 / total as f64;
+            for i in 0..N {
+                let gi = g[i] / chunk.len() as f64;
+                m[i] = beta1 * m[i] + (1.0 - beta1) * gi;
+                v[i] = beta2 * v[i] + (1.0 - beta2) * gi * gi;
+                let mh = m[i] / (1.0 - beta1_t);
+                let vh = v[i] / (1.0 - beta2_t);
+                w[i] = (w[i] - rate * mh / (vh.sqrt() + eps)).clamp(bounds[i].0, bounds[i].1);
+            }
+        }
+        report(&state(epoch, &w));
+    }
+    w
+}
+
+/// `splitmix64`: the validation split's hash of a record index.
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Whether record `index` (counted over all the files) is held out.
+pub fn held_out(index: usize, seed: u64, fraction: f64) -> bool {
+    let h = splitmix(splitmix(seed) ^ index as u64);
+    ((h >> 11) as f64) < fraction * (1u64 << 53) as f64
+}
+
+/// The command line of `tune`.
+#[derive(Debug)]
+struct Args {
+    files: Vec<String>,
+    epochs: usize,
+    lambda: f64,
+    validation: f64,
+    seed: u64,
+    out: Option<String>,
+    rate: f64,
+}
+
+fn parse_args(args: &[String]) -> Result<Args, String> {
+    let mut a = Args {
+        files: Vec::new(),
+        epochs: 20,
+        lambda: 1.0,
+        validation: 0.1,
+        seed: 1,
+        out: None,
+        rate: 20.0,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        if !arg.starts_with("--") {
+            a.files.push(arg.clone());
+            continue;
+        }
+        let value = it.next().ok_or(format!("{arg} needs a value"))?;
+        let bad = |what: &str| format!("{arg} {value}: not {what}");
+        let number = || value.parse::<f64>().ok().filter(|x| x.is_finite());
+        match arg.as_str() {
+            "--epochs" => {
+                a.epochs = value
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or(bad("a whole number above 0"))?
+            }
+            "--lambda" => {
+                a.lambda = number()
+                    .filter(|x| (0.0..=1.0).contains(x))
+                    .ok_or(bad("a number from 0 to 1"))?
+            }
+            "--validation" => {
+                a.validation = number()
+                    .filter(|x| (0.0..1.0).contains(x))
+                    .ok_or(bad("a number from 0 up to (not including) 1"))?
+            }
+            "--seed" => a.seed = value.parse().map_err(|_| bad("a whole number"))?,
+            "--rate" => {
+                a.rate = number()
+                    .filter(|&x| x > 0.0)
+                    .ok_or(bad("a number above 0"))?
+            }
+            "--out" => a.out = Some(value.clone()),
+            _ => return Err(format!("unknown option {arg}")),
+        }
+    }
+    if a.files.is_empty() {
+        return Err("no DATA file given".into());
+    }
+    Ok(a)
+}
+
+/// The points of every record of `files` (target: the result) with each
+/// one's search score, or an error naming the file.
+fn read_points(files: &[String]) -> Result<(Vec<Point>, Vec<f64>), String> {
+    let (mut points, mut scores) = (Vec::new(), Vec::new());
+    for file in files {
+        let start = Instant::now();
+        let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
+        let rest = bytes.len() % data::RECORD;
+        if rest != 0 {
+            return Err(format!("{file}: {}", data::DataError::Truncated(rest)));
+        }
+        for (i, r) in bytes.chunks_exact(data::RECORD).enumerate() {
+            let r = r.try_into().expect("a whole record");
+            let s = data::decode(r, i).map_err(|e| format!("{file}: {e}"))?;
+            points.push(Point::new(&s.board, s.outcome.score_for(s.board.side())));
+            scores.push(f64::from(s.score));
+        }
+        eprintln!(
+            "{file}: {} positions in {:.1} s",
+            bytes.len() / data::RECORD,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    if points.is_empty() {
+        return Err(format!("no positions in {}", files.join(", ")));
+    }
+    Ok((points, scores))
+}
+
+/// The weights rounded, as `name value` pairs joined by `sep`.
+fn named(w: &[f64; N], sep: &str) -> String {
+    let pairs: Vec<String> = WEIGHTS
+        .iter()
+        .zip(w)
+        .map(|(s, v)| format!("{} {}", s.name, v.round() as i64))
+        .collect();
+    pairs.join(sep)
+}
+
+/// `leiserchess tune` (see [`USAGE`]): reads the data, fits `K` and then
+/// the weights, prints an epoch a line, and writes the weights to `--out`.
+pub fn command(args: &[String]) -> Result<(), String> {
+    let a = parse_args(args)?;
+    // Opened first, so that a bad path fails before the work, not after;
+    // emptied only at the end, so that a failed run leaves a file as it was.
+    let mut out = match &a.out {
+        Some(path) => {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(path);
+            Some((path, file.map_err(|e| format!("--out {path}: {e}"))?))
+        }
+        None => None,
+    };
+    let start = Instant::now();
+    let (points, scores) = read_points(&a.files)?;
+    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    for (i, p) in points.into_iter().enumerate() {
+        let set = if held_out(i, a.seed, a.validation) {
+            &mut valid
+        } else {
+            &mut train
+        };
+        set.push((p, scores[i]));
+    }
+    if train.is_empty() {
+        return Err(format!(
+            "--validation {} leaves no position to train on",
+            a.validation
+        ));
+    }
+    let w0 = defaults();
+    let results: Vec<Point> = train.iter().map(|(p, _)| *p).collect();
+    let k = fit_k(&results, &w0);
+    println!(
+        "K {k:.6} (loss {:.6} on the results)",
+        loss(&results, &w0, k)
+    );
+    let blend = |set: Vec<(Point, f64)>| -> Vec<Point> {
+        set.into_iter()
+            .map(|(p, score)| Point {
+                target: a.lambda * p.target + (1.0 - a.lambda) * sigmoid(k * score),
+                ..p
+            })
+            .collect()
+    };
+    let (train, valid) = (blend(train), blend(valid));
+    println!(
+        "{} positions to train on, {} held out",
+        train.len(),
+        valid.len()
+    );
+    let config = Config {
+        epochs: a.epochs,
+        rate: a.rate,
+        batch: BATCH,
+        seed: a.seed,
+    };
+    let fitting = Instant::now();
+    let w = fit(&train, &valid, k, w0, &bounds(), &config, |e| {
+        let valid = match e.valid {
+            v if v.is_nan() => "-".to_string(),
+            v => format!("{v:.8}"),
+        };
+        println!(
+            "epoch {} train {:.8} valid {valid} {}",
+            e.epoch,
+            e.train,
+            named(&e.weights, " ")
+        );
+        if e.epoch > 0 {
+            let each = fitting.elapsed().as_secs_f64() / e.epoch as f64;
+            eprintln!(
+                "epoch {}/{}: {:.1} s, about {:.1} s left",
+                e.epoch,
+                a.epochs,
+                start.elapsed().as_secs_f64(),
+                each * (a.epochs - e.epoch) as f64
+            );
+        }
+    });
+    println!("{}", named(&w, "\n"));
+    if let Some((path, file)) = &mut out {
+        file.set_len(0)
+            .and_then(|()| writeln!(file, "{}", named(&w, "\n")))
+            .map_err(|e| format!("--out {path}: {e}"))?;
+    }
+    Ok(())
+}

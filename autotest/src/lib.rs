@@ -12,7 +12,10 @@
 //! (schedule, concurrency, standings, SPRT); `progress` (the running
 //! score); `stats` (Elo, pentanomial error bars, LOS; `stats::sprt`, the
 //! SPRT log-likelihood ratio and decision) and `stats_command` (`autotest
-//! stats`, those figures for given results).
+//! stats`, those figures for given results); `spsa` (SPSA tuning: the
+//! gains, the perturbations, the update, the state file) and
+//! `tune_command` (`autotest tune`, SPSA on an engine's UCI options by
+//! self-play through the referee).
 
 #![forbid(unsafe_code)]
 
@@ -28,6 +31,8 @@ pub mod progress;
 pub mod record;
 pub mod referee;
 pub mod spec;
+pub mod spsa;
 pub mod stats;
 pub mod stats_command;
 pub mod tournament;
+pub mod tune_command;

@@ -1,12 +1,13 @@
 //! The `autotest` command line: a tournament from a course config file or
 //! cutechess-style flags; `openings` to make an openings file; `stats` to
-//! compute Elo and SPRT figures from given results.
+//! compute Elo and SPRT figures from given results; `tune` to tune an
+//! engine's options by SPSA.
 
 #![forbid(unsafe_code)]
 
 use autotest::progress::Progress;
 use autotest::record::GameRecord;
-use autotest::{config, course, numbers, openings, stats_command, tournament};
+use autotest::{config, course, numbers, openings, stats_command, tournament, tune_command};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -18,6 +19,7 @@ usage:
                                         (default 100 8 1)
   autotest stats --wdl W D L [--sprt ELO0 ELO1 ALPHA BETA]
   autotest stats --penta P0 P1 P2 P3 P4 [--sprt ELO0 ELO1 ALPHA BETA]
+  autotest tune -engine ... -param ... [-param ...] [TUNE FLAGS]
 
 Flags (cutechess-cli's; defaults in brackets):
   -engine cmd=COMMAND [name=NAME] [dir=DIR] [option.NAME=VALUE ...]
@@ -77,6 +79,25 @@ Course config files (the course referee's format; `#` starts a comment):
   in the course referee's layout, numbered on from the games already there
   (and on through the book).
 
+autotest tune: SPSA (as fishtest) on one engine's UCI spin options, by
+self-play of theta+c_k*delta against theta-c_k*delta, a colour-swapped pair
+per iteration; a_k = a/(A+k+1)^0.602, c_k = c/(k+1)^0.101, A = iterations/10.
+Takes -engine (exactly one), -each, -openings, -concurrency, -draw, -resign,
+-nozap, -maxmoves, -seed as above, and:
+  -param name=NAME start=X min=LO max=HI c=C [a=A]
+                           one option to tune (repeatable); c: the
+                           perturbation at iteration 0; a: the step's
+                           numerator [the first step for a one-point pair
+                           is c/20: a = c^2 (A+1)^0.602 / 10]
+  -iterations N            game pairs, resumed ones included [1000]
+  -out FILE                the tuned values, `NAME VALUE` lines, rewritten
+                           after every pair [none]
+  -state FILE              the iteration and theta, rewritten after every
+                           pair; a run with an existing one resumes it [none]
+One line per pair (its number, theta+'s score and r, theta rounded); a
+progress line with the time left every 10 pairs (on stderr); at the end the
+tuned values.
+
 Every engine must answer `uci` with `uciok` before the first game, or the run
 stops (exit status 2). After each game the pairing's score is printed as
 cutechess prints it; at the end, a table per engine (Elo from game pairs,
@@ -91,6 +112,7 @@ fn main() -> ExitCode {
         }
         Some("stats") => stats_command::run(&args[1..]).map(|out| print!("{out}")),
         Some("openings") => openings_command(&args[1..]),
+        Some("tune") => tune_command::run(&args[1..]),
         Some(a) if a.starts_with('-') => config::flags::parse_flags(&args)
             .map_err(|e| e.to_string())
             .and_then(|spec| play(&spec)),

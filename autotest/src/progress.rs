@@ -112,7 +112,7 @@ impl Progress {
 }
 
 /// `45s`, `3m 05s`, `2h 03m`.
-fn duration(ms: u64) -> String {
+pub fn duration(ms: u64) -> String {
     let s = ms.div_ceil(1000);
     match s {
         0..=59 => format!("{s}s"),

@@ -94,7 +94,10 @@ fn group(args: &[String], i: usize) -> std::ops::Range<usize> {
 
 /// `(index, key, value)` of each `key=value` of the group after flag `i`;
 /// a key given twice is an error.
-fn key_values(args: &[String], i: usize) -> Result<Vec<(usize, &str, &str)>, ConfigError> {
+pub(crate) fn key_values(
+    args: &[String],
+    i: usize,
+) -> Result<Vec<(usize, &str, &str)>, ConfigError> {
     let range = group(args, i);
     if range.is_empty() {
         return Err(arg_error(args, i, "needs key=value settings after it"));
@@ -112,7 +115,8 @@ fn key_values(args: &[String], i: usize) -> Result<Vec<(usize, &str, &str)>, Con
     Ok(out)
 }
 
-fn arg_error(args: &[String], i: usize, message: &str) -> ConfigError {
+/// An error about argument `i`.
+pub(crate) fn arg_error(args: &[String], i: usize, message: &str) -> ConfigError {
     ConfigError::Arg {
         index: i + 1,
         arg: args[i].clone(),
@@ -163,7 +167,7 @@ fn parse_engine(args: &[String], i: usize) -> Result<EngineDraft, ConfigError> {
 }
 
 /// The single value of the flag at `i`.
-fn value_of(args: &[String], i: usize) -> Result<&str, ConfigError> {
+pub(crate) fn value_of(args: &[String], i: usize) -> Result<&str, ConfigError> {
     match args.get(i + 1) {
         Some(v) if !v.starts_with('-') || v.len() == 1 => Ok(v),
         _ => Err(arg_error(args, i, "needs a value after it")),
@@ -209,6 +213,20 @@ pub const FLAGS: &[&str] = &[
 /// Parses cutechess-style flags (see the module documentation); `args`
 /// excludes the program name.
 pub fn parse_flags(args: &[String]) -> Result<TournamentSpec, ConfigError> {
+    let spec = parse_flags_with(args, |_| Ok(None))?;
+    validate(&spec)?;
+    Ok(spec)
+}
+
+/// The flags of [`parse_flags`] among a command's own (`autotest tune`'s),
+/// so that errors count arguments as the user wrote them: `own(i)` is
+/// asked about each flag at `i` that is not in [`FLAGS`] and returns how
+/// many arguments it took, itself included (`None`: it is unknown). The
+/// spec is not validated: the command knows how many engines it needs.
+pub fn parse_flags_with(
+    args: &[String],
+    mut own: impl FnMut(usize) -> Result<Option<usize>, ConfigError>,
+) -> Result<TournamentSpec, ConfigError> {
     let mut spec = TournamentSpec::default();
     let mut engines: Vec<EngineDraft> = Vec::new();
     let mut each = EngineDraft::default();
@@ -294,13 +312,16 @@ pub fn parse_flags(args: &[String]) -> Result<TournamentSpec, ConfigError> {
                 }
                 took = 1 + group(args, i).len();
             }
-            f if f.starts_with('-') => {
-                return Err(arg_error(
-                    args,
-                    i,
-                    &format!("unknown flag (known: {})", FLAGS.join(" ")),
-                ))
-            }
+            f if f.starts_with('-') => match own(i)? {
+                Some(n) => took = n,
+                None => {
+                    return Err(arg_error(
+                        args,
+                        i,
+                        &format!("unknown flag (known: {})", FLAGS.join(" ")),
+                    ))
+                }
+            },
             _ => {
                 return Err(arg_error(
                     args,
@@ -312,7 +333,6 @@ pub fn parse_flags(args: &[String]) -> Result<TournamentSpec, ConfigError> {
         i += took;
     }
     spec.engines = finish_engines(args, &engines, &each)?;
-    validate(&spec)?;
     Ok(spec)
 }
 

@@ -1,0 +1,397 @@
+//! `autotest tune`: SPSA tuning of an engine's UCI spin options by
+//! self-play (`crate::spsa`, the method), with the tournament's flags for
+//! the engine and its games (`config::flags`) and the tournament's referee
+//! for every game, so faults (a crash, an illegal move, a time forfeit)
+//! count as losses for the faulty side, as in tournaments.
+//!
+//! The tune's own flags: `-param name=NAME start=X min=LO max=HI c=C
+//! [a=A]` (repeatable), `-iterations N` (pairs, the resumed ones
+//! included; default 1000), `-out FILE` (the result, `NAME VALUE` lines,
+//! rewritten after every pair), `-state FILE` (the iteration and `theta`,
+//! rewritten after every pair; a run with an existing state file goes on
+//! from it). `-seed` seeds both the perturbations and `order=random`.
+//! Errors count arguments from the one after `tune`.
+
+use crate::config::flags::{arg_error, key_values, parse_flags_with, value_of, FLAGS};
+use crate::config::ConfigError;
+use crate::engine::Engine;
+use crate::numbers::{at_least, real, whole};
+use crate::openings::{self, Opening};
+use crate::progress::duration;
+use crate::record::{GameRecord, Termination};
+use crate::referee;
+use crate::spec::{EngineSpec, TournamentSpec};
+use crate::spsa::{self, PairJob, PairOutcome, Param, Spsa, State};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The tune's own flags.
+pub const TUNE_FLAGS: &[&str] = &["-param", "-iterations", "-out", "-state"];
+
+/// The tournament flags a tune takes (the others, such as `-games` or
+/// `-sprt`, have no meaning here).
+pub const SHARED_FLAGS: &[&str] = &[
+    "-engine",
+    "-each",
+    "-openings",
+    "-concurrency",
+    "-draw",
+    "-resign",
+    "-nozap",
+    "-maxmoves",
+    "-seed",
+    "-srand",
+];
+
+/// Pairs between progress lines.
+pub const PROGRESS_EVERY: u64 = 10;
+
+/// Default number of pairs.
+pub const DEFAULT_ITERATIONS: u64 = 1000;
+
+/// A tune as its flags describe it.
+#[derive(Clone, PartialEq, Debug)]
+pub struct TuneSpec {
+    /// The games' rules, with the one engine to tune.
+    pub games: TournamentSpec,
+    pub params: Vec<Param>,
+    pub iterations: u64,
+    pub out: Option<PathBuf>,
+    pub state: Option<PathBuf>,
+}
+
+/// Parses `autotest tune`'s arguments (those after `tune`).
+pub fn parse(args: &[String]) -> Result<TuneSpec, ConfigError> {
+    for (i, a) in args.iter().enumerate() {
+        // A flag is any argument that starts with '-' (values never do,
+        // but a negative number is left for its flag to reject).
+        let Some(rest) = a.strip_prefix('-') else {
+            continue;
+        };
+        let number = rest.starts_with(|c: char| c.is_ascii_digit() || c == '.');
+        let known = TUNE_FLAGS.contains(&a.as_str()) || SHARED_FLAGS.contains(&a.as_str());
+        if !rest.is_empty() && !number && !known {
+            let why = if FLAGS.contains(&a.as_str()) {
+                "is a tournament flag, not one of autotest tune's"
+            } else {
+                "unknown flag"
+            };
+            let all = [TUNE_FLAGS, SHARED_FLAGS].concat().join(" ");
+            return Err(arg_error(args, i, &format!("{why} (known: {all})")));
+        }
+    }
+    let mut params: Vec<Param> = Vec::new();
+    let (mut iterations, mut out, mut state) = (DEFAULT_ITERATIONS, None, None);
+    let games = parse_flags_with(args, |i| {
+        let took = match args[i].as_str() {
+            "-param" => {
+                let p = parse_param(args, i)?;
+                if params.iter().any(|o| o.name.eq_ignore_ascii_case(&p.name)) {
+                    let m = format!("parameter '{}' is given twice", p.name);
+                    return Err(arg_error(args, i, &m));
+                }
+                params.push(p);
+                1 + key_values(args, i)?.len()
+            }
+            "-iterations" => {
+                let v = value_of(args, i)?;
+                iterations = whole(v, "-iterations")
+                    .and_then(|n| at_least(n, 1, "-iterations"))
+                    .map_err(|m| arg_error(args, i + 1, &m))?;
+                2
+            }
+            "-out" => {
+                out = Some(PathBuf::from(value_of(args, i)?));
+                2
+            }
+            "-state" => {
+                state = Some(PathBuf::from(value_of(args, i)?));
+                2
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(took))
+    })?;
+    let invalid = |m: &str| Err(ConfigError::Invalid(m.to_string()));
+    if games.engines.len() != 1 {
+        let m = format!(
+            "autotest tune takes exactly one -engine (the engine to tune; both sides run it), got {}",
+            games.engines.len()
+        );
+        return invalid(&m);
+    }
+    if params.is_empty() {
+        return invalid(
+            "autotest tune needs at least one -param name=NAME start=X min=LO max=HI c=C",
+        );
+    }
+    let title = "autotest tune".to_string();
+    Ok(TuneSpec {
+        games: TournamentSpec { title, ..games },
+        params,
+        iterations,
+        out,
+        state,
+    })
+}
+
+/// `-param name=NAME start=X min=LO max=HI c=C [a=A]` at `i`.
+fn parse_param(args: &[String], i: usize) -> Result<Param, ConfigError> {
+    let (mut name, mut numbers) = (None, [None; 6]);
+    const KEYS: [&str; 6] = ["name", "start", "min", "max", "c", "a"];
+    for (j, key, value) in key_values(args, i)? {
+        match KEYS.iter().position(|k| *k == key) {
+            Some(0) if value.is_empty() => return Err(arg_error(args, j, "the name is empty")),
+            Some(0) => name = Some(value.to_string()),
+            Some(k) => numbers[k] = Some(real(value, key).map_err(|m| arg_error(args, j, &m))?),
+            None => {
+                let m = format!(
+                    "unknown -param setting '{key}' (known: {})",
+                    KEYS.join(", ")
+                );
+                return Err(arg_error(args, j, &m));
+            }
+        }
+    }
+    let err = |m: String| Err(arg_error(args, i, &m));
+    let Some(name) = name else {
+        return err("needs name=NAME".to_string());
+    };
+    let mut given = [0.0; 4];
+    for (g, (n, key)) in given.iter_mut().zip(numbers[1..5].iter().zip(&KEYS[1..5])) {
+        *g = n.ok_or_else(|| arg_error(args, i, &format!("parameter '{name}' needs {key}=")))?;
+    }
+    let [start, min, max, c] = given;
+    if min >= max {
+        return err(format!(
+            "parameter '{name}': min ({min}) must be less than max ({max})"
+        ));
+    }
+    if !(min..=max).contains(&start) {
+        return err(format!(
+            "parameter '{name}': start ({start}) is outside [{min}, {max}]"
+        ));
+    }
+    if c <= 0.0 || numbers[5].is_some_and(|a| a <= 0.0) {
+        return err(format!("parameter '{name}': c and a must be positive"));
+    }
+    Ok(Param {
+        name,
+        start,
+        min,
+        max,
+        c,
+        a: numbers[5],
+    })
+}
+
+/// A played pair: the game with `theta+` as white, then the one with
+/// `theta−` as white.
+pub struct Pair {
+    pub games: [GameRecord; 2],
+}
+
+/// Points of white in half-points: 2 win, 1 draw, 0 loss.
+fn white_halves(g: &GameRecord) -> i32 {
+    match g.result.as_str() {
+        "1-0" => 2,
+        "0-1" => 0,
+        _ => 1,
+    }
+}
+
+impl PairOutcome for Pair {
+    fn r(&self) -> i32 {
+        // theta+'s half-points less 2 is its points minus theta−'s.
+        white_halves(&self.games[0]) + 2 - white_halves(&self.games[1]) - 2
+    }
+}
+
+/// The engine with one side's values: the tuned options replace any the
+/// user set under the same name (UCI names are case-insensitive).
+fn side(base: &EngineSpec, suffix: &str, params: &[Param], values: &[i64]) -> EngineSpec {
+    let mut e = base.clone();
+    e.name = format!("{}{suffix}", base.name);
+    let tuned = |k: &str| params.iter().any(|p| p.name.eq_ignore_ascii_case(k));
+    e.options.retain(|(k, _)| !tuned(k));
+    e.options.extend(
+        params
+            .iter()
+            .zip(values)
+            .map(|(p, v)| (p.name.clone(), v.to_string())),
+    );
+    e
+}
+
+/// Plays `job`'s pair on opening `iteration mod book size`.
+fn play_pair(spec: &TuneSpec, book: &[Opening], job: &PairJob) -> Pair {
+    let base = &spec.games.engines[0];
+    let plus = side(base, "+", &spec.params, &job.plus);
+    let minus = side(base, "-", &spec.params, &job.minus);
+    let start = Opening::startpos();
+    let opening = match book.len() {
+        0 => &start,
+        n => &book[(job.iteration % n as u64) as usize],
+    };
+    let round = |g: u32| format!("{}.{g}", job.iteration + 1);
+    let t = &spec.games;
+    Pair {
+        games: [
+            referee::play(&plus, &minus, opening, t, &round(1)),
+            referee::play(&minus, &plus, opening, t, &round(2)),
+        ],
+    }
+}
+
+/// Starts the engine once with `theta`'s values: it must start, and list
+/// every tuned parameter among its options.
+fn check_engine(spec: &TuneSpec, theta: &[f64]) -> Result<(), String> {
+    let values: Vec<i64> = spec
+        .params
+        .iter()
+        .zip(theta)
+        .map(|(p, t)| p.spin(*t))
+        .collect();
+    let e = side(&spec.games.engines[0], "", &spec.params, &values);
+    let engine = Engine::start(&e, &referee::option_defaults(&spec.games))
+        .map_err(|err| format!("engine '{}' ({}): {err}", e.name, e.command.join(" ")))?;
+    let missing: Vec<&str> = spec
+        .params
+        .iter()
+        .filter(|p| {
+            !engine
+                .options
+                .iter()
+                .any(|o| o.eq_ignore_ascii_case(&p.name))
+        })
+        .map(|p| p.name.as_str())
+        .collect();
+    let options = engine.options.join(", ");
+    engine.quit();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "-param: engine '{}' has no option {} (its options: {options})",
+            e.name,
+            missing.join(", ")
+        ))
+    }
+}
+
+/// The trajectory line of a pair: its iteration, theta+'s points, `r`,
+/// `theta` as it will be sent, and any fault.
+fn trajectory_line(spec: &TuneSpec, job: &PairJob, pair: &Pair, state: &State) -> String {
+    let r = pair.r();
+    let mut line = format!(
+        "iteration {}/{}: {:+} ({}-{})",
+        job.iteration + 1,
+        spec.iterations,
+        r,
+        points(r + 2),
+        points(2 - r)
+    );
+    for (p, t) in spec.params.iter().zip(&state.theta) {
+        line += &format!(" {}={}", p.name, p.spin(*t));
+    }
+    for g in &pair.games {
+        if let Termination::Fault { .. } = g.termination {
+            line += &format!(" [{}]", g.termination);
+        }
+    }
+    line
+}
+
+/// Half-points as points: `1.5`, `2`.
+fn points(halves: i32) -> String {
+    if halves % 2 == 0 {
+        (halves / 2).to_string()
+    } else {
+        format!("{}.5", halves / 2)
+    }
+}
+
+/// `autotest tune`: parses, resumes from the state file if there is one,
+/// checks the engine, tunes; prints the trajectory and, at the end, the
+/// tuned values.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let spec = parse(args).map_err(|e| format!("tune: {e}"))?;
+    let mut book = match &spec.games.openings.file {
+        Some(path) => openings::load(path, spec.games.openings.plies)?,
+        None => Vec::new(),
+    };
+    if spec.games.openings.random {
+        fastrand::Rng::with_seed(spec.games.seed).shuffle(&mut book);
+    }
+    let spsa = Spsa::new(spec.params.clone(), spec.iterations, spec.games.seed);
+    let mut state = match &spec.state {
+        Some(path) => State::load(path, &spec.params)?,
+        None => None,
+    }
+    .unwrap_or_else(|| spsa.start());
+    check_engine(&spec, &state.theta)?;
+    if state.iteration < spec.iterations {
+        println!(
+            "tune: pairs {}..{} of {}, A {:.1}",
+            state.iteration + 1,
+            spec.iterations,
+            spec.iterations,
+            spsa.stability()
+        );
+    } else {
+        println!("tune: the state file has all {} pairs", spec.iterations);
+    }
+    for (i, p) in spec.params.iter().enumerate() {
+        println!(
+            "  {} theta {} in [{}, {}], c {}, a {:.3}",
+            p.name,
+            state.theta[i],
+            p.min,
+            p.max,
+            p.c,
+            spsa.a(i)
+        );
+    }
+    let (first, started) = (state.iteration, Instant::now());
+    let save = |state: &State| -> Result<(), String> {
+        if let Some(path) = &spec.out {
+            spsa::write_file(path, &spsa::result_text(&spec.params, &state.theta))?;
+        }
+        if let Some(path) = &spec.state {
+            spsa::write_file(path, &state.to_text(&spec.params))?;
+        }
+        Ok(())
+    };
+    spsa::run(
+        &spsa,
+        &mut state,
+        spec.games.concurrency,
+        |job| play_pair(&spec, &book, job),
+        |job, pair, state| {
+            println!("{}", trajectory_line(&spec, job, pair, state));
+            let done = state.iteration - first;
+            if done % PROGRESS_EVERY == 0 || state.iteration == spec.iterations {
+                // The time left: this run's time per pair, pairs at once
+                // included, times the pairs left.
+                let elapsed = started.elapsed().as_millis() as u64;
+                let left = spec.iterations - state.iteration;
+                let mut line = format!(
+                    "tune: {}/{} pairs, {} elapsed",
+                    state.iteration,
+                    spec.iterations,
+                    duration(elapsed)
+                );
+                if left > 0 {
+                    let ms = elapsed as f64 / done as f64 * left as f64;
+                    line += &format!(", about {} left", duration(ms as u64));
+                }
+                eprintln!("{line}");
+            }
+            save(state)
+        },
+    )?;
+    save(&state)?;
+    println!("tuned after {} pairs:", state.iteration);
+    print!("{}", spsa::result_text(&spec.params, &state.theta));
+    Ok(())
+}

@@ -371,6 +371,9 @@ impl<'a> Worker<'a> {
         if shallow && self.params.use_nmm && depth <= 2 && stand - MARGIN[depth as usize] >= beta {
             return stand - MARGIN[depth as usize];
         }
+        if self.null_move_cuts(beta, depth, ply, pv_node) {
+            return beta;
+        }
         let futile = shallow
             && depth <= self.params.fut_depth
             && stand + MARGIN[depth.clamp(0, 3) as usize] <= alpha;
@@ -379,6 +382,33 @@ impl<'a> Worker<'a> {
         let score = self.search_moves(&mut moves, alpha, beta, depth, ply, stand, futile);
         self.lists[ply] = moves.into_list();
         score
+    }
+
+    /// Null-move pruning (`null_r`): whether passing, then searching the
+    /// other side's replies `null_r` plies shallower, still fails high. Not
+    /// at PV nodes, near mate scores, right after a pass, or when the
+    /// static score is below beta; passing gives up the mover's shot, so it
+    /// is a pessimistic bound in all but rare zugzwangs.
+    fn null_move_cuts(&mut self, beta: i32, depth: i32, ply: usize, pv_node: bool) -> bool {
+        let r = self.params.null_r;
+        let after_pass = self.touched.last() == Some(&0);
+        if r == 0 || pv_node || ply == 0 || depth < 3 || after_pass || beta.abs() >= MATE_BOUND {
+            return false;
+        }
+        if self.static_eval() < beta {
+            return false;
+        }
+        let clock = *self.zap_clock.last().expect("clock");
+        self.keys.push(self.board.key());
+        self.touched.push(0);
+        self.zap_clock.push(clock + 1);
+        self.board.pass();
+        let score = -self.pvs(-beta, -beta + 1, depth - 1 - r, ply + 1);
+        self.board.pass();
+        self.keys.pop();
+        self.touched.pop();
+        self.zap_clock.pop();
+        !self.stopped() && score >= beta
     }
 
     /// The move loop of `pvs`.

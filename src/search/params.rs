@@ -27,6 +27,12 @@ pub struct Params {
     /// Half-width in cp of the root's aspiration window around the last
     /// iteration's score, from depth 4 (0: every iteration full width).
     pub aspiration: i32,
+    /// Null-move pruning's depth reduction (0: no null-move pruning): at a
+    /// non-PV node at least 3 plies deep whose static score is at least
+    /// beta, the side to move passes, and if the other side's reply
+    /// searched this much shallower still fails high, the node does. Off
+    /// by default until an SPRT accepts it (BENCHMARKS.md).
+    pub null_r: i32,
     pub seed: u64,
     /// Check every structure's invariants after every make/unmake and at
     /// every node (the `check_rep` option; see `crate::check`). Always false, and
@@ -45,6 +51,7 @@ pub const PARAMS: &[Setting<Params>] = &[
     Setting::spin("draw", -7, -1000, 1000, |p, v| p.draw = v as i32),
     Setting::spin("hmb", 3, -100, 100, |p, v| p.hmb = v as i32),
     Setting::spin("aspiration", 25, 0, 1000, |p, v| p.aspiration = v as i32),
+    Setting::spin("null_r", 0, 0, 6, |p, v| p.null_r = v as i32),
     Setting::spin("seed", 0, 0, i32::MAX as i64, |p, v| p.seed = v as u64),
     Setting::spin("no_zap_plies", 100, 0, 10000, |p, v| {
         p.no_zap_plies = v as u32
@@ -73,6 +80,7 @@ impl Default for Params {
             hmb: 0,
             randomize: 0,
             aspiration: 0,
+            null_r: 0,
             seed: 0,
             check_rep: false,
         };
@@ -117,6 +125,7 @@ impl Params {
             lmr_r2: usize::MAX,
             fut_depth: 0,
             use_nmm: false,
+            null_r: 0,
             ..self
         }
     }

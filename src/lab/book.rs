@@ -278,22 +278,8 @@ pub fn command(args: &[String]) -> Result<(), String> {
         let mut value = |flag: &str| it.next().ok_or(format!("{flag} needs a value"));
         match a.as_str() {
             "--out" => out = Some(value("--out")?.clone()),
-            "--plies" => {
-                let v = value("--plies")?;
-                plies = v
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=200).contains(n))
-                    .ok_or(format!("--plies wants a number 1..200, got '{v}'"))?;
-            }
-            "--min-games" => {
-                let v = value("--min-games")?;
-                min_games = v
-                    .parse()
-                    .ok()
-                    .filter(|&n| n >= 1)
-                    .ok_or(format!("--min-games wants a number from 1, got '{v}'"))?;
-            }
+            "--plies" => plies = super::whole(a, value(a)?, 1, 200)? as usize,
+            "--min-games" => min_games = super::whole(a, value(a)?, 1, u32::MAX as u64)? as u32,
             flag if flag.starts_with("--") => return Err(format!("book: unknown flag '{flag}'")),
             path => inputs.push(path.to_string()),
         }

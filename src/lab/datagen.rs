@@ -66,13 +66,7 @@ impl Config {
         };
         while let Some(flag) = it.next() {
             let value = it.next().ok_or(format!("{flag} needs a value"))?;
-            let number = |lo: u64, hi: u64| -> Result<u64, String> {
-                value
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|n| (lo..=hi).contains(n))
-                    .ok_or(format!("{flag} wants a number {lo}..{hi}, got '{value}'"))
-            };
+            let number = |lo: u64, hi: u64| super::whole(flag, value, lo, hi);
             match flag.as_str() {
                 "--positions" => c.positions = number(1, u64::MAX)?,
                 "--nodes" => c.nodes = number(1, 100_000_000)?,

@@ -5,6 +5,7 @@
 use crate::eval::{Weights, WEIGHTS};
 use crate::quote::quote;
 use crate::search::params::{Params, TableSize, DEBUG_PARAMS, PARAMS, TABLE};
+use crate::search::time::{SearchLimits, TIME};
 use crate::setting::{self, Setting};
 use std::fmt;
 use std::sync::LazyLock;
@@ -33,7 +34,6 @@ impl<T> From<&Setting<T>> for OptionSpec {
 /// in a structure below it.
 const THREADS: OptionSpec = spin("threads", 1, 1, 64);
 const ENGINE_LAST: &[OptionSpec] = &[
-    spin("move_overhead", 30, 0, 5000),
     OptionSpec {
         name: "OwnBook",
         kind: OptionKind::Check,
@@ -61,6 +61,7 @@ pub static SPECS: LazyLock<Vec<OptionSpec>> = LazyLock::new(|| {
     v.extend(WEIGHTS.iter().map(OptionSpec::from));
     v.extend(PARAMS.iter().map(OptionSpec::from));
     v.extend(TABLE.iter().map(OptionSpec::from));
+    v.extend(TIME.iter().map(OptionSpec::from));
     v.extend_from_slice(ENGINE_LAST);
     v
 });
@@ -210,6 +211,11 @@ impl Options {
         setting::apply(p, DEBUG_PARAMS, |s| self.get(s.name))
     }
 
+    /// `limits` with the clock's use as these options set it.
+    pub fn time_use(&self, limits: SearchLimits) -> SearchLimits {
+        setting::apply(limits, TIME, |s| self.get(s.name))
+    }
+
     /// The table's shape as these options set it.
     pub fn table_size(&self) -> TableSize {
         setting::apply(TableSize::default(), TABLE, |s| self.get(s.name))
@@ -270,6 +276,8 @@ mod tests {
         let o = Options::default();
         assert_eq!(o.params(), Params::default());
         assert_eq!(o.table_size(), TableSize::default());
+        let none = SearchLimits::default();
+        assert_eq!(o.time_use(none), none);
         assert_eq!(o.params().weights, Weights::default());
     }
 
@@ -284,7 +292,8 @@ mod tests {
             o.set(s.name, Some(&v.to_string())).unwrap();
             let landed = o.params() != Params::default()
                 || o.table_size() != TableSize::default()
-                || ["threads", "move_overhead"].contains(&s.name);
+                || o.time_use(SearchLimits::default()) != SearchLimits::default()
+                || s.name == "threads";
             assert!(landed, "option {} changes nothing", s.name);
             o = Options::default();
         }

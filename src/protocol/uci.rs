@@ -353,8 +353,7 @@ impl Engine {
         }
         let mut root = Root::from_game(&self.game);
         root.searchmoves = request.searchmoves;
-        let mut limits = request.limits;
-        limits.overhead = self.options.get("move_overhead") as u64;
+        let limits = self.options.time_use(request.limits);
         let params = self.options.params();
         let threads = self.options.get("threads") as usize;
         let mut orders = std::mem::take(&mut self.orders);

@@ -1,12 +1,15 @@
 //! What a `go` asks for, and the time plan derived from it (PROTOCOL.md
-//! "Time": about 2% of the remaining time plus 80% of the increment, never
-//! more than a tenth of what is left, and a hard stop at three times that),
-//! all after the move overhead is kept back from the clock.
+//! "Time": the remaining time over `time_moves` moves (50: about 2%) plus
+//! 80% of the increment, never more than a tenth of what is left, and a
+//! hard stop at three times that), all after the move overhead is kept back
+//! from the clock.
 
+use crate::setting::{self, Setting};
 use std::time::{Duration, Instant};
 
-/// The limits of one search, as `go` gives them.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+/// The limits of one search, as `go` gives them, with the clock's use
+/// from the options in [`TIME`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct SearchLimits {
     pub depth: Option<u32>,
     /// `go mate N`: stop once a King zap in at most N moves is proven.
@@ -22,6 +25,35 @@ pub struct SearchLimits {
     /// Milliseconds never planned from the clock (the `move_overhead`
     /// option): process start, output and the referee's own work need them.
     pub overhead: u64,
+    /// The moves the clock is shared over when `go` gives no `movestogo`
+    /// (the `time_moves` option).
+    pub moves: u64,
+}
+
+/// How the clock is used, as UCI options: name, default, range, field.
+pub const TIME: &[Setting<SearchLimits>] = &[
+    Setting::spin("move_overhead", 30, 0, 5000, |l, v| l.overhead = v as u64),
+    Setting::spin("time_moves", 50, 5, 500, |l, v| l.moves = v as u64),
+];
+
+impl Default for SearchLimits {
+    /// No limit, and the clock's use at [`TIME`]'s defaults.
+    fn default() -> Self {
+        let none = SearchLimits {
+            depth: None,
+            mate: None,
+            nodes: None,
+            movetime: None,
+            time: None,
+            inc: 0,
+            movestogo: None,
+            infinite: false,
+            ponder: false,
+            overhead: 0,
+            moves: 0,
+        };
+        setting::defaults(none, TIME)
+    }
 }
 
 /// When the search should stop.
@@ -49,7 +81,7 @@ impl Plan {
                 let usable = left.saturating_sub(l.overhead);
                 let goal = match l.movestogo {
                     Some(n) if n > 0 => usable / n as u64,
-                    _ => usable / 50 + l.inc * 4 / 5,
+                    _ => usable / l.moves.max(1) + l.inc * 4 / 5,
                 };
                 let goal = goal.min(usable / 10).max(1);
                 Plan {
@@ -97,6 +129,9 @@ mod tests {
         // 2% of 59.97 s plus 80% of 1 s.
         assert_eq!(p.soft, Some(Duration::from_millis(1199 + 800)));
         assert_eq!(p.hard, Some(Duration::from_millis(3 * 1999)));
+        // `time_moves` 25: twice the share of the clock.
+        let p = Plan::new(&SearchLimits { moves: 25, ..l }, Instant::now());
+        assert_eq!(p.soft, Some(Duration::from_millis(2398 + 800)));
     }
 
     #[test]

@@ -29,7 +29,7 @@ fn reference_scores() -> Vec<(usize, String, i32)> {
 fn every_reference_position_scores_exactly() {
     let positions = reference_scores();
     assert_eq!(positions.len(), 300);
-    let w = Weights::default();
+    let w = Weights::REFERENCE;
     let mut wrong = Vec::new();
     for (line, text, want) in &positions {
         let b = fen::parse(text).unwrap_or_else(|e| panic!("line {line}: {e}"));

@@ -15,9 +15,12 @@ use crate::rules::piece::Color;
 use crate::rules::square::Square;
 use crate::setting::{self, Setting};
 
-/// The evaluation weights; EVAL.md's defaults and ranges, declared once in
-/// [`WEIGHTS`]. (EVAL.md's `mobility` weight is not offered: the reference
-/// evaluation does not use it.)
+/// The evaluation weights, declared once in [`WEIGHTS`]: EVAL.md's ranges,
+/// and defaults fitted to self-play by `leiserchess tune` and accepted by
+/// an SPRT (BENCHMARKS.md); [`Weights::REFERENCE`] are EVAL.md's, with
+/// which the evaluation equals the reference engine's. (EVAL.md's
+/// `mobility` weight is not offered: the reference evaluation does not use
+/// it.)
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Weights {
     pub pcentral: i32,
@@ -29,14 +32,29 @@ pub struct Weights {
 
 /// Every weight as a UCI option: name, default, range, field.
 pub const WEIGHTS: &[Setting<Weights>] = &[
-    Setting::spin("pcentral", 500, -10000, 10000, |w, v| w.pcentral = v as i32),
-    Setting::spin("pbetween", 250, -10000, 10000, |w, v| w.pbetween = v as i32),
-    Setting::spin("kface", 5000, 0, 10000, |w, v| w.kface = v as i32),
-    Setting::spin("kaggressive", 26000, 0, 30000, |w, v| {
+    Setting::spin("pcentral", -1384, -10000, 10000, |w, v| {
+        w.pcentral = v as i32
+    }),
+    Setting::spin("pbetween", 2391, -10000, 10000, |w, v| {
+        w.pbetween = v as i32
+    }),
+    Setting::spin("kface", 10000, 0, 10000, |w, v| w.kface = v as i32),
+    Setting::spin("kaggressive", 25104, 0, 30000, |w, v| {
         w.kaggressive = v as i32
     }),
-    Setting::spin("lcoverage", 1600, 0, 10000, |w, v| w.lcoverage = v as i32),
+    Setting::spin("lcoverage", 2108, 0, 10000, |w, v| w.lcoverage = v as i32),
 ];
+
+impl Weights {
+    /// EVAL.md's weights: the reference engine's evaluation, exactly.
+    pub const REFERENCE: Weights = Weights {
+        pcentral: 500,
+        pbetween: 250,
+        kface: 5000,
+        kaggressive: 26000,
+        lcoverage: 1600,
+    };
+}
 
 impl Default for Weights {
     fn default() -> Self {
@@ -225,7 +243,7 @@ mod tests {
     fn kings_facing_each_other_score_kface() {
         // a0 King facing north at an enemy King on a7: b = 7, distance 7.
         let b = fen::parse("ss7/8/8/8/8/8/8/NN7 W").unwrap();
-        let t = evaluate_plain(&b, &Weights::default());
+        let t = evaluate_plain(&b, &Weights::REFERENCE);
         assert_eq!(t.sides[0].kface, 5000);
         assert_eq!(t.sides[1].kface, 5000);
     }

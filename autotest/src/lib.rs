@@ -15,7 +15,8 @@
 //! replayed); `progress` (the running score); `stats` (Elo, pentanomial
 //! error bars, LOS; `stats::sprt`, the SPRT log-likelihood ratio and
 //! decision) and `stats_command` (`autotest stats`, those figures for
-//! given results); `spsa` (SPSA tuning: the
+//! given results, or with `stats_pgn` for a player's games in PGN files);
+//! `spsa` (SPSA tuning: the
 //! gains, the perturbations, the update, the state file) and
 //! `tune_command` (`autotest tune`, SPSA on an engine's UCI options by
 //! self-play through the referee).
@@ -40,5 +41,6 @@ pub mod spsa;
 pub mod standings;
 pub mod stats;
 pub mod stats_command;
+pub mod stats_pgn;
 pub mod tournament;
 pub mod tune_command;

@@ -21,6 +21,10 @@ usage:
                                         (default 100 8 1)
   autotest stats --wdl W D L [--sprt ELO0 ELO1 ALPHA BETA]
   autotest stats --penta P0 P1 P2 P3 P4 [--sprt ELO0 ELO1 ALPHA BETA]
+  autotest stats --pgn FILE [FILE ...] --player NAME [--sprt ELO0 ELO1 ALPHA BETA]
+                                        NAME's results in PGN files: W/D/L and
+                                        colour-swapped pairs (same round, same
+                                        opening), files added up
   autotest tune -engine ... -param ... [-param ...] [TUNE FLAGS]
 
 Flags (cutechess-cli's; defaults in brackets):

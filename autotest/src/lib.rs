@@ -8,11 +8,15 @@
 //! driver the tests share); `preflight` (every engine checked
 //! before the first game); `referee` (one game on our rules code, clocks,
 //! faults) with `adjudication` (draws and resignations from the engines'
-//! scores); `record` (a played game); `openings`; `pgn`; `tournament`
-//! (schedule, concurrency, standings, SPRT); `progress` (the running
-//! score); `stats` (Elo, pentanomial error bars, LOS; `stats::sprt`, the
-//! SPRT log-likelihood ratio and decision) and `stats_command` (`autotest
-//! stats`, those figures for given results); `spsa` (SPSA tuning: the
+//! scores); `record` (a played game); `openings`; `pgn` (writing games)
+//! and `pgn_read` (their tags read back); `tournament` (schedule,
+//! concurrency, SPRT) with `standings` (W/D/L, pairs, faults as games come
+//! in) and `resume` (`-resume`: the games of an earlier run counted, not
+//! replayed); `progress` (the running score); `stats` (Elo, pentanomial
+//! error bars, LOS; `stats::sprt`, the SPRT log-likelihood ratio and
+//! decision) and `stats_command` (`autotest stats`, those figures for
+//! given results, or with `stats_pgn` for a player's games in PGN files);
+//! `spsa` (SPSA tuning: the
 //! gains, the perturbations, the update, the state file) and
 //! `tune_command` (`autotest tune`, SPSA on an engine's UCI options by
 //! self-play through the referee).
@@ -26,13 +30,17 @@ pub mod engine;
 pub mod numbers;
 pub mod openings;
 pub mod pgn;
+pub mod pgn_read;
 pub mod preflight;
 pub mod progress;
 pub mod record;
 pub mod referee;
+pub mod resume;
 pub mod spec;
 pub mod spsa;
+pub mod standings;
 pub mod stats;
 pub mod stats_command;
+pub mod stats_pgn;
 pub mod tournament;
 pub mod tune_command;

@@ -7,7 +7,9 @@
 
 use autotest::progress::Progress;
 use autotest::record::GameRecord;
-use autotest::{config, course, numbers, openings, stats_command, tournament, tune_command};
+use autotest::{
+    config, course, numbers, openings, resume, stats_command, tournament, tune_command,
+};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -19,6 +21,10 @@ usage:
                                         (default 100 8 1)
   autotest stats --wdl W D L [--sprt ELO0 ELO1 ALPHA BETA]
   autotest stats --penta P0 P1 P2 P3 P4 [--sprt ELO0 ELO1 ALPHA BETA]
+  autotest stats --pgn FILE [FILE ...] --player NAME [--sprt ELO0 ELO1 ALPHA BETA]
+                                        NAME's results in PGN files: W/D/L and
+                                        colour-swapped pairs (same round, same
+                                        opening), files added up
   autotest tune -engine ... -param ... [-param ...] [TUNE FLAGS]
 
 Flags (cutechess-cli's; defaults in brackets):
@@ -38,6 +44,10 @@ Flags (cutechess-cli's; defaults in brackets):
   -repeat [2]              play each opening twice, colours swapped [on]
   -norepeat                one game per opening [off]
   -pgnout FILE             write the games, replacing FILE [none]
+  -resume                  go on from the games in the -pgnout FILE of an
+                           earlier run with the same flags: they count and
+                           are not played again (a game without a result
+                           is), the new games are added to FILE [off]
   -event TITLE             the PGN Event (alias -title) [autotest]
   -seed N                  seed of order=random (alias -srand) [1]
   -sprt elo0=E0 elo1=E1 [alpha=A] [beta=B]
@@ -154,12 +164,20 @@ fn play(spec: &autotest::spec::TournamentSpec) -> Result<(), String> {
     }
     let total = tournament::schedule(spec, book.len()).len();
     let mut progress = Progress::new(spec, total);
-    let summary = tournament::run(spec, &book, |rec: &GameRecord, done, _, llr| {
+    let resumed = resume::load(spec, &book)?;
+    if let Some(r) = &resumed {
+        eprint!("{}", r.describe(spec));
+        for g in &r.games {
+            progress.count_resumed(&g.white, &g.black, &g.result);
+        }
+    }
+    let report = |rec: &GameRecord, done, _, llr| {
         eprint!("{}", progress.game(rec, done));
         if let Some(llr) = llr {
             eprint!("{}", progress.sprt(llr));
         }
-    })?;
+    };
+    let summary = tournament::run_resumed(spec, &book, resumed.as_ref(), report)?;
     println!("{}", spec.title);
     print!("{}", tournament::table(spec, &summary));
     Ok(())

@@ -15,6 +15,9 @@
 //! divided by the games played at once (at most the games left). With an
 //! SPRT, the log-likelihood ratio so far follows, with its share of the
 //! way to the bound it leans to, as cutechess-cli prints it.
+//!
+//! A resumed run (`-resume`) counts the earlier run's games in the scores
+//! and the games done; the time left is estimated from this run's games.
 
 use crate::record::GameRecord;
 use crate::spec::TournamentSpec;
@@ -32,7 +35,10 @@ pub struct Progress {
     /// losses, draws.
     scores: HashMap<(usize, usize), [u64; 3]>,
     played_ms: u64,
+    /// Games played in this run.
     done: usize,
+    /// Games of an earlier run, counted in the scores.
+    resumed: usize,
     /// The SPRT's stopping bounds on the LLR, if the run has an SPRT.
     sprt_bounds: Option<(f64, f64)>,
 }
@@ -46,6 +52,7 @@ impl Progress {
             scores: HashMap::new(),
             played_ms: 0,
             done: 0,
+            resumed: 0,
             sprt_bounds: spec.sprt.map(|t| sprt_bounds(t.alpha, t.beta)),
         }
     }
@@ -72,13 +79,27 @@ impl Progress {
             out += &format!(", about {} left", duration(left));
         }
         out.push('\n');
+        out += &self.score(&rec.white, &rec.black, &rec.result);
+        out
+    }
+
+    /// Counts a game of an earlier run, resumed: in its pairing's score and
+    /// the games done, not in the time a game takes.
+    pub fn count_resumed(&mut self, white: &str, black: &str, result: &str) {
+        self.resumed += 1;
+        self.score(white, black, result);
+    }
+
+    /// Counts a game in its pairing's score; the `Score of` line (empty
+    /// for an engine not in the tournament).
+    fn score(&mut self, white: &str, black: &str, result: &str) -> String {
         let index = |name: &str| self.names.iter().position(|n| n == name);
-        let (Some(w), Some(b)) = (index(&rec.white), index(&rec.black)) else {
-            return out;
+        let (Some(w), Some(b)) = (index(white), index(black)) else {
+            return String::new();
         };
         let (a, other) = (w.min(b), w.max(b));
         // The result from the lower engine's side: 0 win, 1 loss, 2 draw.
-        let white_won = match rec.result.as_str() {
+        let white_won = match result {
             "1-0" => Some(true),
             "0-1" => Some(false),
             _ => None,
@@ -92,17 +113,16 @@ impl Progress {
         s[slot] += 1;
         let n = s.iter().sum::<u64>();
         let fraction = (s[0] as f64 + s[2] as f64 / 2.0) / n as f64;
-        out += &format!(
+        format!(
             "Score of {} vs {}: {} - {} - {}  [{fraction:.3}] {n}\n",
             self.names[a], self.names[other], s[0], s[1], s[2]
-        );
-        out
+        )
     }
 
     /// The estimated time left, for runs longer than [`ETA_AFTER`] games
     /// with games left.
     fn eta_ms(&self) -> Option<u64> {
-        let left = self.total.checked_sub(self.done)?;
+        let left = self.total.checked_sub(self.resumed + self.done)?;
         if self.total <= ETA_AFTER || left == 0 || self.done == 0 {
             return None;
         }
@@ -242,6 +262,23 @@ mod tests {
         assert_eq!(p.eta_ms(), Some(30_000));
         let out = p.game(&game("a", "b", "1-0", 30_000), 10);
         assert!(!out.contains("left"), "none left: {out}");
+    }
+
+    /// Games of an earlier run count in the score and the games left, but
+    /// the mean game is this run's.
+    #[test]
+    fn resumed_games_count_in_the_score_not_the_time() {
+        let mut p = Progress::new(&spec(&["new", "old"], 1), 10);
+        for _ in 0..5 {
+            p.count_resumed("new", "old", "1-0");
+        }
+        p.count_resumed("old", "new", "1/2-1/2");
+        let out = p.game(&game("old", "new", "1-0", 10_000), 7);
+        assert_eq!(
+            out,
+            "game 7/10: old vs new: 1-0 (King zapped), about 30s left\n\
+             Score of new vs old: 5 - 1 - 1  [0.786] 7\n"
+        );
     }
 
     #[test]

@@ -46,6 +46,13 @@ pub enum FaultKind {
 }
 
 impl FaultKind {
+    pub const ALL: [FaultKind; 4] = [
+        FaultKind::IllegalMove,
+        FaultKind::Crash,
+        FaultKind::Hang,
+        FaultKind::TimeForfeit,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             FaultKind::IllegalMove => "illegal move",

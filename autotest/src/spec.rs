@@ -127,6 +127,9 @@ pub struct TournamentSpec {
     pub pgn_style: PgnStyle,
     /// Add to an existing PGN file (else it is replaced).
     pub pgn_append: bool,
+    /// Go on from the games already in `pgn_out`, written by an earlier
+    /// run with the same settings (`crate::resume`).
+    pub resume: bool,
     pub sprt: Option<SprtSpec>,
     /// Play at most this many games in all, repeating the rounds as
     /// needed (the course config's `game_rounds`); `None`: `rounds` rounds.
@@ -165,6 +168,7 @@ impl Default for TournamentSpec {
             pgn_out: None,
             pgn_style: PgnStyle::Standard,
             pgn_append: false,
+            resume: false,
             sprt: None,
             max_games: None,
             max_plies: 0,

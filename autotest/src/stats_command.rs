@@ -1,11 +1,12 @@
 //! `autotest stats`: the figures of `crate::stats` (Elo with its 95%
 //! interval, LOS, the SPRT's LLR and decision) for results given on the
-//! command line.
+//! command line, or gathered from PGN files (`crate::stats_pgn`).
 
 use crate::numbers::{real, whole};
 use crate::spec::SprtSpec;
 use crate::stats::sprt::{llr_penta, llr_wdl, sprt_bounds, sprt_decision};
 use crate::stats::{elo_shown, estimate_penta, estimate_wdl};
+use crate::stats_pgn::{self, PlayerResults};
 
 /// The results to rate.
 enum Results {
@@ -15,12 +16,51 @@ enum Results {
     Penta([u64; 5]),
 }
 
-/// `autotest stats`: `--wdl W D L` or `--penta P0 P1 P2 P3 P4`, optionally
-/// with `--sprt ELO0 ELO1 ALPHA BETA` (normalized Elo bounds). Returns the
-/// report lines; bad input gives an error naming the bad argument.
+/// Where the results come from.
+enum Source {
+    Given(Results),
+    /// A player's games in PGN files.
+    Pgn {
+        files: Vec<String>,
+        player: String,
+    },
+}
+
+/// `autotest stats`: `--wdl W D L`, `--penta P0 P1 P2 P3 P4` or `--pgn
+/// FILE [FILE ...] --player NAME`, optionally with `--sprt ELO0 ELO1 ALPHA
+/// BETA` (normalized Elo bounds). Returns the report lines; bad input
+/// gives an error naming the bad argument.
 pub fn run(args: &[String]) -> Result<String, String> {
-    let (results, sprt) = parse(args)?;
-    report(&results, sprt.as_ref())
+    let (source, sprt) = parse(args)?;
+    match source {
+        Source::Given(results) => report(&results, sprt.as_ref()),
+        Source::Pgn { files, player } => {
+            let r = stats_pgn::gather(&files, &player)?;
+            let (mut out, results) = pgn_lines(&r, &player);
+            out += &report(&results, sprt.as_ref())?;
+            Ok(out)
+        }
+    }
+}
+
+/// The lines on a player's PGN results before the report, and the
+/// results to rate: the pairs, or without any, the games.
+fn pgn_lines(r: &PlayerResults, player: &str) -> (String, Results) {
+    let mut out = format!("{player}: W {} D {} L {}\n", r.wins, r.draws, r.losses);
+    if r.unfinished > 0 {
+        out += &format!(
+            "games without a result (* or cut short), skipped: {}\n",
+            r.unfinished
+        );
+    }
+    if r.unpaired > 0 {
+        out += &format!("games in no complete pair, in W/D/L only: {}\n", r.unpaired);
+    }
+    if r.pairs.iter().sum::<u64>() == 0 && r.games() > 0 {
+        out += "no complete pairs: the estimate is from the games\n";
+        return (out, Results::Wdl(r.wins, r.draws, r.losses));
+    }
+    (out, Results::Penta(r.pairs))
 }
 
 /// The argument at `i`, `what` it is.
@@ -38,8 +78,10 @@ fn number(args: &[String], i: usize, what: &str) -> Result<f64, String> {
     real(arg(args, i, what)?, what).map_err(|m| format!("stats: {m}"))
 }
 
-fn parse(args: &[String]) -> Result<(Results, Option<SprtSpec>), String> {
+fn parse(args: &[String]) -> Result<(Source, Option<SprtSpec>), String> {
     let mut results: Option<Results> = None;
+    let mut files: Option<Vec<String>> = None;
+    let mut player: Option<String> = None;
     let mut sprt: Option<SprtSpec> = None;
     let mut i = 0;
     while i < args.len() {
@@ -64,6 +106,28 @@ fn parse(args: &[String]) -> Result<(Results, Option<SprtSpec>), String> {
                     i += 6;
                 }
             }
+            "--pgn" | "-pgn" => {
+                if files.is_some() {
+                    return Err("stats: --pgn given twice (list every FILE after one)".into());
+                }
+                let list: Vec<String> = args[i + 1..]
+                    .iter()
+                    .take_while(|a| !a.starts_with('-'))
+                    .cloned()
+                    .collect();
+                if list.is_empty() {
+                    return Err("stats: --pgn needs at least one FILE after it".into());
+                }
+                i += 1 + list.len();
+                files = Some(list);
+            }
+            "--player" | "-player" => {
+                if player.is_some() {
+                    return Err("stats: --player given twice".into());
+                }
+                player = Some(arg(args, i + 1, "NAME after --player")?.to_string());
+                i += 2;
+            }
             "--sprt" | "-sprt" => {
                 if sprt.is_some() {
                     return Err("stats: --sprt given twice".into());
@@ -74,9 +138,26 @@ fn parse(args: &[String]) -> Result<(Results, Option<SprtSpec>), String> {
             other => return Err(format!("stats: unknown argument '{other}'")),
         }
     }
-    let results =
-        results.ok_or_else(|| "stats: give --wdl W D L or --penta P0 P1 P2 P3 P4".to_string())?;
-    Ok((results, sprt))
+    let source = match (results, files, player) {
+        (Some(_), Some(_), _) => {
+            return Err("stats: give --pgn or --wdl/--penta, not both".into());
+        }
+        (Some(_), None, Some(_)) => {
+            return Err("stats: --player goes with --pgn FILE ..., not --wdl/--penta".into());
+        }
+        (Some(results), None, None) => Source::Given(results),
+        (None, Some(files), Some(player)) => Source::Pgn { files, player },
+        (None, Some(_), None) => {
+            return Err("stats: --pgn needs --player NAME: whose results to count".into());
+        }
+        (None, None, _) => {
+            return Err(
+                "stats: give --wdl W D L, --penta P0 P1 P2 P3 P4 or --pgn FILE ... --player NAME"
+                    .into(),
+            );
+        }
+    };
+    Ok((source, sprt))
 }
 
 /// `ELO0 ELO1 ALPHA BETA` after the `--sprt` at `i`.
@@ -284,5 +365,110 @@ mod tests {
             err("--wdl 1 2 3 --sprt 0 x 0.05 0.05"),
             "stats: ELO1 after --sprt must be a number, got 'x'"
         );
+    }
+
+    /// A scratch directory of this test process.
+    fn scratch(test: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("autotest-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn game(round: &str, white: &str, black: &str, result: &str, opening: &str) -> String {
+        let opening = match opening {
+            "" => String::new(),
+            o => format!("[Opening \"{o}\"]\n"),
+        };
+        format!(
+            "[Event \"lab\"]\n[Site \"?\"]\n[Date \"2024.01.01\"]\n[Round \"{round}\"]\n\
+             [White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\
+             [Termination \"normal\"]\n{opening}\n1. d1c1 {{0.010 1 1}} e6f6 {{0.010 1 1}}\n\
+             {{King zapped}} {result}\n\n"
+        )
+    }
+
+    /// `new`'s results in two files, worked out by hand:
+    /// a.pgn: 1.1 new-old 1-0 and 1.2 old-new ½ (opening g4L b3L): a pair
+    ///   of 1½ points, P3; 1.3 new-old 1-0 and 1.4 old-new 0-1 (h0R): 2
+    ///   points, P4; 2.5 new-old 0-1 alone, as 2.6 is unfinished (`*`).
+    /// b.pgn: 1.1 new-old ½ and 1.2 old-new 1-0: ½ point, P1.
+    /// W 3 (a 1.1 1.3 1.4), D 2 (a 1.2, b 1.1), L 2 (a 2.5, b 1.2); the
+    /// pentanomial 0 1 0 1 1: 3 pairs, 6 games; 1 game alone, 1 skipped.
+    #[test]
+    fn command_pgn() {
+        let dir = scratch("stats-pgn");
+        let (a, b) = (dir.join("a.pgn"), dir.join("b.pgn"));
+        let a_games = [
+            game("1.1", "new", "old", "1-0", "g4L b3L"),
+            game("1.2", "old", "new", "1/2-1/2", "g4L b3L"),
+            game("1.3", "new", "old", "1-0", "h0R"),
+            game("1.4", "old", "new", "0-1", "h0R"),
+            game("2.5", "new", "old", "0-1", ""),
+            game("2.6", "old", "new", "*", ""),
+        ];
+        std::fs::write(&a, a_games.concat()).unwrap();
+        let b_games = [
+            game("1.1", "new", "old", "1/2-1/2", ""),
+            game("1.2", "old", "new", "1-0", ""),
+        ];
+        std::fs::write(&b, b_games.concat()).unwrap();
+        let (a, b) = (a.display().to_string(), b.display().to_string());
+        let sprt = "--sprt 0 5 0.05 0.05";
+        let out = run(&args(&format!("--pgn {a} {b} --player new {sprt}"))).unwrap();
+        let head = "new: W 3 D 2 L 2\n\
+                    games without a result (* or cut short), skipped: 1\n\
+                    games in no complete pair, in W/D/L only: 1\n";
+        let penta = run(&args(&format!("--penta 0 1 0 1 1 {sprt}"))).unwrap();
+        assert_eq!(out, format!("{head}{penta}"));
+        assert!(
+            out.contains("games 6 (3 pairs; pentanomial 0 1 0 1 1)"),
+            "{out}"
+        );
+        // The other side; the flags in any order.
+        let out = run(&args(&format!("--player old --pgn {b} {a}"))).unwrap();
+        assert!(out.starts_with("old: W 2 D 2 L 3\n"), "{out}");
+        assert!(out.contains("pentanomial 1 1 0 1 0"), "{out}");
+        // With no pair, the games are rated.
+        let out = run(&args(&format!(
+            "--pgn {a} --player new --sprt 0 5 0.05 0.05"
+        )))
+        .unwrap();
+        assert!(out.contains("pentanomial 0 0 0 1 1"), "{out}");
+        let single = dir.join("single.pgn");
+        std::fs::write(&single, &a_games[4]).unwrap();
+        let out = run(&args(&format!("--pgn {} --player new", single.display()))).unwrap();
+        assert!(
+            out.contains(
+                "no complete pairs: the estimate is from the games\ngames 1 (W 0 D 0 L 1)"
+            ),
+            "{out}"
+        );
+
+        let err = |s: &str| run(&args(s)).unwrap_err();
+        let missing = dir.join("missing.pgn").display().to_string();
+        let e = err(&format!("--pgn {a} {missing} --player new"));
+        assert!(
+            e.starts_with(&format!("stats: cannot read {missing}: ")),
+            "{e}"
+        );
+        assert_eq!(
+            err(&format!("--pgn {a} {b} --player nobody")),
+            format!("stats: 'nobody' plays in no game of {a}, {b} (players there: new, old)")
+        );
+        assert_eq!(
+            err("--pgn --player new"),
+            "stats: --pgn needs at least one FILE after it"
+        );
+        assert_eq!(
+            err("--player new --pgn"),
+            "stats: --pgn needs at least one FILE after it"
+        );
+        assert!(err(&format!("--pgn {a} --player new --wdl 1 2 3")).contains("not both"));
+        assert!(err(&format!("--penta 1 2 3 4 5 --pgn {a}")).contains("not both"));
+        assert!(err(&format!("--pgn {a}")).contains("--player NAME"));
+        assert!(err("--wdl 1 2 3 --player new").contains("--player goes with --pgn"));
+        assert!(err(&format!("--pgn {a} --player")).contains("NAME after --player"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

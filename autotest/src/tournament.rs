@@ -1,17 +1,22 @@
 //! Scheduling and scoring: the engines checked before the first game
 //! (`preflight`); the games of a round-robin or gauntlet, each opening
 //! played as a colour-swapped pair, run `concurrency` at a time; results
-//! gathered per engine (W/D/L, game pairs, faults), PGN written as games
-//! finish, and an SPRT that can end the tournament early.
+//! gathered per engine (W/D/L, game pairs, faults; `crate::standings`),
+//! PGN written as games finish, and an SPRT that can end the tournament
+//! early. With `-resume`, the games an earlier run wrote count and are not
+//! played again (`crate::resume`).
 
 use crate::openings::Opening;
 use crate::pgn::to_pgn;
 use crate::record::{FaultKind, GameRecord, Termination};
+use crate::resume::{self, Resumed};
 use crate::spec::{PgnStyle, Schedule, TournamentSpec};
+pub use crate::standings::Standing;
+use crate::standings::{white_halves, Tally};
 use crate::stats;
-use crate::stats::sprt::{llr_penta, llr_wdl, sprt_bounds, sprt_decision, SprtDecision};
+use crate::stats::sprt::{sprt_bounds, SprtDecision};
 use crate::{preflight, referee};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
@@ -74,23 +79,6 @@ pub fn schedule(spec: &TournamentSpec, openings: usize) -> Vec<Job> {
     jobs
 }
 
-/// One engine's results.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Standing {
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-    /// Game pairs by this engine's points in them: 0, ½, 1, 1½, 2.
-    pub pairs: [u64; 5],
-    pub faults: BTreeMap<&'static str, u64>,
-}
-
-impl Standing {
-    pub fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
-    }
-}
-
 /// What the tournament produced.
 pub struct Summary {
     pub standings: Vec<Standing>,
@@ -99,39 +87,62 @@ pub struct Summary {
     pub sprt: Option<(f64, SprtDecision)>,
 }
 
-/// Score of a game for white: 2 win, 1 draw, 0 loss (half-points).
-fn white_halves(r: &GameRecord) -> u64 {
-    match r.result.as_str() {
-        "1-0" => 2,
-        "0-1" => 0,
-        _ => 1,
-    }
-}
-
 /// Plays the tournament, once every engine passed [`preflight::check`].
 /// `report` is called with each finished game, its number, the total and,
 /// with an SPRT, the log-likelihood ratio after it, in the order games
-/// finish.
+/// finish. With `spec.resume`, goes on from the PGN file as
+/// [`run_resumed`] does.
 pub fn run(
     spec: &TournamentSpec,
     openings: &[Opening],
+    report: impl FnMut(&GameRecord, usize, usize, Option<f64>),
+) -> Result<Summary, String> {
+    let resumed = resume::load(spec, openings)?;
+    run_resumed(spec, openings, resumed.as_ref(), report)
+}
+
+/// [`run`], going on from the games of an earlier run: they count in the
+/// standings and the SPRT and are not played again, the game numbers
+/// given to `report` count them, and the new games are added to the PGN
+/// file. Nothing is played if the SPRT has already decided.
+pub fn run_resumed(
+    spec: &TournamentSpec,
+    openings: &[Opening],
+    resumed: Option<&Resumed>,
     mut report: impl FnMut(&GameRecord, usize, usize, Option<f64>),
 ) -> Result<Summary, String> {
-    preflight::check(spec)?;
     let jobs = schedule(spec, openings.len());
     let total = jobs.len();
-    let queue = Mutex::new(jobs.iter().copied().collect::<VecDeque<Job>>());
+    let (mut tally, before) = match resumed {
+        Some(r) => (r.tally.clone(), r.games.len()),
+        None => (Tally::new(spec.engines.len()), 0),
+    };
+    let mut sprt = if before > 0 { tally.sprt(spec) } else { None };
+    let todo: VecDeque<Job> = jobs
+        .iter()
+        .filter(|j| !resumed.is_some_and(|r| r.played(j.number)))
+        .copied()
+        .collect();
+    if todo.is_empty() || sprt.is_some_and(|(_, d)| d != SprtDecision::Continue) {
+        return Ok(Summary {
+            standings: tally.standings,
+            games: Vec::new(),
+            sprt,
+        });
+    }
+    preflight::check(spec)?;
+    let queue = Mutex::new(todo);
     let stop = AtomicBool::new(false);
-    let (mut pgn, games_before) = open_pgn(spec)?;
+    let (mut pgn, games_before) = match resumed {
+        Some(r) => (Some(r.reopen()?), 0),
+        None => open_pgn(spec)?,
+    };
     // A course PGN goes on where the file left off: game numbers, and
     // openings after those its pairs used.
     let course = spec.pgn_style == PgnStyle::Course;
     let opening_offset = if course { games_before.div_ceil(2) } else { 0 };
     let default_opening = Opening::startpos();
-    let mut standings = vec![Standing::default(); spec.engines.len()];
     let mut games = Vec::new();
-    let mut half_pairs: HashMap<usize, (usize, u64)> = HashMap::new();
-    let mut sprt = None;
     let (tx, rx) = mpsc::channel::<(Job, GameRecord)>();
     std::thread::scope(|scope| {
         for _ in 0..spec.concurrency.max(1) {
@@ -166,62 +177,29 @@ pub fn run(
         }
         drop(tx);
         for (job, rec) in rx {
-            let halves = white_halves(&rec);
-            for (idx, mine) in [(job.white, halves), (job.black, 2 - halves)] {
-                let s = &mut standings[idx];
-                match mine {
-                    2 => s.wins += 1,
-                    1 => s.draws += 1,
-                    _ => s.losses += 1,
-                }
-            }
-            if let Termination::Fault { engine, kind, .. } = &rec.termination {
-                if let Some(i) = spec.engines.iter().position(|e| &e.name == engine) {
-                    *standings[i].faults.entry(kind.name()).or_insert(0) += 1;
-                }
-                if *kind == FaultKind::Crash && !spec.recover {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
-            // Pairs: the second game of a pair completes it.
-            if spec.repeat {
-                match half_pairs.remove(&job.pair) {
-                    None => {
-                        half_pairs.insert(job.pair, (job.white, halves));
-                    }
-                    Some((first_white, first)) => {
-                        // Points of the first game's white over both games.
-                        let a = first_white;
-                        let a_points = first + if job.white == a { halves } else { 2 - halves };
-                        let b = if job.white == a { job.black } else { job.white };
-                        standings[a].pairs[a_points as usize] += 1;
-                        standings[b].pairs[4 - a_points as usize] += 1;
-                    }
-                }
+            let fault = match &rec.termination {
+                Termination::Fault { engine, kind, .. } => Some((engine.as_str(), *kind)),
+                _ => None,
+            };
+            tally.add(spec, &job, white_halves(&rec.result), fault);
+            if fault.is_some_and(|(_, kind)| kind == FaultKind::Crash) && !spec.recover {
+                stop.store(true, Ordering::Relaxed);
             }
             if let Some(f) = pgn.as_mut() {
                 let _ = f.write_all(to_pgn(&rec, spec.pgn_style).as_bytes());
                 let _ = f.flush();
             }
-            if let Some(t) = spec.sprt {
-                let s = &standings[0];
-                let llr = if spec.repeat {
-                    llr_penta(s.pairs, t.elo0, t.elo1)
-                } else {
-                    llr_wdl(s.wins, s.draws, s.losses, t.elo0, t.elo1)
-                };
-                let decision = sprt_decision(llr, t.alpha, t.beta);
-                sprt = Some((llr, decision));
-                if decision != SprtDecision::Continue {
-                    stop.store(true, Ordering::Relaxed);
-                }
+            sprt = tally.sprt(spec);
+            if sprt.is_some_and(|(_, d)| d != SprtDecision::Continue) {
+                stop.store(true, Ordering::Relaxed);
             }
-            report(&rec, games.len() + 1, total, sprt.map(|(llr, _)| llr));
+            let number = before + games.len() + 1;
+            report(&rec, number, total, sprt.map(|(llr, _)| llr));
             games.push(rec);
         }
     });
     Ok(Summary {
-        standings,
+        standings: tally.standings,
         games,
         sprt,
     })

@@ -62,6 +62,7 @@ fn full_flags() {
         "-repeat",
         "-pgnout",
         "out.pgn",
+        "-resume",
         "-sprt",
         "elo0=0",
         "elo1=5",
@@ -124,6 +125,7 @@ fn full_flags() {
         },
         repeat: true,
         pgn_out: Some(PathBuf::from("out.pgn")),
+        resume: true,
         sprt: Some(SprtSpec {
             elo0: 0.0,
             elo1: 5.0,
@@ -286,6 +288,18 @@ fn tc_errors_name_the_argument() {
     let (index, arg, msg) = arg_of("-engine cmd=a tc=60+x -engine cmd=b");
     assert_eq!((index, arg.as_str()), (3, "tc=60+x"));
     assert!(msg.contains("bad time control"), "{msg}");
+}
+
+/// `-resume` reads the `-pgnout` file: without one it is an error, with
+/// one, wherever the flags are, it is not.
+#[test]
+fn resume_needs_pgnout() {
+    let (index, arg, message) = arg_of("-engine cmd=a -resume -engine cmd=b");
+    assert_eq!((index, arg.as_str()), (3, "-resume"));
+    assert!(message.contains("needs -pgnout FILE"), "{message}");
+    assert!(flags("-engine cmd=a -engine cmd=b -pgnout g.pgn").is_ok_and(|s| !s.resume));
+    let spec = flags("-resume -engine cmd=a -engine cmd=b -pgnout g.pgn").unwrap();
+    assert!(spec.resume && spec.pgn_out == Some(PathBuf::from("g.pgn")));
 }
 
 #[test]

@@ -27,6 +27,9 @@
 //! * `-repeat` (or `-repeat 2`): colour-swapped game pairs. This is the
 //!   default anyway; `-norepeat` turns it off.
 //! * `-recover`: restart crashed engines and go on; also the default.
+//! * `-resume` (needs `-pgnout FILE`): go on from the games an earlier run
+//!   with the same flags wrote to FILE, adding the new ones to it (see
+//!   `crate::resume`); without it FILE is replaced.
 //!
 //! Unknown flags and keys are errors, and so is a key given twice in one
 //! `-engine`, `-each`, `-openings`, `-sprt`, `-draw` or `-resign`. A
@@ -199,6 +202,7 @@ pub const FLAGS: &[&str] = &[
     "-norepeat",
     "-recover",
     "-pgnout",
+    "-resume",
     "-sprt",
     "-maxmoves",
     "-nozap",
@@ -230,6 +234,7 @@ pub fn parse_flags_with(
     let mut spec = TournamentSpec::default();
     let mut engines: Vec<EngineDraft> = Vec::new();
     let mut each = EngineDraft::default();
+    let mut resume_at = None;
     let mut i = 0;
     while i < args.len() {
         let flag = args[i].as_str();
@@ -287,6 +292,11 @@ pub fn parse_flags_with(
                 took = 1;
             }
             "-pgnout" => spec.pgn_out = Some(PathBuf::from(value_of(args, i)?)),
+            "-resume" => {
+                spec.resume = true;
+                resume_at = Some(i);
+                took = 1;
+            }
             "-sprt" => {
                 spec.sprt = Some(parse_sprt(args, i)?);
                 took = 1 + group(args, i).len();
@@ -331,6 +341,13 @@ pub fn parse_flags_with(
             }
         }
         i += took;
+    }
+    if let (Some(i), None) = (resume_at, &spec.pgn_out) {
+        return Err(arg_error(
+            args,
+            i,
+            "needs -pgnout FILE: the games to go on from are read from it",
+        ));
     }
     spec.engines = finish_engines(args, &engines, &each)?;
     Ok(spec)

@@ -1,0 +1,515 @@
+//! `-resume`: a flag tournament goes on from the games an earlier run with
+//! the same flags wrote to its `-pgnout` file.
+//!
+//! Each game of the file is job N of [`schedule`] by its `Round "R.N"`
+//! tag, and must be that job: round R, the same White and Black, and the
+//! same opening (`FEN` and `Opening` tags); anything else stops the run
+//! before it plays, naming the file, the game and what differs. The games
+//! count in the standings (W/D/L, pairs, faults from the `Termination`
+//! tag) and the SPRT, and their jobs are not played again; a pair with one
+//! game in the file is completed. Games without a result (`*`, or cut
+//! short by a kill) are played again: the file is rewritten with the games
+//! counted only, and the new games are appended to it.
+
+use crate::openings::Opening;
+use crate::pgn_read;
+use crate::record::{FaultKind, Start, Termination};
+use crate::spec::TournamentSpec;
+use crate::standings::{white_halves, Tally};
+use crate::stats::sprt::SprtDecision;
+use crate::tournament::{schedule, Job};
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// A game of the earlier run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResumedGame {
+    pub job: Job,
+    pub white: String,
+    pub black: String,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// The fault the loser made, if the game ended on one.
+    pub fault: Option<FaultKind>,
+}
+
+/// What the earlier run left.
+#[derive(Clone, Debug)]
+pub struct Resumed {
+    pub path: PathBuf,
+    /// The games counted, by game number.
+    pub games: Vec<ResumedGame>,
+    /// Games of the file without a result: dropped from it, played again.
+    pub dropped: usize,
+    /// The standings after the games counted.
+    pub tally: Tally,
+    /// Games in the schedule.
+    total: usize,
+    /// Whether the file was there.
+    existed: bool,
+    /// The counted games' PGN in file order: what the file is rewritten to.
+    text: String,
+}
+
+/// The earlier run's games if `spec.resume` (`None` otherwise); a missing
+/// file is a run with no games yet.
+pub fn load(spec: &TournamentSpec, openings: &[Opening]) -> Result<Option<Resumed>, String> {
+    if !spec.resume {
+        return Ok(None);
+    }
+    let Some(path) = &spec.pgn_out else {
+        return Err("-resume needs -pgnout FILE: the games to go on from are read from it".into());
+    };
+    match std::fs::read(path) {
+        Ok(bytes) => from_text(spec, openings, path, &String::from_utf8_lossy(&bytes)).map(Some),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let mut r = from_text(spec, openings, path, "")?;
+            r.existed = false;
+            Ok(Some(r))
+        }
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+/// The games of PGN `text` (the file at `path`) checked against the
+/// schedule.
+fn from_text(
+    spec: &TournamentSpec,
+    openings: &[Opening],
+    path: &Path,
+    text: &str,
+) -> Result<Resumed, String> {
+    let jobs = schedule(spec, openings.len());
+    let file = path.display();
+    let startpos = Opening::startpos();
+    let mut found: BTreeMap<usize, (ResumedGame, usize)> = BTreeMap::new();
+    let mut kept = String::new();
+    let mut dropped = 0;
+    for g in pgn_read::parse(text) {
+        let Some(result) = g.result() else {
+            dropped += 1;
+            continue;
+        };
+        let round = g.tag("Round").unwrap_or("");
+        let Some((r, n)) = round_number(round) else {
+            return Err(format!(
+                "{file}: the game at line {} has Round \"{round}\", not a flag tournament's ROUND.GAME",
+                g.line
+            ));
+        };
+        let at = format!("{file}: game {n} (line {})", g.line);
+        let Some(job) = n.checked_sub(1).and_then(|i| jobs.get(i)) else {
+            return Err(format!(
+                "{at} is not in this tournament's schedule of {} games: did the flags change?",
+                jobs.len()
+            ));
+        };
+        if job.round != r {
+            return Err(format!(
+                "{at} is in round {r}, but game {n} of this schedule is in round {}: did the flags change?",
+                job.round
+            ));
+        }
+        let (white, black) = (g.tag("White").unwrap_or("?"), g.tag("Black").unwrap_or("?"));
+        let (ew, eb) = (&spec.engines[job.white].name, &spec.engines[job.black].name);
+        if (white, black) != (ew.as_str(), eb.as_str()) {
+            return Err(format!(
+                "{at} is {white} (White) vs {black} (Black), but game {n} of this schedule is \
+                 {ew} vs {eb}: did the engines, their names or the flags change?"
+            ));
+        }
+        let opening = match openings.len() {
+            0 => &startpos,
+            len => &openings[job.opening % len],
+        };
+        let expected = expected_start(opening);
+        let start = (g.tag("FEN"), g.tag("Opening"));
+        if start != (expected.0, expected.1.as_deref()) {
+            return Err(format!(
+                "{at} starts from {}, but game {n} of this schedule starts from {}: did the \
+                 openings, their order or -seed change?",
+                describe_start(start.0, start.1),
+                describe_start(expected.0, expected.1.as_deref()),
+            ));
+        }
+        if let Some((_, line)) = found.get(&n) {
+            return Err(format!(
+                "{file}: game {n} is there twice (lines {line} and {})",
+                g.line
+            ));
+        }
+        let fault = (result != "1/2-1/2")
+            .then(|| g.tag("Termination").and_then(fault_kind))
+            .flatten();
+        let game = ResumedGame {
+            job: *job,
+            white: white.to_string(),
+            black: black.to_string(),
+            result: result.to_string(),
+            fault,
+        };
+        found.insert(n, (game, g.line));
+        kept.push_str(g.text.trim_end());
+        kept.push_str("\n\n");
+    }
+    let games: Vec<ResumedGame> = found.into_values().map(|(g, _)| g).collect();
+    let mut tally = Tally::new(spec.engines.len());
+    for g in &games {
+        let loser = if g.result == "1-0" {
+            &g.black
+        } else {
+            &g.white
+        };
+        let fault = g.fault.map(|k| (loser.as_str(), k));
+        tally.add(spec, &g.job, white_halves(&g.result), fault);
+    }
+    Ok(Resumed {
+        path: path.to_path_buf(),
+        games,
+        dropped,
+        tally,
+        total: jobs.len(),
+        existed: true,
+        text: kept,
+    })
+}
+
+impl Resumed {
+    /// Whether game `number` of the schedule was played already.
+    pub fn played(&self, number: usize) -> bool {
+        self.games
+            .binary_search_by_key(&number, |g| g.job.number)
+            .is_ok()
+    }
+
+    /// Whether the SPRT decided on the games of the file.
+    pub fn sprt_decided(&self, spec: &TournamentSpec) -> Option<(f64, SprtDecision)> {
+        let sprt = self.tally.sprt(spec).filter(|_| !self.games.is_empty());
+        sprt.filter(|&(_, d)| d != SprtDecision::Continue)
+    }
+
+    /// What was resumed, to print at the start: the games, and per pairing
+    /// the first engine's wins, losses and draws (as cutechess's `Score
+    /// of` line); whether there is nothing left to play.
+    pub fn describe(&self, spec: &TournamentSpec) -> String {
+        let file = self.path.display();
+        if !self.existed {
+            return format!("-resume: {file} is not there yet: starting from the first game\n");
+        }
+        let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
+        let mut pairings = Vec::new();
+        for a in 0..names.len() {
+            for b in a + 1..names.len() {
+                let mut wld = [0u64; 3];
+                for g in &self.games {
+                    let (w, bl) = (g.job.white, g.job.black);
+                    if (w, bl) != (a, b) && (w, bl) != (b, a) {
+                        continue;
+                    }
+                    let halves = white_halves(&g.result);
+                    // a's half-points: 0 a loss, 1 a draw, 2 a win.
+                    let mine = if w == a { halves } else { 2 - halves };
+                    wld[[1, 2, 0][mine as usize]] += 1;
+                }
+                if wld.iter().sum::<u64>() > 0 {
+                    let [w, l, d] = wld;
+                    pairings.push(format!("{} {w} - {l} - {d} {}", names[a], names[b]));
+                }
+            }
+        }
+        let mut out = format!("resumed {} games from {file}", self.games.len());
+        if !pairings.is_empty() {
+            out += &format!(" ({})", pairings.join(", "));
+        }
+        if self.dropped > 0 {
+            out += &format!(
+                "; {} without a result dropped from it, to be played again",
+                self.dropped
+            );
+        }
+        out.push('\n');
+        if let Some((llr, d)) = self.sprt_decided(spec) {
+            out +=
+                &format!("the SPRT has already decided: {d:?} (LLR {llr:.2}); nothing to play\n");
+        } else if self.games.len() == self.total {
+            out += "every game of the schedule was played; nothing to play\n";
+        }
+        out
+    }
+
+    /// The file rewritten with the counted games only, open for adding
+    /// the new ones.
+    pub fn reopen(&self) -> Result<File, String> {
+        let cannot = |e: std::io::Error| format!("cannot write {}: {e}", self.path.display());
+        // Written aside and renamed over it, so a run killed meanwhile
+        // leaves the old file whole.
+        let mut aside = self.path.clone().into_os_string();
+        aside.push(".resume-tmp");
+        std::fs::write(&aside, &self.text).map_err(cannot)?;
+        std::fs::rename(&aside, &self.path).map_err(cannot)?;
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&self.path)
+            .map_err(cannot)
+    }
+}
+
+/// `R.N` of a flag tournament's `Round` tag.
+fn round_number(round: &str) -> Option<(u32, usize)> {
+    let (r, n) = round.split_once('.')?;
+    Some((r.parse().ok()?, n.parse().ok()?))
+}
+
+/// The `FEN` and `Opening` tags `crate::pgn` writes for a game from
+/// `opening`.
+fn expected_start(opening: &Opening) -> (Option<&str>, Option<String>) {
+    let fen = match &opening.start {
+        Start::Fen(f) => Some(f.as_str()),
+        Start::StartPos => None,
+    };
+    (
+        fen,
+        (!opening.moves.is_empty()).then(|| opening.moves.join(" ")),
+    )
+}
+
+fn describe_start(fen: Option<&str>, moves: Option<&str>) -> String {
+    let from = fen.map_or("the start position".to_string(), |f| format!("FEN \"{f}\""));
+    match moves {
+        Some(m) => format!("{from} with opening \"{m}\""),
+        None => format!("{from} with no opening moves"),
+    }
+}
+
+/// The fault a `Termination` tag names, if it names one.
+fn fault_kind(tag: &str) -> Option<FaultKind> {
+    FaultKind::ALL.into_iter().find(|&kind| {
+        let t = Termination::Fault {
+            engine: String::new(),
+            kind,
+            detail: String::new(),
+        };
+        t.pgn_tag() == tag
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgn::to_pgn;
+    use crate::record::GameRecord;
+    use crate::spec::{EngineSpec, PgnStyle, SprtSpec};
+    use crate::tournament::run_resumed;
+
+    fn engine(name: &str) -> EngineSpec {
+        EngineSpec {
+            name: name.to_string(),
+            // Never started: a test that plays would fail on it.
+            command: vec!["/no/such/engine".to_string()],
+            dir: None,
+            options: Vec::new(),
+            limits: Default::default(),
+        }
+    }
+
+    fn spec(path: &Path, rounds: u32) -> TournamentSpec {
+        TournamentSpec {
+            engines: vec![engine("tuned"), engine("base")],
+            games: 2,
+            rounds,
+            resume: true,
+            pgn_out: Some(path.to_path_buf()),
+            ..TournamentSpec::default()
+        }
+    }
+
+    fn openings() -> Vec<Opening> {
+        let opening = |moves: &str| Opening {
+            start: Start::StartPos,
+            moves: moves.split(' ').map(String::from).collect(),
+        };
+        vec![opening("g4L b3L"), opening("h0R")]
+    }
+
+    /// Game `number` of the schedule of `spec` as the tournament writes
+    /// it, with `result` (`*` when empty).
+    fn game(spec: &TournamentSpec, number: usize, result: &str) -> String {
+        let job = schedule(spec, 2)[number - 1];
+        let rec = GameRecord {
+            event: "autotest".to_string(),
+            round: format!("{}.{}", job.round, job.number),
+            white: spec.engines[job.white].name.clone(),
+            black: spec.engines[job.black].name.clone(),
+            start: Start::StartPos,
+            opening: openings()[job.opening % 2].moves.clone(),
+            moves: Vec::new(),
+            result: result.to_string(),
+            termination: Termination::KingZapped,
+            started_unix: 0,
+            duration_ms: 0,
+        };
+        to_pgn(&rec, PgnStyle::Standard)
+    }
+
+    fn scratch(test: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("autotest-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join("games.pgn")
+    }
+
+    /// Games 1-3 count (in any order, a fault with them); an unfinished
+    /// game and one cut short are dropped from the file, which goes on
+    /// with the new games after the kept ones.
+    #[test]
+    fn counts_the_games_and_drops_those_without_a_result() {
+        let path = scratch("resume-counts");
+        let spec = spec(&path, 3);
+        // Game 3: tuned (White) wins when base runs out of time.
+        let forfeit = game(&spec, 3, "1-0").replace("\"normal\"", "\"time forfeit\"");
+        let kept = [game(&spec, 1, "1-0"), forfeit, game(&spec, 2, "1/2-1/2")];
+        let cut = game(&spec, 5, "0-1");
+        let text = [
+            kept[0].clone(),
+            game(&spec, 4, ""),
+            kept[1].clone(),
+            kept[2].clone(),
+            cut[..cut.len() - 6].to_string(),
+        ]
+        .concat();
+        std::fs::write(&path, &text).unwrap();
+        let r = load(&spec, &openings()).unwrap().expect("resumed");
+        let numbers: Vec<usize> = r.games.iter().map(|g| g.job.number).collect();
+        assert_eq!(numbers, [1, 2, 3]);
+        assert_eq!(r.dropped, 2);
+        assert!(r.played(2) && !r.played(4) && !r.played(5));
+        let s = &r.tally.standings;
+        assert_eq!((s[0].wins, s[0].draws, s[0].losses), (2, 1, 0));
+        assert_eq!((s[1].wins, s[1].draws, s[1].losses), (0, 1, 2));
+        // Pair 0 (games 1, 2): tuned 1½ points; game 3 waits for game 4.
+        assert_eq!(s[0].pairs, [0, 0, 0, 1, 0]);
+        assert_eq!(s[1].pairs, [0, 1, 0, 0, 0]);
+        assert!(s[0].faults.is_empty());
+        assert_eq!(
+            s[1].faults.iter().collect::<Vec<_>>(),
+            [(&"time forfeit", &1)]
+        );
+        let mut tally = r.tally.clone();
+        tally.add(&spec, &schedule(&spec, 2)[3], 2, None);
+        assert_eq!(
+            tally.standings[0].pairs,
+            [0, 0, 1, 1, 0],
+            "game 4 completes it"
+        );
+        assert_eq!(
+            r.describe(&spec),
+            format!(
+                "resumed 3 games from {} (tuned 2 - 0 - 1 base); 2 without a result \
+                 dropped from it, to be played again\n",
+                path.display()
+            )
+        );
+        let mut f = r.reopen().unwrap();
+        std::io::Write::write_all(&mut f, b"next").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            kept.concat() + "next"
+        );
+        // Not asked for: nothing is read.
+        let plain = TournamentSpec {
+            resume: false,
+            ..spec.clone()
+        };
+        assert!(load(&plain, &openings()).unwrap().is_none());
+        // No file yet: from the first game.
+        std::fs::remove_file(&path).unwrap();
+        let r = load(&spec, &openings()).unwrap().unwrap();
+        assert!(r.games.is_empty() && !r.played(1));
+        assert!(r.describe(&spec).contains("is not there yet"));
+    }
+
+    /// A game that is not the schedule's stops the run, saying where and
+    /// what differs.
+    #[test]
+    fn a_game_off_the_schedule_is_an_error() {
+        let path = scratch("resume-mismatch");
+        let spec = spec(&path, 2);
+        let file = path.display().to_string();
+        let error = |text: String| from_text(&spec, &openings(), &path, &text).unwrap_err();
+        let swapped = game(&spec, 2, "1-0")
+            .replace("White \"base", "White \"x")
+            .replace("Black \"tuned", "Black \"base")
+            .replace("White \"x", "White \"tuned");
+        assert_eq!(
+            error(game(&spec, 1, "1-0") + &swapped),
+            format!(
+                "{file}: game 2 (line 14) is tuned (White) vs base (Black), but game 2 of this \
+                 schedule is base vs tuned: did the engines, their names or the flags change?"
+            )
+        );
+        let other_opening = game(&spec, 1, "1-0").replace("g4L b3L", "h0R");
+        assert!(error(other_opening).contains(
+            "game 1 (line 1) starts from the start position with opening \"h0R\", but game 1 of \
+             this schedule starts from the start position with opening \"g4L b3L\""
+        ));
+        let beyond = TournamentSpec {
+            rounds: 3,
+            ..spec.clone()
+        };
+        assert!(error(game(&beyond, 5, "1-0"))
+            .contains("game 5 (line 1) is not in this tournament's schedule of 4 games"));
+        assert!(error(game(&spec, 3, "1-0").replace("\"2.3\"", "\"1.3\""))
+            .contains("game 3 (line 1) is in round 1, but game 3 of this schedule is in round 2"));
+        assert!(error(game(&spec, 1, "1-0").replace("\"1.1\"", "\"0\""))
+            .contains("the game at line 1 has Round \"0\", not a flag tournament's ROUND.GAME"));
+        assert_eq!(
+            error(game(&spec, 1, "1-0") + &game(&spec, 1, "0-1")),
+            format!("{file}: game 1 is there twice (lines 1 and 14)")
+        );
+    }
+
+    /// An SPRT that decided on the file's games: nothing is played (the
+    /// engines, which do not exist, are not even started).
+    #[test]
+    fn an_sprt_decided_in_the_file_plays_nothing() {
+        let path = scratch("resume-sprt");
+        let spec = TournamentSpec {
+            sprt: Some(SprtSpec {
+                elo0: 0.0,
+                elo1: 100.0,
+                alpha: 0.1,
+                beta: 0.1,
+            }),
+            ..spec(&path, 50)
+        };
+        // Tuned wins as White and draws as Black: pairs of 1½ points.
+        let text: String = (1..=40)
+            .map(|n| game(&spec, n, if n % 2 == 1 { "1-0" } else { "1/2-1/2" }))
+            .collect();
+        std::fs::write(&path, &text).unwrap();
+        let r = load(&spec, &openings()).unwrap().unwrap();
+        let (llr, decision) = r.sprt_decided(&spec).expect("decided");
+        assert_eq!(decision, SprtDecision::H1);
+        assert!(r.describe(&spec).ends_with(&format!(
+            "the SPRT has already decided: H1 (LLR {llr:.2}); nothing to play\n"
+        )));
+        let summary = run_resumed(&spec, &openings(), Some(&r), |_, _, _, _| {
+            panic!("nothing is played")
+        })
+        .unwrap();
+        assert!(summary.games.is_empty());
+        assert_eq!(summary.standings[0].pairs, [0, 0, 0, 20, 0]);
+        assert_eq!(summary.sprt, Some((llr, SprtDecision::H1)));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "untouched");
+        // Fewer games: the SPRT goes on, and the engines are started.
+        let text: String = (1..=4).map(|n| game(&spec, n, "1-0")).collect();
+        std::fs::write(&path, &text).unwrap();
+        let r = load(&spec, &openings()).unwrap().unwrap();
+        assert!(r.sprt_decided(&spec).is_none());
+        let e = run_resumed(&spec, &openings(), Some(&r), |_, _, _, _| {})
+            .err()
+            .expect("the engines cannot start");
+        assert!(e.contains("/no/such/engine"), "{e}");
+    }
+}

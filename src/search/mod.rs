@@ -142,11 +142,6 @@ impl<'a> Worker<'a> {
         self.nodes
     }
 
-    /// Whether the clock says not to start another iteration.
-    pub fn past_soft(&self) -> bool {
-        !self.pondered && !self.shared.pondering.load(Ordering::Relaxed) && self.plan.past_soft()
-    }
-
     /// Whether to stop searching. The main thread finishes the first root
     /// move of depth 1 whatever happens, so that every answer is a searched
     /// move, never a blind pick (with at most 8 pieces a side that move's

@@ -4,7 +4,7 @@
 //! one ply deeper), the stop rules, and the answer.
 
 use super::order::{Order, MAX_PLY};
-use super::time::{Plan, SearchLimits};
+use super::time::{Plan, SearchLimits, Stability};
 use super::tt::Table;
 use super::{Params, Worker, MATE, MATE_BOUND};
 use crate::rules::board::Board;
@@ -147,14 +147,20 @@ pub fn think(
         }
         let mut w = Worker::new(root, params, shared, main_order, plan, limits.nodes, true);
         let mut last: Option<Iteration> = None;
+        // Iterations in a row that gave the current best move.
+        let mut streak = 0;
         for d in 1..=max_depth {
             let Some(it) = w.iterate(d) else { break };
             let helpers = shared.nodes.load(Ordering::Relaxed);
             report(&it, start.elapsed(), helpers + it.nodes);
             let proven = done(it.score);
+            let best = |i: &Iteration| i.pv.first().copied();
+            let same = last.as_ref().is_some_and(|l| best(l) == best(&it));
+            streak = if same { streak + 1 } else { 1 };
+            let stability = Stability::of(streak, last.is_none());
             last = Some(it);
             let clock = !shared.pondering.load(Ordering::Relaxed);
-            if shared.stop.load(Ordering::Relaxed) || clock && plan.past_soft() || proven {
+            if shared.stop.load(Ordering::Relaxed) || clock && plan.past_soft(stability) || proven {
                 break;
             }
         }

@@ -2,7 +2,10 @@
 //! "Time": the remaining time over `time_moves` moves (50: about 2%) plus
 //! 80% of the increment, never more than a tenth of what is left, and a
 //! hard stop at three times that), all after the move overhead is kept back
-//! from the clock.
+//! from the clock. No iteration starts past half that goal, or past
+//! `time_stable` percent of it once the best move has stood for
+//! [`STABLE_ITERATIONS`] iterations, or `time_changed` percent when the
+//! last iteration changed it.
 
 use crate::setting::{self, Setting};
 use std::time::{Duration, Instant};
@@ -28,13 +31,50 @@ pub struct SearchLimits {
     /// The moves the clock is shared over when `go` gives no `movestogo`
     /// (the `time_moves` option).
     pub moves: u64,
+    /// Percent of the goal after which no iteration starts once the best
+    /// move is settled (`time_stable`), or just changed (`time_changed`).
+    pub stable_pct: u64,
+    pub changed_pct: u64,
 }
 
 /// How the clock is used, as UCI options: name, default, range, field.
 pub const TIME: &[Setting<SearchLimits>] = &[
     Setting::spin("move_overhead", 30, 0, 5000, |l, v| l.overhead = v as u64),
     Setting::spin("time_moves", 50, 5, 500, |l, v| l.moves = v as u64),
+    Setting::spin("time_stable", 50, 5, 100, |l, v| l.stable_pct = v as u64),
+    Setting::spin("time_changed", 50, 5, 100, |l, v| l.changed_pct = v as u64),
 ];
+
+/// Iterations in a row with one best move after which it counts as
+/// settled.
+pub const STABLE_ITERATIONS: u32 = 3;
+
+/// Percent of the goal after which no iteration starts when the best move
+/// is neither settled nor just changed: an iteration usually takes longer
+/// than all the earlier ones together.
+const NEUTRAL_PCT: u64 = 50;
+
+/// How the best move has behaved over the last iterations.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Stability {
+    /// The last iteration changed it.
+    Changed,
+    Neutral,
+    /// The same for [`STABLE_ITERATIONS`] iterations or more.
+    Settled,
+}
+
+impl Stability {
+    /// After an iteration whose best move has been the same for `streak`
+    /// iterations (1: it just changed, or this is the first).
+    pub fn of(streak: u32, first: bool) -> Stability {
+        match streak {
+            1 if !first => Stability::Changed,
+            s if s >= STABLE_ITERATIONS => Stability::Settled,
+            _ => Stability::Neutral,
+        }
+    }
+}
 
 impl Default for SearchLimits {
     /// No limit, and the clock's use at [`TIME`]'s defaults.
@@ -51,6 +91,8 @@ impl Default for SearchLimits {
             ponder: false,
             overhead: 0,
             moves: 0,
+            stable_pct: 0,
+            changed_pct: 0,
         };
         setting::defaults(none, TIME)
     }
@@ -64,16 +106,27 @@ pub struct Plan {
     pub soft: Option<Duration>,
     /// Stop at once after this.
     pub hard: Option<Duration>,
+    /// `time_stable` and `time_changed`.
+    pub stable_pct: u64,
+    pub changed_pct: u64,
 }
 
 impl Plan {
     pub fn new(l: &SearchLimits, start: Instant) -> Plan {
         let ms = Duration::from_millis;
+        let plan = |soft, hard| Plan {
+            start,
+            soft,
+            hard,
+            stable_pct: l.stable_pct,
+            changed_pct: l.changed_pct,
+        };
         if let Some(t) = l.movetime {
+            // A fixed time a move: the best move's history changes nothing.
             return Plan {
-                start,
-                soft: Some(ms(t)),
-                hard: Some(ms(t)),
+                stable_pct: NEUTRAL_PCT,
+                changed_pct: NEUTRAL_PCT,
+                ..plan(Some(ms(t)), Some(ms(t)))
             };
         }
         match l.time {
@@ -84,17 +137,12 @@ impl Plan {
                     _ => usable / l.moves.max(1) + l.inc * 4 / 5,
                 };
                 let goal = goal.min(usable / 10).max(1);
-                Plan {
-                    start,
-                    soft: Some(ms(goal)),
-                    hard: Some(ms((goal * 3).min(usable / 4).max(goal))),
-                }
+                plan(
+                    Some(ms(goal)),
+                    Some(ms((goal * 3).min(usable / 4).max(goal))),
+                )
             }
-            _ => Plan {
-                start,
-                soft: None,
-                hard: None,
-            },
+            _ => plan(None, None),
         }
     }
 
@@ -106,10 +154,16 @@ impl Plan {
         self.hard.is_some_and(|h| self.elapsed() >= h)
     }
 
-    /// Whether another iteration is worth starting: it usually takes longer
-    /// than all the earlier ones together, so stop at half the goal.
-    pub fn past_soft(&self) -> bool {
-        self.soft.is_some_and(|s| self.elapsed() >= s / 2)
+    /// Whether another iteration is worth starting, given how settled the
+    /// best move is.
+    pub fn past_soft(&self, stability: Stability) -> bool {
+        let pct = match stability {
+            Stability::Changed => self.changed_pct,
+            Stability::Neutral => NEUTRAL_PCT,
+            Stability::Settled => self.stable_pct,
+        };
+        self.soft
+            .is_some_and(|s| self.elapsed() >= s * pct as u32 / 100)
     }
 }
 
@@ -132,6 +186,51 @@ mod tests {
         // `time_moves` 25: twice the share of the clock.
         let p = Plan::new(&SearchLimits { moves: 25, ..l }, Instant::now());
         assert_eq!(p.soft, Some(Duration::from_millis(2398 + 800)));
+    }
+
+    /// A plan for a 10 s goal whose search started `elapsed_ms` ago.
+    fn started_ago(l: SearchLimits, elapsed_ms: u64) -> Plan {
+        let ago = Instant::now() - Duration::from_millis(elapsed_ms);
+        Plan::new(&l, ago)
+    }
+
+    #[test]
+    fn a_settled_best_move_stops_sooner_and_a_changed_one_later() {
+        let l = SearchLimits {
+            time: Some(500_030),
+            overhead: 30,
+            moves: 50,
+            stable_pct: 20,
+            changed_pct: 90,
+            ..SearchLimits::default()
+        };
+        assert_eq!(started_ago(l, 0).soft, Some(Duration::from_millis(10_000)));
+        // 3 s in: past 20% of the goal, not past 50% or 90%.
+        let p = started_ago(l, 3_000);
+        assert!(p.past_soft(Stability::Settled));
+        assert!(!p.past_soft(Stability::Neutral));
+        assert!(!p.past_soft(Stability::Changed));
+        // 6 s in: past half, still under 90%.
+        let p = started_ago(l, 6_000);
+        assert!(p.past_soft(Stability::Neutral));
+        assert!(!p.past_soft(Stability::Changed));
+        assert!(started_ago(l, 9_100).past_soft(Stability::Changed));
+        // A fixed move time keeps the neutral half whatever the options.
+        let fixed = SearchLimits {
+            movetime: Some(10_000),
+            ..l
+        };
+        assert!(!started_ago(fixed, 3_000).past_soft(Stability::Settled));
+        assert!(started_ago(fixed, 6_000).past_soft(Stability::Changed));
+    }
+
+    #[test]
+    fn stability_counts_iterations_with_one_best_move() {
+        assert_eq!(Stability::of(1, true), Stability::Neutral);
+        assert_eq!(Stability::of(1, false), Stability::Changed);
+        assert_eq!(Stability::of(2, false), Stability::Neutral);
+        assert_eq!(Stability::of(STABLE_ITERATIONS, false), Stability::Settled);
+        assert_eq!(Stability::of(9, false), Stability::Settled);
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub const WEIGHTS: &[Setting<Weights>] = &[
     Setting::spin("pbetween", 2391, -10000, 10000, |w, v| {
         w.pbetween = v as i32
     }),
-    Setting::spin("kface", 10000, 0, 10000, |w, v| w.kface = v as i32),
+    Setting::spin("kface", 10000, 0, 30000, |w, v| w.kface = v as i32),
     Setting::spin("kaggressive", 25104, 0, 30000, |w, v| {
         w.kaggressive = v as i32
     }),

@@ -16,6 +16,10 @@ use std::collections::BTreeMap;
 const MAGIC: &[u8; 8] = b"LBOOK1\0\0";
 const ENTRY: usize = 18;
 
+/// How far below the best move's lower bound a book move may rank and
+/// still be played: some variety, no known-worse moves.
+const PICK_MARGIN: f64 = 0.05;
+
 /// One move of one position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Entry {
@@ -30,6 +34,14 @@ impl Entry {
     /// The mover's mean score with this move, 0..=1.
     pub fn score(&self) -> f64 {
         self.points2 as f64 / (2.0 * self.games as f64)
+    }
+
+    /// The lower end of the score's Wilson interval at one standard error:
+    /// a move won in its only 2 games ranks below one that scored 80% in 60.
+    pub fn lower_bound(&self) -> f64 {
+        let (n, p) = (self.games as f64, self.score());
+        let z2 = 1.0;
+        (p + z2 / (2.0 * n) - (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt()) / (1.0 + z2 / n)
     }
 }
 
@@ -113,8 +125,9 @@ impl Book {
     }
 
     /// A book move for the game's position: among the legal moves the book
-    /// has, those scoring within 0.1 of the best, drawn by how often they
-    /// were played; `None` if the book has none.
+    /// has, those whose [`Entry::lower_bound`] is within [`PICK_MARGIN`] of
+    /// the best one's, drawn by how often they were played; `None` if the
+    /// book has none.
     pub fn pick(&self, game: &mut Game, rng: &mut fastrand::Rng) -> Option<Move> {
         let legal = game.legal_moves();
         let known: Vec<&Entry> = self
@@ -122,8 +135,14 @@ impl Book {
             .iter()
             .filter(|e| legal.contains(&e.mv))
             .collect();
-        let best = known.iter().map(|e| e.score()).fold(f64::NAN, f64::max);
-        let good: Vec<&&Entry> = known.iter().filter(|e| e.score() >= best - 0.1).collect();
+        let best = known
+            .iter()
+            .map(|e| e.lower_bound())
+            .fold(f64::NAN, f64::max);
+        let good: Vec<&&Entry> = known
+            .iter()
+            .filter(|e| e.lower_bound() >= best - PICK_MARGIN)
+            .collect();
         let total: u64 = good.iter().map(|e| e.games as u64).sum();
         if total == 0 {
             return None;
@@ -360,6 +379,27 @@ mod tests {
         }
         g.play_text("c5U").unwrap();
         assert_eq!(book.pick(&mut g, &mut rng), None);
+    }
+
+    #[test]
+    fn pick_trusts_many_games_over_a_lucky_few() {
+        let mut g = Game::from_fen(fen::STARTPOS).unwrap();
+        let legal = g.legal_moves();
+        let key = g.board().key();
+        let entry = |mv, games, points2| Entry {
+            key,
+            mv,
+            games,
+            points2,
+        };
+        // Won both its games (lower bound 0.67) against 80% of 60 (0.74).
+        let mut entries = vec![entry(legal[0], 2, 4), entry(legal[1], 60, 96)];
+        entries.sort_by_key(|e| (e.key, e.mv.bits()));
+        let book = Book { entries };
+        let mut rng = fastrand::Rng::with_seed(3);
+        for _ in 0..20 {
+            assert_eq!(book.pick(&mut g, &mut rng), Some(legal[1]));
+        }
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub const WEIGHTS: &[Setting<Weights>] = &[
         w.pbetween = v as i32
     }),
     Setting::spin("kface", 10000, 0, 30000, |w, v| w.kface = v as i32),
-    Setting::spin("kaggressive", 25104, 0, 30000, |w, v| {
+    Setting::spin("kaggressive", 25104, 0, 60000, |w, v| {
         w.kaggressive = v as i32
     }),
     Setting::spin("lcoverage", 2108, 0, 10000, |w, v| w.lcoverage = v as i32),

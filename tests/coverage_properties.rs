@@ -136,14 +136,17 @@ fn check_coverage(b0: &Board) -> Result<(), String> {
     Ok(())
 }
 
-/// Random weights within the UCI option ranges of EVAL.md.
+/// Random weights within the UCI option ranges.
 fn random_weights(rng: &mut Rng) -> Weights {
     Weights {
         pcentral: weight(rng, -10000, 10000),
         pbetween: weight(rng, -10000, 10000),
-        kface: weight(rng, 0, 10000),
-        kaggressive: weight(rng, 0, 30000),
+        kface: weight(rng, 0, 30000),
+        kaggressive: weight(rng, 0, 60000),
         lcoverage: weight(rng, 0, 10000),
+        kshield: weight(rng, -10000, 10000),
+        kfree: weight(rng, -10000, 10000),
+        padvance: weight(rng, -10000, 10000),
     }
 }
 

@@ -48,7 +48,7 @@ fn weights_of(w: &[f64; N]) -> Weights {
 
 #[test]
 fn the_linear_model_matches_evaluate() {
-    let other = [-3000.0, 900.0, 100.0, 7000.0, 9000.0];
+    let other = [-3000.0, 900.0, 100.0, 7000.0, 9000.0, 1500.0, -800.0, 600.0];
     for w in [defaults(), other] {
         for b in reference_boards() {
             let model = Point::new(&b, 0.0).model(&w);
@@ -73,7 +73,9 @@ fn k_fitting_recovers_a_known_k() {
 
 #[test]
 fn the_tuner_recovers_known_weights() {
-    let truth = [900.0, -200.0, 3500.0, 20000.0, 2600.0];
+    let truth = [
+        900.0, -200.0, 3500.0, 20000.0, 2600.0, 1800.0, 1200.0, 400.0,
+    ];
     let k = 0.006;
     let (mut train, mut valid) = (Vec::new(), Vec::new());
     for (i, p) in synthetic(&truth, k).into_iter().enumerate() {
@@ -86,7 +88,7 @@ fn the_tuner_recovers_known_weights() {
     }
     assert!(valid.len() > 30 && train.len() > 200);
     let config = Config {
-        epochs: 40,
+        epochs: 80,
         rate: 200.0,
         batch: 16,
         seed: 3,
@@ -98,7 +100,7 @@ fn the_tuner_recovers_known_weights() {
     for (got, want) in w.iter().zip(truth) {
         assert!((got - want).abs() < 0.5, "fitted {w:?}, true {truth:?}");
     }
-    assert_eq!(epochs.len(), 41);
+    assert_eq!(epochs.len(), config.epochs + 1);
     // Down epoch after epoch, until Adam's last jitter at a millionth
     // of the start.
     let floor = epochs[0].train * 1e-6;
@@ -118,7 +120,7 @@ fn the_tuner_recovers_known_weights() {
 #[test]
 fn weights_stay_in_their_ranges() {
     // True weights past kface's and lcoverage's floors of 0.
-    let truth = [500.0, 250.0, -4000.0, 26000.0, -3000.0];
+    let truth = [500.0, 250.0, -4000.0, 26000.0, -3000.0, 0.0, 0.0, 0.0];
     let points = synthetic(&truth, 0.006);
     let config = Config {
         epochs: 20,

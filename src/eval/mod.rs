@@ -1,5 +1,10 @@
 //! The reference static evaluation (EVAL.md), exact to the integer: per-piece
-//! terms plus laser coverage, per side, in "ev" (a Pawn is 10000 ev).
+//! terms plus laser coverage, per side, in "ev" (a Pawn is 10000 ev); and
+//! three terms of our own, fitted to self-play data, that the reference
+//! does not have (0 in [`Weights::REFERENCE`]): `kshield`, per own Pawn
+//! next to the King; `kfree`, per empty square next to the King; and
+//! `padvance`, per rank the own Pawns stand from their side's back rank,
+//! over 7.
 //!
 //! `evaluate` uses the fast coverage of `coverage`; `evaluate_plain` the
 //! oracle written straight from EVAL.md. Both give the same `Terms`. The
@@ -28,6 +33,9 @@ pub struct Weights {
     pub kface: i32,
     pub kaggressive: i32,
     pub lcoverage: i32,
+    pub kshield: i32,
+    pub kfree: i32,
+    pub padvance: i32,
 }
 
 /// Every weight as a UCI option: name, default, range, field.
@@ -43,6 +51,9 @@ pub const WEIGHTS: &[Setting<Weights>] = &[
         w.kaggressive = v as i32
     }),
     Setting::spin("lcoverage", 2108, 0, 10000, |w, v| w.lcoverage = v as i32),
+    Setting::spin("kshield", 0, -10000, 10000, |w, v| w.kshield = v as i32),
+    Setting::spin("kfree", 0, -10000, 10000, |w, v| w.kfree = v as i32),
+    Setting::spin("padvance", 0, -10000, 10000, |w, v| w.padvance = v as i32),
 ];
 
 impl Weights {
@@ -53,6 +64,9 @@ impl Weights {
         kface: 5000,
         kaggressive: 26000,
         lcoverage: 1600,
+        kshield: 0,
+        kfree: 0,
+        padvance: 0,
     };
 }
 
@@ -64,6 +78,9 @@ impl Default for Weights {
             kface: 0,
             kaggressive: 0,
             lcoverage: 0,
+            kshield: 0,
+            kfree: 0,
+            padvance: 0,
         };
         setting::defaults(zero, WEIGHTS)
     }
@@ -78,6 +95,9 @@ pub struct SideTerms {
     pub kface: i32,
     pub kaggressive: i32,
     pub lcoverage: i32,
+    pub kshield: i32,
+    pub kfree: i32,
+    pub padvance: i32,
 }
 
 impl SideTerms {
@@ -88,10 +108,13 @@ impl SideTerms {
             + self.kface
             + self.kaggressive
             + self.lcoverage
+            + self.kshield
+            + self.kfree
+            + self.padvance
     }
 
     /// The terms by name, in the order the `eval` command prints them.
-    pub fn named(&self) -> [(&'static str, i32); 6] {
+    pub fn named(&self) -> [(&'static str, i32); 9] {
         [
             ("material", self.material),
             ("pbetween", self.pbetween),
@@ -99,6 +122,9 @@ impl SideTerms {
             ("kface", self.kface),
             ("kaggressive", self.kaggressive),
             ("lcoverage", self.lcoverage),
+            ("kshield", self.kshield),
+            ("kfree", self.kfree),
+            ("padvance", self.padvance),
         ]
     }
 }
@@ -164,9 +190,18 @@ fn piece_terms(b: &Board, w: &Weights) -> Terms {
         let pawns = b.pieces(c) & !k.bit();
         t.material = 10000 * pawns.count_ones() as i32;
         t.pbetween = w.pbetween * (pawns & between).count_ones() as i32;
+        let mut advance = 0;
         for s in squares(pawns) {
             t.pcentral += (w.pcentral as f64 * pcentral[s.index()]) as i32;
+            advance += match c {
+                Color::White => s.rank(),
+                Color::Black => 7 - s.rank(),
+            };
         }
+        t.padvance = w.padvance * advance / 7;
+        let ring = KING_RING[k.index()];
+        t.kshield = w.kshield * (pawns & ring).count_ones() as i32;
+        t.kfree = w.kfree * (ring & !b.occupied()).count_ones() as i32;
         if let Some(king) = b.piece_at(k) {
             t.kface = kface(k, king.ori(), o, w.kface);
             t.kaggressive = kaggressive(k, o, w.kaggressive);
@@ -188,6 +223,20 @@ fn between_kings(a: Square, b: Square) -> u64 {
         .fold(0u64, |m, r| m | 0xff << (8 * r));
     files & ranks
 }
+
+/// The squares around each square (up to 8).
+static KING_RING: std::sync::LazyLock<[u64; 64]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|i| {
+        let s = Square::new(i as u8);
+        (0..64u8)
+            .map(Square::new)
+            .filter(|t| {
+                let (df, dr) = ((t.file() - s.file()).abs(), (t.rank() - s.rank()).abs());
+                df.max(dr) == 1
+            })
+            .fold(0u64, |m, t| m | t.bit())
+    })
+});
 
 /// `pcentral_bonus` of every square, computed once.
 static PCENTRAL: std::sync::LazyLock<[f64; 64]> =
@@ -237,6 +286,27 @@ mod tests {
         let corner = pcentral_bonus(Square::parse(b"a0").unwrap());
         assert_eq!(centre, 1.0);
         assert!(corner > 0.0 && corner < centre);
+    }
+
+    #[test]
+    fn king_ring_and_pawn_advance_terms() {
+        // Tangerine: King d2, a Pawn on e3 beside it (7 empty neighbours),
+        // 3 ranks from the back. Lavender: King a7 alone in its corner.
+        let b = fen::parse("ss7/8/8/8/4NW3/3NN4/8/8 W").unwrap();
+        let w = Weights {
+            kshield: 700,
+            kfree: 100,
+            padvance: 70,
+            ..Weights::REFERENCE
+        };
+        let t = evaluate(&b, &w);
+        let [white, black] = t.sides;
+        assert_eq!((white.kshield, white.kfree, white.padvance), (700, 700, 30));
+        assert_eq!((black.kshield, black.kfree, black.padvance), (0, 300, 0));
+        // A Lavender Pawn counts its ranks down from rank 7.
+        let b = fen::parse("ss7/8/8/8/8/8/1nw6/7NN W").unwrap();
+        assert_eq!(evaluate(&b, &w).sides[1].padvance, 60);
+        assert_eq!(evaluate(&b, &Weights::REFERENCE).sides[1].padvance, 0);
     }
 
     #[test]

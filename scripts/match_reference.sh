@@ -10,7 +10,8 @@
 #
 # ENGINE defaults to target/release/leiserchess. The config and the PGN go
 # to target/match/<stamp>/; the last line is the W/D/L of our engine, its
-# score and Elo (autotest stats).
+# score and Elo (autotest stats). Our engine is told the referee's no-zap
+# draw limit (200 plies).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 sparring="$root/../shared/sparring"
@@ -24,7 +25,7 @@ if [ ! -x "$sparring/reference-leiserchess" ] || [ ! -f "$sparring/lauto.jar" ];
 fi
 command -v java >/dev/null || { echo "match_reference: java is missing (apt-get install -y default-jre-headless)"; exit 1; }
 [ -x "$engine" ] || { echo "match_reference: no engine at $engine (make build)"; exit 1; }
-[ -x "$root/target/release/autotest" ] || cargo build --release -p autotest --manifest-path "$root/Cargo.toml"
+cargo build --release -q -p autotest --manifest-path "$root/Cargo.toml"
 dir="$root/target/match/$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$dir"
 cat > "$dir/match.txt" <<CONF
@@ -36,6 +37,7 @@ title = time-odds
 player = leiserchess
 invoke = $engine
 fis = $ours
+no_zap_plies = 200
 
 player = reference
 invoke = $sparring/reference-leiserchess
@@ -57,18 +59,5 @@ while kill -0 $lauto 2>/dev/null; do
     fi
     [ "${done_games:-0}" -ge "$games" ] && kill $lauto 2>/dev/null || true
 done
-# Our engine's W/D/L, whichever colour it had.
-awk '
-    /^\[White / { white = $2 }
-    /^\[Result / {
-        r = $2; gsub(/[]"]/, "", r)
-        ours_white = (white == "\"leiserchess\"]")
-        if (r == "1/2-1/2") d++
-        else if ((r == "1-0") == ours_white) w++
-        else l++
-    }
-    END { printf "%d %d %d\n", w, d, l }
-' "$dir/match.pgn" > "$dir/wdl.txt"
-read -r w d l < "$dir/wdl.txt"
-echo "match_reference: leiserchess W $w D $d L $l"
-"$root/target/release/autotest" stats --wdl "$w" "$d" "$l" | sed 's/^/match_reference: /'
+# Our engine's W/D/L and game pairs (colour-swapped, one opening each).
+"$root/target/release/autotest" stats --pgn "$dir/match.pgn" --player leiserchess | sed 's/^/match_reference: /'

@@ -1,10 +1,11 @@
 //! The reference static evaluation (EVAL.md), exact to the integer: per-piece
 //! terms plus laser coverage, per side, in "ev" (a Pawn is 10000 ev); and
-//! three terms of our own, fitted to self-play data, that the reference
-//! does not have (0 in [`Weights::REFERENCE`]): `kshield`, per own Pawn
-//! next to the King; `kfree`, per empty square next to the King; and
+//! terms of our own, fitted to self-play data, that the reference does not
+//! have (0 in [`Weights::REFERENCE`]): `kshield`, per own Pawn next to the
+//! King; `kshield2`, per own Pawn two squares from it; `kfree`, per empty
+//! square next to the King; `kedge`, once for a King on the board's edge;
 //! `padvance`, per rank the own Pawns stand from their side's back rank,
-//! over 7.
+//! over 7; `pconn`, per own Pawn next to another.
 //!
 //! `evaluate` uses the fast coverage of `coverage`; `evaluate_plain` the
 //! oracle written straight from EVAL.md. Both give the same `Terms`. The
@@ -36,6 +37,9 @@ pub struct Weights {
     pub kshield: i32,
     pub kfree: i32,
     pub padvance: i32,
+    pub kshield2: i32,
+    pub kedge: i32,
+    pub pconn: i32,
 }
 
 /// Every weight as a UCI option: name, default, range, field.
@@ -54,6 +58,9 @@ pub const WEIGHTS: &[Setting<Weights>] = &[
     Setting::spin("kshield", 0, -10000, 10000, |w, v| w.kshield = v as i32),
     Setting::spin("kfree", 0, -10000, 10000, |w, v| w.kfree = v as i32),
     Setting::spin("padvance", 0, -10000, 10000, |w, v| w.padvance = v as i32),
+    Setting::spin("kshield2", 0, -10000, 10000, |w, v| w.kshield2 = v as i32),
+    Setting::spin("kedge", 0, -10000, 10000, |w, v| w.kedge = v as i32),
+    Setting::spin("pconn", 0, -10000, 10000, |w, v| w.pconn = v as i32),
 ];
 
 impl Weights {
@@ -67,6 +74,9 @@ impl Weights {
         kshield: 0,
         kfree: 0,
         padvance: 0,
+        kshield2: 0,
+        kedge: 0,
+        pconn: 0,
     };
 }
 
@@ -81,6 +91,9 @@ impl Default for Weights {
             kshield: 0,
             kfree: 0,
             padvance: 0,
+            kshield2: 0,
+            kedge: 0,
+            pconn: 0,
         };
         setting::defaults(zero, WEIGHTS)
     }
@@ -98,6 +111,9 @@ pub struct SideTerms {
     pub kshield: i32,
     pub kfree: i32,
     pub padvance: i32,
+    pub kshield2: i32,
+    pub kedge: i32,
+    pub pconn: i32,
 }
 
 impl SideTerms {
@@ -111,10 +127,13 @@ impl SideTerms {
             + self.kshield
             + self.kfree
             + self.padvance
+            + self.kshield2
+            + self.kedge
+            + self.pconn
     }
 
     /// The terms by name, in the order the `eval` command prints them.
-    pub fn named(&self) -> [(&'static str, i32); 9] {
+    pub fn named(&self) -> [(&'static str, i32); 12] {
         [
             ("material", self.material),
             ("pbetween", self.pbetween),
@@ -125,6 +144,9 @@ impl SideTerms {
             ("kshield", self.kshield),
             ("kfree", self.kfree),
             ("padvance", self.padvance),
+            ("kshield2", self.kshield2),
+            ("kedge", self.kedge),
+            ("pconn", self.pconn),
         ]
     }
 }
@@ -190,18 +212,23 @@ fn piece_terms(b: &Board, w: &Weights) -> Terms {
         let pawns = b.pieces(c) & !k.bit();
         t.material = 10000 * pawns.count_ones() as i32;
         t.pbetween = w.pbetween * (pawns & between).count_ones() as i32;
-        let mut advance = 0;
+        let (mut advance, mut connected) = (0, 0);
         for s in squares(pawns) {
             t.pcentral += (w.pcentral as f64 * pcentral[s.index()]) as i32;
             advance += match c {
                 Color::White => s.rank(),
                 Color::Black => 7 - s.rank(),
             };
+            connected += i32::from(RINGS[0][s.index()] & pawns != 0);
         }
         t.padvance = w.padvance * advance / 7;
-        let ring = KING_RING[k.index()];
+        t.pconn = w.pconn * connected;
+        let (ring, ring2) = (RINGS[0][k.index()], RINGS[1][k.index()]);
         t.kshield = w.kshield * (pawns & ring).count_ones() as i32;
+        t.kshield2 = w.kshield2 * (pawns & ring2).count_ones() as i32;
         t.kfree = w.kfree * (ring & !b.occupied()).count_ones() as i32;
+        let edge = [0, 7].contains(&k.file()) || [0, 7].contains(&k.rank());
+        t.kedge = w.kedge * i32::from(edge);
         if let Some(king) = b.piece_at(k) {
             t.kface = kface(k, king.ori(), o, w.kface);
             t.kaggressive = kaggressive(k, o, w.kaggressive);
@@ -224,19 +251,27 @@ fn between_kings(a: Square, b: Square) -> u64 {
     files & ranks
 }
 
-/// The squares around each square (up to 8).
-static KING_RING: std::sync::LazyLock<[u64; 64]> = std::sync::LazyLock::new(|| {
-    std::array::from_fn(|i| {
+/// The squares one and two king steps from each square.
+const RINGS: [[u64; 64]; 2] = [rings(1), rings(2)];
+
+const fn rings(steps: i32) -> [u64; 64] {
+    let mut out = [0u64; 64];
+    let mut i = 0;
+    while i < 64 {
         let s = Square::new(i as u8);
-        (0..64u8)
-            .map(Square::new)
-            .filter(|t| {
-                let (df, dr) = ((t.file() - s.file()).abs(), (t.rank() - s.rank()).abs());
-                df.max(dr) == 1
-            })
-            .fold(0u64, |m, t| m | t.bit())
-    })
-});
+        let mut j = 0;
+        while j < 64 {
+            let t = Square::new(j as u8);
+            let (df, dr) = ((t.file() - s.file()).abs(), (t.rank() - s.rank()).abs());
+            if (if df > dr { df } else { dr }) == steps {
+                out[i] |= t.bit();
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
 
 /// `pcentral_bonus` of every square, computed once.
 static PCENTRAL: std::sync::LazyLock<[f64; 64]> =
@@ -289,24 +324,28 @@ mod tests {
     }
 
     #[test]
-    fn king_ring_and_pawn_advance_terms() {
-        // Tangerine: King d2, a Pawn on e3 beside it (7 empty neighbours),
-        // 3 ranks from the back. Lavender: King a7 alone in its corner.
-        let b = fen::parse("ss7/8/8/8/4NW3/3NN4/8/8 W").unwrap();
+    fn king_ring_and_pawn_terms() {
+        // Tangerine: King d2, a Pawn on e3 beside it (7 empty neighbours)
+        // and one on f4 two squares away, the two Pawns next to each other,
+        // 3 and 4 ranks from the back. Lavender: King a7 alone on the edge.
+        let b = fen::parse("ss7/8/8/5NW2/4NW3/3NN4/8/8 W").unwrap();
         let w = Weights {
             kshield: 700,
             kfree: 100,
             padvance: 70,
+            kshield2: 300,
+            kedge: 500,
+            pconn: 40,
             ..Weights::REFERENCE
         };
-        let t = evaluate(&b, &w);
-        let [white, black] = t.sides;
-        assert_eq!((white.kshield, white.kfree, white.padvance), (700, 700, 30));
-        assert_eq!((black.kshield, black.kfree, black.padvance), (0, 300, 0));
+        let [white, black] = evaluate(&b, &w).sides;
+        let ours = |t: SideTerms| [t.kshield, t.kshield2, t.kfree, t.kedge, t.padvance, t.pconn];
+        assert_eq!(ours(white), [700, 300, 700, 0, 70, 80]);
+        assert_eq!(ours(black), [0, 0, 300, 500, 0, 0]);
         // A Lavender Pawn counts its ranks down from rank 7.
         let b = fen::parse("ss7/8/8/8/8/8/1nw6/7NN W").unwrap();
         assert_eq!(evaluate(&b, &w).sides[1].padvance, 60);
-        assert_eq!(evaluate(&b, &Weights::REFERENCE).sides[1].padvance, 0);
+        assert_eq!(ours(evaluate(&b, &Weights::REFERENCE).sides[1]), [0; 6]);
     }
 
     #[test]

@@ -73,6 +73,12 @@ fn k_fitting_recovers_a_known_k() {
     }
 }
 
+/// Where the recovery tests start: EVAL.md's weights and 0 for ours, not
+/// the defaults, which move with every accepted fit.
+const START: [f64; N] = [
+    500.0, 250.0, 5000.0, 26000.0, 1600.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+];
+
 #[test]
 fn the_tuner_recovers_known_weights() {
     let truth = [
@@ -96,16 +102,24 @@ fn the_tuner_recovers_known_weights() {
         seed: 3,
     };
     let mut epochs = Vec::new();
-    let w = fit(&train, &valid, k, defaults(), &bounds(), &config, |e| {
+    let w = fit(&train, &valid, k, START, &bounds(), &config, |e| {
         epochs.push(*e)
     });
+    // Within 0.1% (or 1 unit): thousands of units from where the fit
+    // started, with features as entangled as the King's ring terms are
+    // on 240 positions.
     for (got, want) in w.iter().zip(truth) {
-        assert!((got - want).abs() < 0.5, "fitted {w:?}, true {truth:?}");
+        let tolerance = (want.abs() * 1e-3).max(1.0);
+        assert!(
+            (got - want).abs() < tolerance,
+            "fitted {w:?}, true {truth:?}"
+        );
     }
     assert_eq!(epochs.len(), config.epochs + 1);
-    // Down epoch after epoch, until Adam's last jitter at a millionth
-    // of the start.
-    let floor = epochs[0].train * 1e-6;
+    // Down epoch after epoch to a hundredth of the start, where Adam's
+    // steps start to jitter, and below a millionth of it at the end.
+    let floor = epochs[0].train * 1e-2;
+    assert!(epochs[config.epochs].train < epochs[0].train * 1e-6);
     for e in epochs.windows(2) {
         assert!(
             e[1].train < e[0].train.max(floor) && e[1].valid < e[0].valid.max(floor),
@@ -115,7 +129,7 @@ fn the_tuner_recovers_known_weights() {
         );
     }
     // The same seed, the same run.
-    let again = fit(&train, &valid, k, defaults(), &bounds(), &config, |_| ());
+    let again = fit(&train, &valid, k, START, &bounds(), &config, |_| ());
     assert_eq!(again, w);
 }
 
@@ -132,7 +146,7 @@ fn weights_stay_in_their_ranges() {
         batch: 16,
         seed: 1,
     };
-    let w = fit(&points, &[], 0.006, defaults(), &bounds(), &config, |e| {
+    let w = fit(&points, &[], 0.006, START, &bounds(), &config, |e| {
         assert!(e.valid.is_nan())
     });
     assert_eq!((w[2], w[4]), (0.0, 0.0), "{w:?}");

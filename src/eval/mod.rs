@@ -21,9 +21,8 @@ use crate::rules::piece::Color;
 use crate::rules::square::Square;
 use crate::setting::{self, Setting};
 
-/// The evaluation weights, declared once in [`WEIGHTS`]: EVAL.md's ranges,
-/// and defaults fitted to self-play by `leiserchess tune` and accepted by
-/// an SPRT (BENCHMARKS.md); [`Weights::REFERENCE`] are EVAL.md's, with
+/// The evaluation weights, declared once in [`WEIGHTS`]: defaults fitted to
+/// self-play by `leiserchess tune` and accepted by an SPRT (BENCHMARKS.md); [`Weights::REFERENCE`] are EVAL.md's, with
 /// which the evaluation equals the reference engine's. (EVAL.md's
 /// `mobility` weight is not offered: the reference evaluation does not use
 /// it.)
@@ -44,20 +43,20 @@ pub struct Weights {
 
 /// Every weight as a UCI option: name, default, range, field.
 pub const WEIGHTS: &[Setting<Weights>] = &[
-    Setting::spin("pcentral", -1384, -10000, 10000, |w, v| {
+    Setting::spin("pcentral", -1707, -10000, 10000, |w, v| {
         w.pcentral = v as i32
     }),
-    Setting::spin("pbetween", 2391, -10000, 10000, |w, v| {
+    Setting::spin("pbetween", 2805, -10000, 10000, |w, v| {
         w.pbetween = v as i32
     }),
-    Setting::spin("kface", 10000, 0, 30000, |w, v| w.kface = v as i32),
-    Setting::spin("kaggressive", 25104, 0, 60000, |w, v| {
+    Setting::spin("kface", 18779, 0, 30000, |w, v| w.kface = v as i32),
+    Setting::spin("kaggressive", 1336, 0, 60000, |w, v| {
         w.kaggressive = v as i32
     }),
-    Setting::spin("lcoverage", 2108, 0, 10000, |w, v| w.lcoverage = v as i32),
-    Setting::spin("kshield", 0, -10000, 10000, |w, v| w.kshield = v as i32),
-    Setting::spin("kfree", 0, -10000, 10000, |w, v| w.kfree = v as i32),
-    Setting::spin("padvance", 0, -10000, 10000, |w, v| w.padvance = v as i32),
+    Setting::spin("lcoverage", 2119, 0, 10000, |w, v| w.lcoverage = v as i32),
+    Setting::spin("kshield", 1827, -10000, 10000, |w, v| w.kshield = v as i32),
+    Setting::spin("kfree", 1315, -10000, 10000, |w, v| w.kfree = v as i32),
+    Setting::spin("padvance", 435, -10000, 10000, |w, v| w.padvance = v as i32),
     Setting::spin("kshield2", 0, -10000, 10000, |w, v| w.kshield2 = v as i32),
     Setting::spin("kedge", 0, -10000, 10000, |w, v| w.kedge = v as i32),
     Setting::spin("pconn", 0, -10000, 10000, |w, v| w.pconn = v as i32),

@@ -21,6 +21,7 @@
 
 pub mod check;
 pub mod eval;
+pub mod gui;
 pub mod lab;
 pub mod protocol;
 pub mod quote;

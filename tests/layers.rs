@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The layers, bottom first.
-const LAYERS: &[&str] = &["leaf", "rules", "eval", "search", "lab", "protocol"];
+const LAYERS: &[&str] = &["leaf", "rules", "eval", "search", "lab", "protocol", "gui"];
 const LEAVES: &[&str] = &["quote", "check", "setting"];
 
 /// The rules' modules, each allowed to import the ones before it.

@@ -3,8 +3,8 @@
 //! start position and its beam; refused clicks are explained; a step and
 //! a swap are played by clicking and the engine answers on the board; a
 //! loaded FEN is drawn with the beam ending on the piece it zaps; a King
-//! zap ends the game with its reason; the PGN downloads; the page fits a
-//! phone's width. Everything the page draws is checked against the rules
+//! zap ends the game with its reason; the PGN downloads; a tab closed
+//! mid-search frees the search; the page fits a phone's width. Everything the page draws is checked against the rules
 //! code. With `UPDATE_DOCS=1` the test also writes its screenshot to
 //! docs/gui.png (always to its temporary folder).
 
@@ -419,7 +419,52 @@ async fn play(page: Page, url: String, dir: PathBuf, downloads: PathBuf) {
         "{pgn}"
     );
 
+    // A tab closed mid-search frees the search: the engine is given a
+    // minute, the page goes away after its first iteration, and the game
+    // is soon idle with nothing played.
+    let kind = page.c.find(Locator::Css("#limit-kind")).await.unwrap();
+    kind.select_by_value("movetime").await.unwrap();
+    let limit = page.c.find(Locator::Css("#limit")).await.unwrap();
+    limit.clear().await.unwrap();
+    limit.send_keys("60000\u{e004}").await.unwrap();
+    page.until(
+        "a minute a move",
+        "return S.game.players.black === 'leiserchess (60000 ms)';",
+    )
+    .await;
+    page.click("#new").await;
+    page.says("New game.").await;
+    page.click("#go").await;
+    page.until(
+        "the first iteration",
+        "return !!S.search && document.getElementById('info-depth').textContent !== '–';",
+    )
+    .await;
+    let id = page.js("return S.game.id;").await;
+    page.c.goto("about:blank").await.unwrap();
+    let closed = Instant::now();
+    loop {
+        page.c.goto(&format!("{url}api/games/{id}")).await.unwrap();
+        let text = page.js("return document.body.innerText;").await;
+        let state: Value = serde_json::from_str(text.as_str().unwrap()).unwrap();
+        if state["searching"] == false {
+            assert_eq!(
+                state["history"],
+                json!([]),
+                "a cancelled search plays nothing"
+            );
+            break;
+        }
+        assert!(
+            closed.elapsed() < Duration::from_secs(10),
+            "the search outlived its tab by 10 s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
     // A phone's width: the page fits without sideways scrolling.
+    page.c.goto(&url).await.unwrap();
+    page.says("New game.").await;
     page.c.set_window_size(390, 844).await.unwrap();
     let fits = page
         .js("const w = document.documentElement.clientWidth; return document.documentElement.scrollWidth <= w && document.getElementById('board').getBoundingClientRect().right <= w;")

@@ -1,8 +1,9 @@
 //! The crate's layers import only downwards (src/lib.rs): the leaves
 //! (`quote`, `check`, `setting`) nothing, `rules` the leaves, `eval` the
-//! rules, `search` the evaluation, `lab` the search, `protocol` everything; and within
-//! `rules`, each module only the ones before it. Test code (from the first
-//! `#[cfg(test)]` or `#[cfg(all(test` of a file on) may import anything.
+//! rules, `search` the evaluation, `lab` the search, `protocol` the layers
+//! below, `gui` everything; and within `rules`, each module only the ones
+//! before it. Test code (from the first `#[cfg(test)]` or `#[cfg(all(test`
+//! of a file on) may import anything.
 
 use std::fs;
 use std::path::{Path, PathBuf};

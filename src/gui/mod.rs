@@ -82,3 +82,30 @@ pub fn command(args: &[String]) -> Result<(), String> {
             .map_err(|e| format!("the server stopped: {e}"))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(args: &[&str]) -> Result<(), String> {
+        command(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn bad_flags_are_named_before_anything_listens() {
+        assert_eq!(
+            run(&["--port", "70000"]),
+            Err("--port wants a number 0..65535, got '70000'".into())
+        );
+        assert_eq!(
+            run(&["--engine-threads", "0"]),
+            Err("--engine-threads wants a number 1..64, got '0'".into())
+        );
+        assert_eq!(
+            run(&["--host", "localhost"]),
+            Err("--host wants an IP address, got 'localhost'".into())
+        );
+        assert_eq!(run(&["--port"]), Err("--port needs a value".into()));
+        assert_eq!(run(&["--fast"]), Err("unexpected argument '--fast'".into()));
+    }
+}

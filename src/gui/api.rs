@@ -184,9 +184,7 @@ pub async fn play(
     let entry = store.get_mut(id).ok_or_else(|| no_game(id, &state))?;
     let m = Move::parse(req.text.trim()).map_err(|e| ApiError::bad("move", e.to_string()))?;
     entry.cancel_search();
-    entry
-        .play(m, None, None)
-        .map_err(|e| refused(entry, m, e))?;
+    entry.play(m, None).map_err(|e| refused(entry, m, e))?;
     Ok(ok(view::game(id, entry)))
 }
 

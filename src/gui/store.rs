@@ -14,7 +14,7 @@ use crate::rules::game::{Game, MoveError, Outcome};
 use crate::rules::moves::Move;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// The games by id; ids count up from 1 and are never reused.
 pub struct Store {
@@ -61,6 +61,14 @@ pub struct Players {
     pub black: String,
 }
 
+/// What the engine's search said about its move, for the PGN.
+pub struct EngineMove {
+    pub time: Duration,
+    /// The last completed iteration's.
+    pub depth: Option<u32>,
+    pub nodes: u64,
+}
+
 /// One game: the rules' `Game`, what the PGN needs, and its search.
 pub struct Entry {
     pub game: Game,
@@ -99,22 +107,21 @@ impl Entry {
         self.game.outcome()
     }
 
-    /// Plays `m` if the rules allow it and the game goes on; `depth` and
-    /// `nodes` are the engine's (none for a human's move), and the time is
-    /// the time since the last move.
-    pub fn play(
-        &mut self,
-        m: Move,
-        depth: Option<u32>,
-        nodes: Option<u64>,
-    ) -> Result<(), MoveError> {
+    /// Plays `m` if the rules allow it and the game goes on: the engine's
+    /// move with what its search says, a human's (`None`) with the time
+    /// since the last move.
+    pub fn play(&mut self, m: Move, engine: Option<EngineMove>) -> Result<(), MoveError> {
         if let Some(o) = self.outcome() {
             return Err(MoveError::GameOver(o));
         }
         self.game.play(m)?;
+        let (time, depth, nodes) = match engine {
+            Some(e) => (e.time, e.depth, Some(e.nodes)),
+            None => (self.last_move_at.elapsed(), None, None),
+        };
         self.records.push(MoveRecord {
             text: m.to_string(),
-            time_ns: self.last_move_at.elapsed().as_nanos() as u64,
+            time_ns: time.as_nanos() as u64,
             depth,
             nodes,
             score: None,

@@ -7,6 +7,7 @@
 //! change to the game.
 
 use super::server::AppState;
+use super::store::EngineMove;
 use super::view;
 use crate::rules::moves::Move;
 use crate::search::order::Order;
@@ -138,15 +139,12 @@ pub fn spawn(
             },
         );
         let best = answer.best.unwrap_or(start.fallback);
-        let depth = answer.last.as_ref().map(|it| it.depth);
-        let _ = tx.send(finish(
-            &state,
-            &start,
-            &searching,
-            best,
-            depth,
-            answer.nodes,
-        ));
+        let said = EngineMove {
+            time: answer.elapsed,
+            depth: answer.last.as_ref().map(|it| it.depth),
+            nodes: answer.nodes,
+        };
+        let _ = tx.send(finish(&state, &start, &searching, best, said));
     });
     let guard = CancelOnDrop(control.clone());
     let events = stream::unfold((rx, guard), |(mut rx, guard)| async move {
@@ -182,8 +180,7 @@ fn finish(
     start: &Start,
     control: &Arc<Control>,
     best: Move,
-    depth: Option<u32>,
-    nodes: u64,
+    said: EngineMove,
 ) -> Event {
     let mut store = state.lock();
     let Some(entry) = store.get_mut(start.id) else {
@@ -199,7 +196,7 @@ fn finish(
     if control.cancelled.load(Ordering::Relaxed) || entry.version != start.version {
         return stopped("the search was cancelled; nothing played");
     }
-    match entry.play(best, depth, Some(nodes)) {
+    match entry.play(best, Some(said)) {
         Ok(()) => {
             let data = json!({ "move": best.to_string(), "state": view::game(start.id, entry) });
             Event::default().event("move").data(data.to_string())

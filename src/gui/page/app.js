@@ -530,6 +530,7 @@ function start() {
       if (r.ok) {
         setGame(r.data);
         say("Game " + r.data.id + " resumed.");
+        afterChange();
       } else newGame();
     });
   } else newGame();

@@ -5,8 +5,8 @@
 //! loaded FEN is drawn with the beam ending on the piece it zaps; a King
 //! zap ends the game with its reason; the PGN downloads; a tab closed
 //! mid-search frees the search; the page fits a phone's width. Everything the page draws is checked against the rules
-//! code. With `UPDATE_DOCS=1` the test also writes its screenshot to
-//! docs/gui.png (always to its temporary folder).
+//! code. Its screenshot goes to its temporary folder (kept when a later
+//! check fails), and with `UPDATE_DOCS=1` to docs/gui.png.
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use leiserchess::gui::{router, serve, Config};

@@ -11,9 +11,11 @@
 //! - `search`: PVS with its transposition table, move ordering, time
 //!   management and the `bench` workload.
 //! - `lab`: self-play data and the evaluation's tuning.
-//! - `protocol`: the UCI loop, its options and the `dump` registry; and
+//! - `protocol`: the UCI loop, its options and the `dump` registry;
 //!   `protocol::client`, the other end (a UCI program as a child process),
-//!   which autotest and the tests drive engines with.
+//!   which autotest and the tests drive engines with; and `protocol::pgn`,
+//!   the PGN writer of autotest and the GUI.
+//! - `gui`: `leiserchess gui`, the browser GUI's HTTP server and page.
 
 // One measured exception, with its `// SAFETY:` line: the transposition
 // table's zeroed allocation (`search::tt`).
@@ -21,6 +23,7 @@
 
 pub mod check;
 pub mod eval;
+pub mod gui;
 pub mod lab;
 pub mod protocol;
 pub mod quote;

@@ -1,5 +1,6 @@
-//! The `leiserchess` binary: the UCI loop with no arguments, or a
-//! one-shot command (`perft`, `bench`, `evalbench`).
+//! The `leiserchess` binary: the UCI loop with no arguments, a one-shot
+//! command (`perft`, `bench`, `evalbench`, the lab's), or the browser GUI's
+//! server (`gui`).
 
 #![forbid(unsafe_code)]
 
@@ -27,10 +28,11 @@ const USAGE: &str = "usage:
                               evaluate every FEN of FILE (default: the 300 reference
                               positions) for S seconds (default 3); ends with evals/s";
 
-/// The whole usage text: the commands here and the lab's.
+/// The whole usage text: the commands here, the GUI's and the lab's.
 fn usage() -> String {
     format!(
-        "{USAGE}\n{}\n{}\n{}",
+        "{USAGE}\n{}\n{}\n{}\n{}",
+        leiserchess::gui::USAGE,
         datagen::USAGE,
         tune::USAGE,
         book::USAGE
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Some("datagen") => datagen::command(&args[1..]),
         Some("book") => book::command(&args[1..]),
         Some("tune") => tune::command(&args[1..]),
+        Some("gui") => leiserchess::gui::command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{}", usage());
             Ok(())

@@ -1,14 +1,15 @@
 //! The crate's layers import only downwards (src/lib.rs): the leaves
 //! (`quote`, `check`, `setting`) nothing, `rules` the leaves, `eval` the
-//! rules, `search` the evaluation, `lab` the search, `protocol` everything; and within
-//! `rules`, each module only the ones before it. Test code (from the first
-//! `#[cfg(test)]` or `#[cfg(all(test` of a file on) may import anything.
+//! rules, `search` the evaluation, `lab` the search, `protocol` the layers
+//! below, `gui` everything; and within `rules`, each module only the ones
+//! before it. Test code (from the first `#[cfg(test)]` or `#[cfg(all(test`
+//! of a file on) may import anything.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The layers, bottom first.
-const LAYERS: &[&str] = &["leaf", "rules", "eval", "search", "lab", "protocol"];
+const LAYERS: &[&str] = &["leaf", "rules", "eval", "search", "lab", "protocol", "gui"];
 const LEAVES: &[&str] = &["quote", "check", "setting"];
 
 /// The rules' modules, each allowed to import the ones before it.

@@ -2,19 +2,11 @@
 //!
 //! # Standard
 //!
-//! Chess PGN's export layout adapted to Leiserchess. Tags: the seven-tag
-//! roster (`Event`, `Site`, `Date`, `Round`, `White`, `Black`, `Result`),
-//! then `SetUp "1"` and `FEN` when the game started from a FEN,
-//! `Termination` (see [`crate::record::Termination::pgn_tag`]), `PlyCount` and, when the
-//! game had book moves, `Opening` (the book moves separated by spaces).
-//!
-//! Movetext: the book moves (a `{book}` comment after the last one), then
-//! the engines' moves, each followed by `{time depth nodes}` (seconds with
-//! three decimals; `-` for what the engine did not say), numbered as in
-//! chess (`1. g4L {book} b3L {0.512 7 12345} 2. ...`; a game starting with
-//! Lavender to move begins `1... m`); then how the game ended as a comment
-//! and the result. Lines are at most 80 columns, and a blank line ends the
-//! game.
+//! The engine library's writer (`leiserchess::protocol::pgn`, which
+//! documents the layout and also writes the browser GUI's games): the
+//! record's tags, its book moves as the `Opening`, `Termination` from
+//! [`crate::record::Termination::pgn_tag`] and its words as the closing
+//! comment.
 //!
 //! # Course
 //!
@@ -31,9 +23,7 @@
 
 use crate::record::{GameRecord, MoveRecord, Start};
 use crate::spec::PgnStyle;
-
-/// Standard movetext lines are at most this long.
-const WIDTH: usize = 80;
+use leiserchess::protocol::pgn::{self, black_starts, date, tag, MoveNumbers, Standard};
 
 pub fn to_pgn(r: &GameRecord, style: PgnStyle) -> String {
     let result = if r.result.is_empty() {
@@ -41,104 +31,65 @@ pub fn to_pgn(r: &GameRecord, style: PgnStyle) -> String {
     } else {
         r.result.as_str()
     };
+    let fen = match &r.start {
+        Start::StartPos => None,
+        Start::Fen(f) => Some(f.as_str()),
+    };
+    match style {
+        PgnStyle::Standard => pgn::standard(&Standard {
+            event: &r.event,
+            round: &r.round,
+            white: &r.white,
+            black: &r.black,
+            fen,
+            opening: &r.opening,
+            moves: &r.moves,
+            result,
+            termination_tag: r.termination.pgn_tag(),
+            termination: &r.termination.to_string(),
+            started_unix: r.started_unix,
+        }),
+        PgnStyle::Course => course(r, fen, result),
+    }
+}
+
+/// The course referee's layout of `r`, which started from `fen` (`None`:
+/// the start position) and ended with `result`.
+fn course(r: &GameRecord, fen: Option<&str>, result: &str) -> String {
     let normal = r.termination.pgn_tag() == "normal";
     let mut out = String::new();
-    let mut tag = |name: &str, value: &str| {
-        out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
-    };
-    tag("Event", &r.event);
-    match style {
-        PgnStyle::Standard => {
-            tag("Site", "?");
-            tag("Date", &date(r.started_unix));
-        }
-        PgnStyle::Course => {
-            tag("Site", "Local");
-            tag("Date", &course_date(r.started_unix));
-        }
+    tag(&mut out, "Event", &r.event);
+    tag(&mut out, "Site", "Local");
+    tag(&mut out, "Date", &course_date(r.started_unix));
+    tag(&mut out, "Round", &r.round);
+    tag(&mut out, "White", &r.white);
+    tag(&mut out, "Black", &r.black);
+    tag(&mut out, "Result", result);
+    if let Some(f) = fen {
+        tag(&mut out, "SetUp", "1");
+        tag(&mut out, "FEN", f);
     }
-    tag("Round", &r.round);
-    tag("White", &r.white);
-    tag("Black", &r.black);
-    tag("Result", result);
-    if let Start::Fen(f) = &r.start {
-        tag("SetUp", "1");
-        tag("FEN", f);
-    }
-    match style {
-        PgnStyle::Standard => {
-            tag("Termination", r.termination.pgn_tag());
-            tag("PlyCount", &(r.opening.len() + r.moves.len()).to_string());
-            if !r.opening.is_empty() {
-                tag("Opening", &r.opening.join(" "));
-            }
-        }
-        PgnStyle::Course if !normal => tag("Termination", r.termination.pgn_tag()),
-        PgnStyle::Course => {}
+    if !normal {
+        tag(&mut out, "Termination", r.termination.pgn_tag());
     }
     out.push('\n');
-    match style {
-        PgnStyle::Standard => {
-            let mut units = movetext(r, false, comment);
-            units.push(format!("{{{}}}", r.termination));
-            units.push(result.to_string());
-            out.push_str(&wrap(&units));
-        }
-        PgnStyle::Course => {
-            let mut units = movetext(r, true, course_comment);
-            if !normal {
-                units.push(format!("{{{}}}", r.termination));
-            }
-            units.push(result.to_string());
-            out.push_str(&course_lines(&units));
-        }
-    }
-    out.push_str("\n\n");
-    out
-}
-
-/// The movetext's moves and comments as unbreakable units (a numbered
-/// move, a comment), in order: `{book}` after the last book move, or with
-/// `course`, `{0 0 0}` after every one; `note` after every engine move.
-fn movetext(r: &GameRecord, course: bool, note: fn(&MoveRecord) -> String) -> Vec<String> {
+    let mut numbers = MoveNumbers::new(fen.is_some_and(black_starts));
     let mut units = Vec::new();
-    // Plies are counted from 0 = Tangerine's first move of move 1.
-    let mut ply = usize::from(black_starts(&r.start));
-    let mut first = true;
-    let mut push_move = |units: &mut Vec<String>, text: &str| {
-        let number = ply / 2 + 1;
-        if ply % 2 == 0 {
-            units.push(format!("{number}. {text}"));
-        } else if first {
-            units.push(format!("{number}... {text}"));
-        } else {
-            units.push(text.to_string());
-        }
-        first = false;
-        ply += 1;
-    };
-    for (i, m) in r.opening.iter().enumerate() {
-        push_move(&mut units, m);
-        if course {
-            units.push("{0 0 0}".to_string());
-        } else if i + 1 == r.opening.len() {
-            units.push("{book}".to_string());
-        }
+    for m in &r.opening {
+        units.push(numbers.next(m));
+        units.push("{0 0 0}".to_string());
     }
     for m in &r.moves {
-        push_move(&mut units, &m.text);
-        units.push(note(m));
+        units.push(numbers.next(&m.text));
+        units.push(course_comment(m));
     }
-    units
-}
-
-/// `{time depth nodes}` for one engine move, standard style.
-fn comment(m: &MoveRecord) -> String {
-    let ms = m.time_ns / 1_000_000;
-    let secs = format!("{}.{:03}", ms / 1000, ms % 1000);
-    let depth = m.depth.map_or("-".to_string(), |d| d.to_string());
-    let nodes = m.nodes.map_or("-".to_string(), |n| n.to_string());
-    format!("{{{secs} {depth} {nodes}}}")
+    if !normal {
+        units.push(format!("{{{}}}", r.termination));
+    }
+    units.push(result.to_string());
+    out.push_str(&course_lines(&units));
+    out.push_str("\n\n");
+    out
 }
 
 /// `{nanoseconds depth nodes}` for one engine move, course style.
@@ -149,42 +100,6 @@ fn course_comment(m: &MoveRecord) -> String {
         m.depth.unwrap_or(0),
         m.nodes.unwrap_or(0)
     )
-}
-
-/// Whether the game starts with Lavender (Black) to move: a FEN whose side
-/// is `B`.
-fn black_starts(start: &Start) -> bool {
-    match start {
-        Start::StartPos => false,
-        Start::Fen(f) => match leiserchess::rules::fen::parse(f) {
-            Ok(b) => b.side() == leiserchess::rules::piece::Color::Black,
-            // An unparsable FEN (a void game): trust its side letter.
-            Err(_) => f
-                .split_whitespace()
-                .nth(1)
-                .is_some_and(|s| s.eq_ignore_ascii_case("b")),
-        },
-    }
-}
-
-/// Joins `units` with spaces into lines of at most `WIDTH` columns (a unit
-/// longer than that gets a line of its own).
-fn wrap(units: &[String]) -> String {
-    let mut out = String::new();
-    let mut line_len = 0;
-    for u in units {
-        if line_len > 0 && line_len + 1 + u.len() > WIDTH {
-            out.push('\n');
-            line_len = 0;
-        }
-        if line_len > 0 {
-            out.push(' ');
-            line_len += 1;
-        }
-        out.push_str(u);
-        line_len += u.len();
-    }
-    out
 }
 
 /// Joins `units` with spaces, starting a new line at move numbers 6, 11,
@@ -204,26 +119,6 @@ fn course_lines(units: &[String]) -> String {
     out
 }
 
-/// A tag value: `\` and `"` escaped, line breaks and tabs made spaces.
-fn escape(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            c if c.is_control() => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// The UTC civil date of a Unix time, as `YYYY.MM.DD`.
-fn date(unix: u64) -> String {
-    let (y, m, d) = civil_from_days((unix / 86_400) as i64);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
 /// The course referee's date: `Mon 2026.11.23 at 09:18:04 AM UTC` (a
 /// 12-hour clock; always UTC here).
 fn course_date(unix: u64) -> String {
@@ -241,22 +136,6 @@ fn course_date(unix: u64) -> String {
         DAYS[(unix / 86_400 % 7) as usize],
         date(unix)
     )
-}
-
-/// (year, month, day) of the day `days` after 1970-01-01 in the proleptic
-/// Gregorian calendar (H. Hinnant's `civil_from_days`: 400-year eras of
-/// 146097 days, years starting on March 1).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097); // [0, 146096]
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365; // [0, 399]
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // [0, 365]
-    let mp = (5 * doy + 2) / 153; // [0, 11], March = 0
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 #[cfg(test)]
@@ -352,44 +231,6 @@ mod tests {
 
 ";
         assert_eq!(to_pgn(&r, PgnStyle::Standard), expected);
-    }
-
-    #[test]
-    fn long_games_wrap_at_80_columns() {
-        let mut r = record();
-        r.moves = (0..60)
-            .map(|i| {
-                mv(
-                    if i % 2 == 0 { "h0R" } else { "a7L" },
-                    123_456,
-                    Some(12),
-                    Some(9_876_543),
-                )
-            })
-            .collect();
-        let pgn = to_pgn(&r, PgnStyle::Standard);
-        let body = pgn.split("\n\n").nth(1).unwrap();
-        assert!(body.lines().count() > 10);
-        assert!(body
-            .lines()
-            .all(|l| l.len() <= WIDTH && !l.ends_with(' ') && !l.starts_with(' ')));
-        // Nothing is lost or reordered by the wrapping.
-        let joined = body.lines().collect::<Vec<_>>().join(" ");
-        assert_eq!(
-            joined,
-            movetext(&r, false, comment).join(" ") + " {King zapped} 1-0"
-        );
-        assert!(joined.contains("31. h0R {123.456 12 9876543} a7L"));
-    }
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(date(0), "1970.01.01");
-        assert_eq!(date(951_782_400), "2000.02.29");
-        assert_eq!(date(951_868_800), "2000.03.01");
-        assert_eq!(date(1_704_067_199), "2023.12.31");
-        assert_eq!(date(1_704_067_200), "2024.01.01");
-        assert_eq!(date(4_107_542_400), "2100.03.01");
     }
 
     /// The course referee's layout: its seven tags, every move commented,

@@ -1,5 +1,7 @@
 //! A played game, as the referee records it.
 
+use leiserchess::rules::game::Outcome;
+
 /// Why a game ended.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Termination {
@@ -83,6 +85,16 @@ impl Termination {
     }
 }
 
+impl From<Outcome> for Termination {
+    fn from(o: Outcome) -> Termination {
+        match o {
+            Outcome::KingZapped { .. } => Termination::KingZapped,
+            Outcome::Repetition => Termination::Repetition,
+            Outcome::NoZap => Termination::NoZap,
+        }
+    }
+}
+
 impl std::fmt::Display for Termination {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
@@ -119,18 +131,9 @@ impl std::fmt::Display for Termination {
     }
 }
 
-/// One move with what the engine said about it.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct MoveRecord {
-    pub text: String,
-    /// From `go` to `bestmove`.
-    pub time_ns: u64,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    /// The last score the engine reported for it, centipawns from its own
-    /// view (mates as `±adjudication::MATE_CP`).
-    pub score: Option<i32>,
-}
+/// One move with what the engine said about it: the engine library's PGN
+/// record, which autotest writes through the same PGN writer.
+pub use leiserchess::protocol::pgn::MoveRecord;
 
 /// How a game started.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -156,4 +159,29 @@ pub struct GameRecord {
     pub started_unix: u64,
     /// Wall time of the whole game, engine start-up included.
     pub duration_ms: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use leiserchess::rules::piece::Color;
+
+    /// A game ended by the rules closes its PGN with the rules' own words,
+    /// as the browser GUI's games do.
+    #[test]
+    fn rule_endings_say_what_the_rules_say() {
+        for o in [
+            Outcome::KingZapped {
+                winner: Color::Black,
+            },
+            Outcome::Repetition,
+            Outcome::NoZap,
+        ] {
+            let t = Termination::from(o);
+            assert_eq!(
+                (t.to_string().as_str(), t.pgn_tag()),
+                (o.reason(), "normal")
+            );
+        }
+    }
 }

@@ -216,11 +216,11 @@ fn run_game(
     let mut adjudicator = Adjudicator::new(t.draw, t.resign);
     loop {
         if let Some(o) = game.outcome() {
-            return match o {
-                Outcome::KingZapped { winner } => (Termination::KingZapped, Some(winner)),
-                Outcome::Repetition => (Termination::Repetition, None),
-                Outcome::NoZap => (Termination::NoZap, None),
+            let winner = match o {
+                Outcome::KingZapped { winner } => Some(winner),
+                Outcome::Repetition | Outcome::NoZap => None,
             };
+            return (Termination::from(o), winner);
         }
         if t.max_plies > 0 && played.len() as u64 >= u64::from(t.max_plies) {
             return (Termination::Adjudicated(Adjudication::MoveLimit), None);

@@ -3,11 +3,13 @@
 //! `uci::lab` and, with the `debug-commands` feature, `uci::debug`), the
 //! options it offers (`options`) and the `dump` command's named dumps
 //! (`dump`, also of that feature).
-//! The other end, a program driven over UCI as a child process (`client`).
+//! The other end, a program driven over UCI as a child process (`client`),
+//! and the PGN writer of finished games (`pgn`, autotest's and the GUI's).
 //! This layer sits on top: nothing below imports it.
 
 pub mod client;
 #[cfg(feature = "debug-commands")]
 pub mod dump;
 pub mod options;
+pub mod pgn;
 pub mod uci;

@@ -83,18 +83,32 @@ impl Outcome {
     }
 }
 
+impl Outcome {
+    /// How the game ended, without the winner: `King zapped`, `draw by
+    /// repetition`, `draw by the no-zap rule` (a PGN's closing comment).
+    pub fn reason(self) -> &'static str {
+        match self {
+            Outcome::KingZapped { .. } => "King zapped",
+            Outcome::Repetition => "draw by repetition",
+            Outcome::NoZap => "draw by the no-zap rule",
+        }
+    }
+}
+
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
-            Outcome::KingZapped {
-                winner: Color::White,
-            } => f.write_str("Tangerine wins: King zapped"),
-            Outcome::KingZapped {
-                winner: Color::Black,
-            } => f.write_str("Lavender wins: King zapped"),
-            Outcome::Repetition => f.write_str("draw by repetition"),
-            Outcome::NoZap => f.write_str("draw by the no-zap rule"),
+            Outcome::KingZapped { winner } => write!(f, "{} wins: King zapped", side_name(*winner)),
+            o => f.write_str(o.reason()),
         }
+    }
+}
+
+/// The side's name in the rules: Tangerine (White), Lavender (Black).
+pub fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "Tangerine",
+        Color::Black => "Lavender",
     }
 }
 
@@ -242,6 +256,53 @@ impl Game {
         Ok(())
     }
 
+    /// Why a well-formed move `m` is not one of the position's moves, in
+    /// words: for a front end that explains a refused click. The verdict
+    /// is the move generator's ([`MoveError::NotAvailable`]); this only
+    /// names what stands in the way.
+    pub fn why_unavailable(&self, m: Move) -> String {
+        let b = &self.board;
+        let side = b.side();
+        let Some(g) = m.geometry() else {
+            return format!("'{m}' leaves the board");
+        };
+        let Some(mover) = b.piece_at(g.from) else {
+            return format!("{} is empty", g.from);
+        };
+        if mover.color() != side {
+            return format!(
+                "the piece on {} is {}'s, and {} is to move",
+                g.from,
+                side_name(mover.color()),
+                side_name(side)
+            );
+        }
+        let own = |s| {
+            format!(
+                "{s} holds a piece of {}'s own: friendly pieces never swap",
+                side_name(side)
+            )
+        };
+        match g.swap {
+            Some(swap) => match b.piece_at(swap) {
+                None => format!("{swap} is empty: there is nothing to swap with"),
+                Some(p) if p.color() == side => own(swap),
+                Some(_) if g.to != swap && b.piece_at(g.to).is_some() => {
+                    format!("the step after the swap must go to an empty square, and {} is taken", g.to)
+                }
+                Some(_) => "not a move of this position".to_string(),
+            },
+            None => match b.piece_at(g.to).filter(|_| g.to != g.from) {
+                Some(p) if p.color() == side => own(g.to),
+                Some(_) => format!(
+                    "{} holds an enemy piece: a swap goes on with a rotation ({}{}R) or a step to an empty square next to it",
+                    g.to, g.from, g.to
+                ),
+                None => "not a move of this position".to_string(),
+            },
+        }
+    }
+
     /// Parses `text` (case-insensitive) and plays it.
     pub fn play_text(&mut self, text: &str) -> Result<Move, MoveError> {
         let m = Move::parse(text).map_err(MoveError::Parse)?;
@@ -279,6 +340,32 @@ mod tests {
         assert!(matches!(g.play_text("zz"), Err(MoveError::Parse(_))));
         assert_eq!(g.board(), &before);
         assert!(g.moves().is_empty());
+    }
+
+    #[test]
+    fn refused_moves_are_explained() {
+        let g = Game::from_fen("ww7/8/8/3nw4/3NWSE3/8/8/7EE W").unwrap();
+        let why = |t: &str| g.why_unavailable(Move::parse(t).unwrap());
+        assert_eq!(why("a0a1"), "a0 is empty");
+        assert_eq!(
+            why("d4R"),
+            "the piece on d4 is Lavender's, and Tangerine is to move"
+        );
+        assert_eq!(
+            why("d3e3"),
+            "e3 holds a piece of Tangerine's own: friendly pieces never swap"
+        );
+        assert!(why("d3d4").starts_with("d4 holds an enemy piece: a swap goes on"));
+        assert_eq!(why("d3c3R"), "c3 is empty: there is nothing to swap with");
+        assert_eq!(
+            why("d3e3L"),
+            "e3 holds a piece of Tangerine's own: friendly pieces never swap"
+        );
+        assert_eq!(
+            why("d3d4e3"),
+            "the step after the swap must go to an empty square, and e3 is taken"
+        );
+        assert_eq!(Outcome::NoZap.reason(), "draw by the no-zap rule");
     }
 
     #[test]

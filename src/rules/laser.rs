@@ -101,6 +101,56 @@ pub fn path(b: &Board, color: Color) -> (u64, Option<Square>) {
     }
 }
 
+/// A beam as it is drawn: where it starts, turns and ends.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Beam {
+    /// The King's square, each mirror that turned the beam, and the last
+    /// square: the zapped piece's, or the last one before the beam leaves
+    /// the board (the King's own when it faces the edge).
+    pub points: Vec<Square>,
+    /// The direction of the last stretch.
+    pub heading: Dir,
+    pub zapped: Option<Square>,
+}
+
+/// The beam of `color`'s King, or `None` when it has no King (after a King
+/// zap). The same walk as [`path`], kept apart so the search's path stays
+/// allocation-free.
+pub fn beam(b: &Board, color: Color) -> Option<Beam> {
+    let mut at = b.king(color);
+    let king = b
+        .piece_at(at)
+        .filter(|p| p.is_king() && p.color() == color)?;
+    let mut d = Dir::from_index(king.ori());
+    let mut points = vec![at];
+    loop {
+        let Some(hit) = first_blocker(b.occupied(), at, d) else {
+            let last = std::iter::successors(Some(at), |s| s.step(d.compass())).last();
+            points.extend(last.filter(|&s| s != at));
+            return Some(Beam {
+                points,
+                heading: d,
+                zapped: None,
+            });
+        };
+        points.push(hit);
+        let p = b.piece_at(hit).expect("a blocker is a piece");
+        match bounce(d, p) {
+            Some(next) => {
+                at = hit;
+                d = next;
+            }
+            None => {
+                return Some(Beam {
+                    points,
+                    heading: d,
+                    zapped: Some(hit),
+                })
+            }
+        }
+    }
+}
+
 /// The laser shot of the side to move, computed once per position for all
 /// its moves: a move that changes none of the squares the unchanged board's
 /// beam crosses (nor the King's own) leaves the shot as it is.
@@ -205,5 +255,54 @@ mod tests {
         let (path_bits, hit) = path(&b, Color::White);
         assert_eq!(hit, d6);
         assert_eq!(path_bits.count_ones(), 3 + 3 + 3);
+    }
+
+    #[test]
+    fn the_drawn_beam_turns_at_the_mirrors_and_ends_on_its_victim() {
+        let b = fen::parse("7ss/3nw4/8/8/SE2NW4/8/8/NN7 W").unwrap();
+        let sq = |t: &str| Square::parse(t.as_bytes()).unwrap();
+        let beam = beam(&b, Color::White).unwrap();
+        assert_eq!(beam.points, ["a0", "a3", "d3", "d6"].map(sq));
+        assert_eq!((beam.heading, beam.zapped), (Dir::N, Some(sq("d6"))));
+        // Lavender's King on h7 faces south down an empty file.
+        let away = super::beam(&b, Color::Black).unwrap();
+        assert_eq!(away.points, ["h7", "h0"].map(sq));
+        assert_eq!((away.heading, away.zapped), (Dir::S, None));
+        // A King facing the edge: its own square only.
+        let edge = fen::parse("nn7/8/8/8/8/8/8/7SS W").unwrap();
+        assert_eq!(super::beam(&edge, Color::White).unwrap().points, [sq("h0")]);
+    }
+
+    /// The squares between the drawn beam's points are the beam's path,
+    /// and it ends where the shot does, over random playouts.
+    #[test]
+    fn the_drawn_beam_is_the_path() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..200 {
+            let mut b = fen::parse(fen::STARTPOS).unwrap();
+            for _ in 0..rng.usize(0..40) {
+                let mut list = crate::rules::moves::MoveList::new();
+                crate::rules::movegen::generate(&b, &mut list);
+                let m = list.as_slice()[rng.usize(0..list.len())];
+                if b.make(m).king_zapped() {
+                    break;
+                }
+            }
+            for c in Color::BOTH {
+                let Some(beam) = beam(&b, c) else { continue };
+                let mut squares = 0u64;
+                for w in beam.points.windows(2) {
+                    let mut s = w[0];
+                    let df = (w[1].file() - s.file()).signum();
+                    let dr = (w[1].rank() - s.rank()).signum();
+                    while s != w[1] {
+                        s = Square::from_coords(s.file() + df, s.rank() + dr).unwrap();
+                        squares |= s.bit();
+                    }
+                }
+                assert_eq!((squares, beam.zapped), path(&b, c), "{}", fen::to_fen(&b));
+                assert_eq!(beam.zapped, target_plain(&b, c));
+            }
+        }
     }
 }

@@ -1,0 +1,178 @@
+//! The games the server keeps: at most a fixed number, the oldest evicted
+//! (its search cancelled) when a new one would exceed it, so that a page
+//! reloaded in a loop can not exhaust memory.
+//!
+//! The GUI is its own referee: the game ends at the rules' first verdict,
+//! a zapped King or a draw (RULES.md's three-fold repetition and 100-ply
+//! no-zap rule), as autotest's referee ends its games.
+
+use super::think::Control;
+use crate::protocol::pgn::{self, MoveRecord, Standard};
+use crate::rules::board::Board;
+use crate::rules::fen::{self, FenError};
+use crate::rules::game::{Game, MoveError, Outcome};
+use crate::rules::moves::Move;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// The games by id; ids count up from 1 and are never reused.
+pub struct Store {
+    games: BTreeMap<u64, Entry>,
+    last_id: u64,
+    max: usize,
+}
+
+impl Store {
+    pub fn new(max: usize) -> Store {
+        Store {
+            games: BTreeMap::new(),
+            last_id: 0,
+            max: max.max(1),
+        }
+    }
+
+    /// Keeps `entry` under a new id, evicting the oldest games beyond the
+    /// limit.
+    pub fn insert(&mut self, entry: Entry) -> u64 {
+        while self.games.len() >= self.max {
+            if let Some((_, mut old)) = self.games.pop_first() {
+                old.cancel_search();
+            }
+        }
+        self.last_id += 1;
+        self.games.insert(self.last_id, entry);
+        self.last_id
+    }
+
+    pub fn get(&self, id: u64) -> Option<&Entry> {
+        self.games.get(&id)
+    }
+
+    pub fn get_mut(&mut self, id: u64) -> Option<&mut Entry> {
+        self.games.get_mut(&id)
+    }
+}
+
+/// The players' names, for the PGN.
+#[derive(Clone, Debug)]
+pub struct Players {
+    pub white: String,
+    pub black: String,
+}
+
+/// What the engine's search said about its move, for the PGN.
+pub struct EngineMove {
+    pub time: Duration,
+    /// The last completed iteration's.
+    pub depth: Option<u32>,
+    pub nodes: u64,
+}
+
+/// One game: the rules' `Game`, what the PGN needs, and its search.
+pub struct Entry {
+    pub game: Game,
+    /// The position it started from.
+    start: Board,
+    pub records: Vec<MoveRecord>,
+    pub players: Players,
+    started_unix: u64,
+    /// When the last move was played: a human's thinking time runs from it.
+    last_move_at: Instant,
+    /// Counts every change, so that a search answers only the position it
+    /// searched.
+    pub version: u64,
+    pub search: Option<Arc<Control>>,
+}
+
+impl Entry {
+    pub fn new(start: &str, players: Players) -> Result<Entry, FenError> {
+        let board = fen::parse(start)?;
+        Ok(Entry {
+            game: Game::new(board.clone()),
+            start: board,
+            records: Vec::new(),
+            players,
+            started_unix: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            last_move_at: Instant::now(),
+            version: 0,
+            search: None,
+        })
+    }
+
+    /// The rules' verdict that ended the game, if any.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+
+    /// Plays `m` if the rules allow it and the game goes on: the engine's
+    /// move with what its search says, a human's (`None`) with the time
+    /// since the last move.
+    pub fn play(&mut self, m: Move, engine: Option<EngineMove>) -> Result<(), MoveError> {
+        if let Some(o) = self.outcome() {
+            return Err(MoveError::GameOver(o));
+        }
+        self.game.play(m)?;
+        let (time, depth, nodes) = match engine {
+            Some(e) => (e.time, e.depth, Some(e.nodes)),
+            None => (self.last_move_at.elapsed(), None, None),
+        };
+        self.records.push(MoveRecord {
+            text: m.to_string(),
+            time_ns: time.as_nanos() as u64,
+            depth,
+            nodes,
+            score: None,
+        });
+        self.last_move_at = Instant::now();
+        self.version += 1;
+        Ok(())
+    }
+
+    /// Takes back the last `plies` moves (all there are, if fewer) by
+    /// replaying the others from the start.
+    pub fn undo(&mut self, plies: usize) -> Result<(), MoveError> {
+        let keep = self.records.len().saturating_sub(plies);
+        let mut game = Game::new(self.start.clone());
+        for &m in &self.game.moves()[..keep] {
+            game.play(m)?;
+        }
+        self.game = game;
+        self.records.truncate(keep);
+        self.last_move_at = Instant::now();
+        self.version += 1;
+        Ok(())
+    }
+
+    /// Stops the running search, if any, so that it plays nothing.
+    pub fn cancel_search(&mut self) {
+        if let Some(c) = self.search.take() {
+            c.cancel();
+        }
+    }
+
+    /// The game in autotest's Standard PGN style.
+    pub fn pgn(&self, id: u64) -> String {
+        let (result, tag, termination) = match self.outcome() {
+            Some(o) => (o.score_text(), "normal", o.reason()),
+            None => ("*", "unterminated", "game in progress"),
+        };
+        let start = fen::to_fen(&self.start);
+        let start = (start != fen::STARTPOS).then_some(start.as_str());
+        pgn::standard(&Standard {
+            event: "leiserchess gui",
+            round: &id.to_string(),
+            white: &self.players.white,
+            black: &self.players.black,
+            fen: start,
+            opening: &[],
+            moves: &self.records,
+            result,
+            termination_tag: tag,
+            termination,
+            started_unix: self.started_unix,
+        })
+    }
+}

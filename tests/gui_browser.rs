@@ -1,0 +1,473 @@
+//! The browser GUI in a real headless Chromium, driven over WebDriver
+//! (Debian's `chromium` and `chromium-driver`): the page loads with the
+//! start position and its beam; refused clicks are explained; a step and
+//! a swap are played by clicking and the engine answers on the board; a
+//! loaded FEN is drawn with the beam ending on the piece it zaps; a King
+//! zap ends the game with its reason; the PGN downloads; a tab closed
+//! mid-search frees the search; the page fits a phone's width. Everything the page draws is checked against the rules
+//! code. Its screenshot goes to its temporary folder (kept when a later
+//! check fails), and with `UPDATE_DOCS=1` to docs/gui.png.
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use leiserchess::gui::{router, serve, Config};
+use leiserchess::rules::fen;
+use leiserchess::rules::game::Game;
+use leiserchess::rules::laser::beam;
+use leiserchess::rules::square::Square;
+use serde_json::{json, Value};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// Every wait for the page ends in a failure after this.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// The position whose Tangerine beam turns at g5 and d5 and zaps d1.
+const MIRRORS: &str = "ss3nw3/4se3/1senwse2SW1/nw4SE2/5NW2/4NWSE2/2NWswSE3/6NN1 W";
+/// Tangerine turns its King west and zaps Lavender's.
+const KING_ZAP: &str = "8/8/8/8/8/8/8/nn6NN W";
+
+/// chromedriver, ended when dropped.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        // It may have ended already; either way it must not outlive the test.
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    let l = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    l.local_addr().unwrap().port()
+}
+
+/// Starts chromedriver on a free port, logging to `log`.
+fn start_driver(log: &Path) -> (Driver, u16) {
+    let port = free_port();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .arg(format!("--log-path={}", log.display()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {CHROMEDRIVER}: {e}"));
+    let driver = Driver(child);
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let start = Instant::now();
+    while TcpStream::connect_timeout(&addr, Duration::from_millis(100)).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "chromedriver did not listen on {port} (log: {})",
+            log.display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (driver, port)
+}
+
+/// The browser's session: headless, with a fresh profile and downloads to
+/// `downloads`. Without the background-networking flags Chromium's own
+/// connections are refused on a closed network and it stalls.
+async fn open_browser(driver_port: u16, profile: &Path, downloads: &Path) -> Client {
+    let caps = json!({
+        "browserName": "chrome",
+        "goog:chromeOptions": {
+            "binary": CHROMIUM,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--window-size=1180,960",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+            "prefs": {
+                "download.default_directory": downloads.display().to_string(),
+                "download.prompt_for_download": false,
+            },
+        },
+    });
+    let Value::Object(caps) = caps else {
+        unreachable!()
+    };
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{driver_port}"))
+        .await
+        .expect("a WebDriver session with Chromium")
+}
+
+/// The page as the test sees it.
+struct Page {
+    c: Client,
+}
+
+impl Page {
+    async fn js(&self, script: &str) -> Value {
+        self.c
+            .execute(script, vec![])
+            .await
+            .unwrap_or_else(|e| panic!("{script}: {e}"))
+    }
+
+    async fn text(&self, css: &str) -> String {
+        self.c
+            .find(Locator::Css(css))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    }
+
+    async fn click(&self, css: &str) {
+        let e = self
+            .c
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css}: {e}"));
+        e.click()
+            .await
+            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    async fn click_square(&self, square: &str) {
+        self.click(&format!("rect.sq[data-square='{square}']"))
+            .await;
+    }
+
+    /// Waits until `script` returns true.
+    async fn until(&self, what: &str, script: &str) {
+        let start = Instant::now();
+        while self.js(script).await != Value::Bool(true) {
+            assert!(
+                start.elapsed() < PATIENCE,
+                "waited {PATIENCE:?} for {what}; message: {}",
+                self.message().await
+            );
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+
+    async fn message(&self) -> String {
+        self.text("#message").await
+    }
+
+    /// Waits for the message to contain `says`.
+    async fn says(&self, says: &str) {
+        let script = format!(
+            "return document.getElementById('message').textContent.includes({});",
+            json!(says)
+        );
+        self.until(&format!("the message '{says}'"), &script).await;
+    }
+
+    /// The moves listed, without their numbers.
+    async fn moves(&self) -> Vec<String> {
+        self.text("#moves")
+            .await
+            .split_whitespace()
+            .filter(|w| !w.ends_with('.') && w != &"none" && w != &"yet")
+            .map(String::from)
+            .collect()
+    }
+
+    /// Checks that the board drawn is `game`'s: the FEN, every piece by
+    /// square, kind, colour and orientation, and the side to move's beam
+    /// with its victim.
+    async fn shows(&self, game: &Game) {
+        let b = game.board();
+        let fen = self
+            .js("return document.getElementById('board').dataset.fen;")
+            .await;
+        assert_eq!(fen, fen::to_fen(b));
+        let drawn = self
+            .js("return [...document.querySelectorAll('#board .piece')].map(p => p.dataset.square + ' ' + p.dataset.piece);")
+            .await;
+        let mut drawn: Vec<String> = serde_json::from_value(drawn).unwrap();
+        drawn.sort();
+        let mut want: Vec<String> = Square::all()
+            .filter_map(|s| {
+                b.piece_at(s).map(|p| {
+                    let kind = if p.is_king() { "king" } else { "pawn" };
+                    let color = if p.color() == leiserchess::rules::piece::Color::White {
+                        "white"
+                    } else {
+                        "black"
+                    };
+                    format!("{s} {kind} {color} {}", p.to_string().to_ascii_uppercase())
+                })
+            })
+            .collect();
+        want.sort();
+        assert_eq!(drawn, want, "pieces drawn for {}", fen::to_fen(b));
+        let rules = beam(b, b.side()).expect("a King to fire");
+        let points: Vec<String> = rules.points.iter().map(|s| s.to_string()).collect();
+        let shown = self.js("const b = document.getElementById('beam'); return b && [b.dataset.points, b.dataset.zapped, b.querySelectorAll('polyline').length];").await;
+        let zapped = rules.zapped.map_or(String::new(), |s| s.to_string());
+        assert_eq!(
+            shown,
+            json!([points.join(" "), zapped, 2]),
+            "beam of {}",
+            fen::to_fen(b)
+        );
+        let mark = self
+            .js("const z = document.getElementById('zapped'); return z ? z.dataset.square : '';")
+            .await;
+        assert_eq!(mark, json!(zapped), "the zapped piece's mark");
+    }
+
+    async fn load_fen(&self, text: &str) {
+        let input = self.c.find(Locator::Css("#fen")).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(text).await.unwrap();
+        self.click("#load").await;
+        self.says("Position loaded.").await;
+    }
+
+    /// Waits until the engine has answered: `plies` moves listed and no
+    /// search running.
+    async fn engine_answered(&self, plies: usize) {
+        let script = format!(
+            "return S.game.history.length === {plies} && !S.search && document.getElementById('moves').textContent.trim().split(/\\s+/).filter(w => !w.endsWith('.')).length === {plies};"
+        );
+        self.until(&format!("the engine's answer (ply {plies})"), &script)
+            .await;
+    }
+}
+
+#[test]
+fn the_page_plays_in_chromium() {
+    for tool in [CHROMIUM, CHROMEDRIVER] {
+        assert!(
+            Path::new(tool).exists(),
+            "{tool} is missing: the browser test needs Debian's Chromium and its WebDriver \
+             (apt-get install -y chromium chromium-driver; .ci/run installs them)"
+        );
+    }
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("gui_browser-{}", std::process::id()));
+    let (profile, downloads) = (dir.join("profile"), dir.join("downloads"));
+    for d in [&profile, &downloads] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let (driver, driver_port) = start_driver(&dir.join("chromedriver.log"));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/", listener.local_addr().unwrap());
+        tokio::spawn(serve(listener, router(Config::default())));
+        let c = open_browser(driver_port, &profile, &downloads).await;
+        let page = Page { c: c.clone() };
+        // On a task of its own, so that a failed check still ends the
+        // session below and Chromium does not linger.
+        let task = tokio::spawn(play(page, url, dir.clone(), downloads));
+        let result = tokio::time::timeout(Duration::from_secs(120), task).await;
+        let _ = c.close().await;
+        match result {
+            Err(_) => panic!("the browser test took over 120 s"),
+            Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Ok(Err(e)) => panic!("the browser test did not finish: {e}"),
+            Ok(Ok(())) => {}
+        }
+    });
+    drop(driver);
+    std::fs::remove_dir_all(&dir)
+        .unwrap_or_else(|e| panic!("cannot remove {}: {e}", dir.display()));
+}
+
+async fn play(page: Page, url: String, dir: PathBuf, downloads: PathBuf) {
+    page.c.goto(&url).await.unwrap();
+    page.says("New game.").await;
+    let mut game = Game::from_fen(fen::STARTPOS).unwrap();
+    page.shows(&game).await;
+    assert_eq!(page.text("#status").await, "Tangerine to move — your move");
+
+    // The engine plays Lavender at depth 3.
+    let limit = page.c.find(Locator::Css("#limit")).await.unwrap();
+    limit.clear().await.unwrap();
+    limit.send_keys("3\u{e004}").await.unwrap();
+    page.until(
+        "the engine's name in the players",
+        "return S.game.players.black === 'leiserchess (depth 3)';",
+    )
+    .await;
+
+    // Refused clicks are explained, the rules' reasons included.
+    page.click_square("a0").await;
+    page.says("a0 is empty: select one of Tangerine's pieces first.")
+        .await;
+    page.click_square("a7").await;
+    page.says("That is Lavender's piece; Tangerine is to move.")
+        .await;
+    page.click_square("h0").await;
+    page.click_square("h3").await;
+    page.says("the squares of a move must be adjacent").await;
+
+    // A step by clicking; the engine answers on the board.
+    page.click_square("h1").await;
+    page.engine_answered(2).await;
+    let moves = page.moves().await;
+    assert_eq!(moves[0], "h0h1");
+    for m in &moves {
+        game.play_text(m).unwrap();
+    }
+    page.shows(&game).await;
+    assert!(
+        page.text("#info-depth").await.starts_with("3 "),
+        "the last iteration's depth"
+    );
+    assert!(!page.text("#info-pv").await.is_empty());
+
+    // A loaded FEN: the beam turns twice and ends on the pawn it zaps.
+    page.load_fen(MIRRORS).await;
+    let mut game = Game::from_fen(MIRRORS).unwrap();
+    page.shows(&game).await;
+    assert_eq!(
+        page.js("return document.getElementById('beam').dataset.points;")
+            .await,
+        "g0 g5 d5 d1"
+    );
+
+    // A swap by clicking: e1 swaps with d1 and turns left; the engine answers.
+    page.click_square("e1").await;
+    page.click_square("d1").await;
+    page.says("Swapping with d1").await;
+    page.click("#rotate button[data-rot='L']").await;
+    page.engine_answered(2).await;
+    let moves = page.moves().await;
+    assert_eq!(moves[0], "e1d1L");
+    for m in &moves {
+        game.play_text(m).unwrap();
+    }
+    page.shows(&game).await;
+
+    // The screenshot: the engine's last search, a piece selected with its moves.
+    let own = Square::all()
+        .find(|&s| {
+            game.board()
+                .piece_at(s)
+                .is_some_and(|p| p.color() == game.board().side() && !p.is_king())
+        })
+        .unwrap();
+    page.click_square(&own.to_string()).await;
+    let png = page.c.screenshot().await.unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+    std::fs::write(dir.join("gui.png"), &png).unwrap();
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/gui.png");
+        std::fs::write(&docs, &png).unwrap();
+    }
+
+    // Flipped, Lavender's back rank is at the bottom.
+    page.click("#flip").await;
+    let above = page
+        .js("const y = s => document.querySelector(`rect.sq[data-square='${s}']`).getBoundingClientRect().y; return y('a0') < y('a7');")
+        .await;
+    assert_eq!(above, true);
+    page.click("#flip").await;
+
+    // A King zapped ends the game with its reason.
+    page.load_fen(KING_ZAP).await;
+    page.click_square("h0").await;
+    page.click("#rotate button[data-rot='L']").await;
+    page.until(
+        "the result",
+        "return !document.getElementById('result').hidden;",
+    )
+    .await;
+    assert_eq!(
+        page.text("#result").await,
+        "1-0 · Tangerine wins: King zapped"
+    );
+    assert_eq!(page.text("#status").await, "Tangerine wins: King zapped");
+    page.click_square("a0").await;
+    page.says("The game is over").await;
+
+    // The PGN, as autotest writes it.
+    page.click("#pgn").await;
+    let id = page.js("return S.game.id;").await;
+    let file = downloads.join(format!("leiserchess-{id}.pgn"));
+    let start = Instant::now();
+    while !file.exists() {
+        assert!(start.elapsed() < PATIENCE, "no download {}", file.display());
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let pgn = std::fs::read_to_string(&file).unwrap();
+    for line in [
+        "[Event \"leiserchess gui\"]",
+        "[White \"Human\"]",
+        "[Black \"leiserchess (depth 3)\"]",
+        "[Result \"1-0\"]",
+        "[SetUp \"1\"]",
+        &format!("[FEN \"{KING_ZAP}\"]"),
+        "[Termination \"normal\"]",
+        "[PlyCount \"1\"]",
+    ] {
+        assert!(pgn.lines().any(|l| l == line), "no {line} in\n{pgn}");
+    }
+    let movetext = pgn.split("\n\n").nth(1).unwrap();
+    assert!(
+        movetext.starts_with("1. h0L {") && movetext.ends_with(" - -} {King zapped} 1-0"),
+        "{pgn}"
+    );
+
+    // A tab closed mid-search frees the search: the engine is given a
+    // minute, the page goes away after its first iteration, and the game
+    // is soon idle with nothing played.
+    let kind = page.c.find(Locator::Css("#limit-kind")).await.unwrap();
+    kind.select_by_value("movetime").await.unwrap();
+    let limit = page.c.find(Locator::Css("#limit")).await.unwrap();
+    limit.clear().await.unwrap();
+    limit.send_keys("60000\u{e004}").await.unwrap();
+    page.until(
+        "a minute a move",
+        "return S.game.players.black === 'leiserchess (60000 ms)';",
+    )
+    .await;
+    page.click("#new").await;
+    page.says("New game.").await;
+    page.click("#go").await;
+    page.until(
+        "the first iteration",
+        "return !!S.search && document.getElementById('info-depth').textContent !== '–';",
+    )
+    .await;
+    let id = page.js("return S.game.id;").await;
+    page.c.goto("about:blank").await.unwrap();
+    let closed = Instant::now();
+    loop {
+        page.c.goto(&format!("{url}api/games/{id}")).await.unwrap();
+        let text = page.js("return document.body.innerText;").await;
+        let state: Value = serde_json::from_str(text.as_str().unwrap()).unwrap();
+        if state["searching"] == false {
+            assert_eq!(
+                state["history"],
+                json!([]),
+                "a cancelled search plays nothing"
+            );
+            break;
+        }
+        assert!(
+            closed.elapsed() < Duration::from_secs(10),
+            "the search outlived its tab by 10 s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // A phone's width: the page fits without sideways scrolling.
+    page.c.goto(&url).await.unwrap();
+    page.says("New game.").await;
+    page.c.set_window_size(390, 844).await.unwrap();
+    let fits = page
+        .js("const w = document.documentElement.clientWidth; return document.documentElement.scrollWidth <= w && document.getElementById('board').getBoundingClientRect().right <= w;")
+        .await;
+    assert_eq!(fits, true, "the page is wider than a phone");
+}

@@ -11,6 +11,13 @@
 //! - `eval/fast`, `eval/plain`: `evaluate` / `evaluate_plain` (both colours'
 //!   coverage plus the per-piece terms) of every position, default weights.
 //!
+//! - `nnue/evaluate`: the embedded net's output from a ready accumulator
+//!   (with its beam features added), every position;
+//! - `nnue/make-update-evaluate`: what the search pays per node: a move
+//!   made, the parent's accumulator copied and updated, the net
+//!   evaluated, the move unmade — the first four moves of every position;
+//! - `nnue/refresh`: an accumulator from scratch, for comparison.
+//!
 //! Before timing, the fast and plain results are checked equal on every
 //! position, and the boards are checked unchanged afterwards.
 //!
@@ -18,9 +25,13 @@
 
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use leiserchess::eval::nnue::accumulator::{Accumulator, Before};
+use leiserchess::eval::nnue::Network;
 use leiserchess::eval::{self, coverage, Terms, Weights};
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
+use leiserchess::rules::movegen::generate;
+use leiserchess::rules::moves::{Move, MoveList};
 use leiserchess::rules::piece::Color;
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -150,5 +161,73 @@ fn bench_eval(c: &mut Criterion) {
     assert_eq!(boards, before, "evaluate did not restore the boards");
 }
 
-criterion_group!(benches, bench_coverage, bench_eval);
+/// The first four generated moves of each board.
+fn some_moves(boards: &[Board]) -> Vec<Vec<Move>> {
+    boards
+        .iter()
+        .map(|b| {
+            let mut list = MoveList::new();
+            generate(b, &mut list);
+            list.iter().take(4).collect()
+        })
+        .collect()
+}
+
+fn bench_nnue(c: &mut Criterion) {
+    let mut boards = positions();
+    let before = boards.clone();
+    let net = Network::embedded();
+    let accs: Vec<Accumulator> = boards
+        .iter()
+        .map(|b| Accumulator::refresh(&net, b))
+        .collect();
+    let moves = some_moves(&boards);
+    let mut g = group(c, "nnue", boards.len());
+    g.bench_function("evaluate", |b| {
+        b.iter(|| {
+            let mut sum = 0i64;
+            for (board, acc) in black_box(&boards).iter().zip(&accs) {
+                sum += i64::from(net.evaluate(acc, board));
+            }
+            sum
+        })
+    });
+    g.bench_function("refresh", |b| {
+        b.iter(|| {
+            let mut sum = 0i64;
+            for board in black_box(&boards) {
+                sum += i64::from(Accumulator::refresh(&net, board).units(Color::White)[0]);
+            }
+            sum
+        })
+    });
+    g.finish();
+    let plies: usize = moves.iter().map(Vec::len).sum();
+    let mut g = group(c, "nnue", plies);
+    g.bench_function("make-update-evaluate", |b| {
+        b.iter(|| {
+            let mut sum = 0i64;
+            for ((board, acc), ms) in black_box(&mut boards).iter_mut().zip(&accs).zip(&moves) {
+                for &m in ms {
+                    let touched = Before::of(board, m.touched());
+                    let undo = board.make(m);
+                    let mut child = acc.clone();
+                    child.update(&net, board, &touched, &undo);
+                    if !undo.king_zapped() {
+                        sum += i64::from(net.evaluate(&child, board));
+                    }
+                    board.unmake(m, undo);
+                }
+            }
+            sum
+        })
+    });
+    g.finish();
+    assert_eq!(
+        boards, before,
+        "the nnue benchmark did not restore the boards"
+    );
+}
+
+criterion_group!(benches, bench_coverage, bench_eval, bench_nnue);
 criterion_main!(benches);

@@ -38,7 +38,6 @@ use leiserchess::search::time::SearchLimits;
 use leiserchess::search::tt::{Bound, Entry, Table};
 use leiserchess::search::{bench, Params, Root, Shared};
 use std::hint::black_box;
-use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Duration;
 
 /// The table under test: 16 MB, 4 ways (the engine's defaults).
@@ -141,13 +140,7 @@ fn bench_tt(c: &mut Criterion) {
 /// What one single-thread search needs besides the position: a fresh
 /// table and move-ordering state.
 fn fresh(hash_mb: usize, ways: usize) -> (Shared, [Order; 1]) {
-    let shared = Shared {
-        tt: Table::new(hash_mb, ways),
-        stop: AtomicBool::new(false),
-        pondering: AtomicBool::new(false),
-        nodes: AtomicU64::new(0),
-    };
-    (shared, [Order::default()])
+    (Shared::new(hash_mb, ways), [Order::default()])
 }
 
 /// Searches `root` to `depth` on one thread; returns the node count.

@@ -7,10 +7,12 @@
 //! - `rules`: squares, pieces, moves, the board and its in-place
 //!   make/unmake, the laser, move generation, FEN, a game's history and
 //!   rules, perft.
-//! - `eval`: the evaluation and its laser-coverage term.
+//! - `eval`: the evaluation and its laser-coverage term; `eval::nnue`, the
+//!   learned evaluation.
 //! - `search`: PVS with its transposition table, move ordering, time
 //!   management and the `bench` workload.
-//! - `lab`: self-play data and the evaluation's tuning.
+//! - `lab`: self-play data, the evaluation's tuning, the learned
+//!   evaluation's training, the opening book.
 //! - `protocol`: the UCI loop, its options and the `dump` registry;
 //!   `protocol::client`, the other end (a UCI program as a child process),
 //!   which autotest and the tests drive engines with; and `protocol::pgn`,

@@ -5,7 +5,7 @@
 #![forbid(unsafe_code)]
 
 use leiserchess::eval::{bench, Weights};
-use leiserchess::lab::{book, datagen, tune};
+use leiserchess::lab::{book, datagen, train, tune};
 use leiserchess::rules::fen;
 use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
 use leiserchess::search::params::{TableSize, TABLE};
@@ -19,9 +19,10 @@ const USAGE: &str = "usage:
   leiserchess --version       print the name and version
   leiserchess perft <depth> [--fen FEN|startpos|endgame] [--threads N] [--plain] [--divide]
                               count leaf nodes from a position (default: startpos)
-  leiserchess bench [depth] [--hash MB] [--ways K] [--check-rep]
+  leiserchess bench [depth] [--hash MB] [--ways K] [--nnue] [--check-rep]
                               search the fixed bench positions to depth (default 6),
-                              one thread; ends with the node total and nps;
+                              one thread; ends with the node total and nps; --nnue
+                              evaluates with the embedded net;
                               --check-rep (not in the pedantic build) checks every
                               invariant as the check_rep option does
   leiserchess evalbench [FILE] [--seconds S]
@@ -31,10 +32,11 @@ const USAGE: &str = "usage:
 /// The whole usage text: the commands here, the GUI's and the lab's.
 fn usage() -> String {
     format!(
-        "{USAGE}\n{}\n{}\n{}\n{}",
+        "{USAGE}\n{}\n{}\n{}\n{}\n{}",
         leiserchess::gui::USAGE,
         datagen::USAGE,
         tune::USAGE,
+        train::USAGE,
         book::USAGE
     )
 }
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Some("datagen") => datagen::command(&args[1..]),
         Some("book") => book::command(&args[1..]),
         Some("tune") => tune::command(&args[1..]),
+        Some("train") => train::command(&args[1..]),
         Some("gui") => leiserchess::gui::command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{}", usage());
@@ -186,13 +189,13 @@ fn evalbench_command(args: &[String]) -> Result<(), String> {
 fn bench_command(args: &[String]) -> Result<(), String> {
     let mut depth = search::bench::DEFAULT_DEPTH;
     let mut table = TableSize::default();
-    #[cfg_attr(not(feature = "debug-commands"), allow(unused_mut))]
     let mut params = Params::default();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--hash" => table_flag(&mut table, "--hash", "hash", it.next())?,
             "--ways" => table_flag(&mut table, "--ways", "tt_ways", it.next())?,
+            "--nnue" => params.use_nnue = true,
             #[cfg(feature = "debug-commands")]
             "--check-rep" => params.check_rep = true,
             d => {

@@ -14,6 +14,7 @@
 
 pub mod bench;
 pub mod coverage;
+pub mod nnue;
 
 use crate::rules::bitboard::squares;
 use crate::rules::board::Board;

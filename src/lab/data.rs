@@ -157,6 +157,12 @@ pub fn decode_all(bytes: &[u8]) -> Result<Vec<Sample>, DataError> {
         .collect()
 }
 
+/// Every sample of the file at `path`; the error names the file.
+pub fn read(path: &str) -> Result<Vec<Sample>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    decode_all(&bytes).map_err(|e| format!("{path}: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

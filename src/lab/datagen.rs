@@ -10,6 +10,7 @@
 //! requested number of positions (a torn last record is cut off first).
 
 use super::data::{encode, Outcome, Sample, RECORD};
+use crate::eval::nnue::Network;
 use crate::rules::fen;
 use crate::rules::game::{Game, Outcome as GameOutcome};
 use crate::rules::piece::Color;
@@ -20,17 +21,19 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 pub const USAGE: &str = "  leiserchess datagen FILE [--positions N] [--nodes N] [--random-plies K]
-                      [--threads T] [--seed S] [--max-plies P]
+                      [--threads T] [--seed S] [--max-plies P] [--net FILE]
                               self-play data for `tune`: appends positions with
                               their search score and game result to FILE until it
                               holds N (default 1000000); N nodes a move (default
                               3000), K random opening plies (default 8), T threads
                               (default 1), games longer than P plies (default 400)
-                              are draws; run it again to resume";
+                              are draws; --net: both sides evaluate with that net
+                              (`train`'s) instead of the hand-written evaluation;
+                              run it again to resume";
 
 /// What one run does.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,6 +45,9 @@ pub struct Config {
     pub threads: usize,
     pub seed: u64,
     pub max_plies: u32,
+    /// The net both sides evaluate with (`--net`); `None`: the
+    /// hand-written evaluation.
+    pub net: Option<Arc<Network>>,
 }
 
 /// Table size of each game's search, MB: fixed-node searches are small.
@@ -63,9 +69,14 @@ impl Config {
             threads: 1,
             seed: 1,
             max_plies: 400,
+            net: None,
         };
         while let Some(flag) = it.next() {
             let value = it.next().ok_or(format!("{flag} needs a value"))?;
+            if flag == "--net" {
+                c.net = Some(Arc::new(Network::load(value)?));
+                continue;
+            }
             let number = |lo: u64, hi: u64| super::whole(flag, value, lo, hi);
             match flag.as_str() {
                 "--positions" => c.positions = number(1, u64::MAX)?,
@@ -117,7 +128,10 @@ fn play_game(c: &Config, n: u64, shared: &Shared, order: &mut Order) -> Option<P
         let answer = crate::search::think::think(
             &root,
             &limits,
-            Params::default(),
+            Params {
+                use_nnue: c.net.is_some(),
+                ..Params::default()
+            },
             shared,
             std::slice::from_mut(order),
             |_, _, _| {},
@@ -185,7 +199,10 @@ pub fn run(c: &Config) -> Result<(), String> {
             let tx = tx.clone();
             let (next_game, enough) = (&next_game, &enough);
             scope.spawn(move || {
-                let shared = Shared::new(HASH_MB, 4);
+                let shared = match &c.net {
+                    Some(net) => Shared::with_net(HASH_MB, 4, net.clone()),
+                    None => Shared::new(HASH_MB, 4),
+                };
                 let mut order = Order::default();
                 while !enough.load(Ordering::Relaxed) {
                     let n = next_game.fetch_add(1, Ordering::Relaxed);
@@ -283,6 +300,8 @@ mod tests {
         assert!(Config::parse(&args("x.bin --seed"))
             .unwrap_err()
             .contains("needs a value"));
+        let e = Config::parse(&args("x.bin --net /nonexistent.nnue")).unwrap_err();
+        assert!(e.contains("cannot read /nonexistent.nnue"), "{e}");
     }
 
     #[test]
@@ -314,6 +333,25 @@ mod tests {
         assert_eq!(second.len(), 70 * RECORD);
         assert_eq!(&second[..first.len()], &first[..]);
         assert_eq!(decode_all(&second).unwrap().len(), 70);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_run_can_play_with_a_net() {
+        let dir = std::env::temp_dir().join(format!("datagen-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let net = dir.join("n.nnue");
+        std::fs::write(&net, Network::embedded().to_bytes()).unwrap();
+        let out = dir.join("d.bin");
+        let c = Config::parse(&args(&format!(
+            "{} --positions 30 --nodes 300 --net {}",
+            out.display(),
+            net.display()
+        )))
+        .unwrap();
+        assert!(c.net.is_some());
+        run(&c).unwrap();
+        assert_eq!(decode_all(&std::fs::read(&out).unwrap()).unwrap().len(), 30);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -314,20 +314,14 @@ fn read_points(files: &[String]) -> Result<(Vec<Point>, Vec<f64>), String> {
     let (mut points, mut scores) = (Vec::new(), Vec::new());
     for file in files {
         let start = Instant::now();
-        let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
-        let rest = bytes.len() % data::RECORD;
-        if rest != 0 {
-            return Err(format!("{file}: {}", data::DataError::Truncated(rest)));
-        }
-        for (i, r) in bytes.chunks_exact(data::RECORD).enumerate() {
-            let r = r.try_into().expect("a whole record");
-            let s = data::decode(r, i).map_err(|e| format!("{file}: {e}"))?;
+        let samples = data::read(file)?;
+        for s in &samples {
             points.push(Point::new(&s.board, s.outcome.score_for(s.board.side())));
             scores.push(f64::from(s.score));
         }
         eprintln!(
             "{file}: {} positions in {:.1} s",
-            bytes.len() / data::RECORD,
+            samples.len(),
             start.elapsed().as_secs_f64()
         );
     }

@@ -45,6 +45,11 @@ const ENGINE_LAST: &[OptionSpec] = &[
         default: 0,
     },
     OptionSpec {
+        name: "EvalFile",
+        kind: OptionKind::Text,
+        default: 0,
+    },
+    OptionSpec {
         name: "Clear Hash",
         kind: OptionKind::Button,
         default: 0,

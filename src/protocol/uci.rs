@@ -9,7 +9,9 @@ mod commands;
 mod debug;
 mod go;
 mod lab;
+mod net;
 
+use crate::eval::nnue::Network;
 use crate::lab::book::Book;
 use crate::protocol::options::Options;
 use crate::quote::{escape_controls, quote};
@@ -17,6 +19,7 @@ use crate::rules::fen;
 use crate::rules::game::{self, Game};
 use crate::search::order::Order;
 use crate::search::think::think;
+use crate::search::think::EMBEDDED;
 use crate::search::{score_text, Root, Shared};
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
@@ -81,6 +84,8 @@ pub struct Engine {
     book: Book,
     /// Chooses among the book's good moves; fixed seed.
     book_rng: fastrand::Rng,
+    /// The learned evaluation's net (`EvalFile`).
+    net: Arc<Network>,
     /// The thread freeing the last replaced table, joined before the
     /// next one is freed and at the end, so no thread outlives the engine.
     freeing: Option<JoinHandle<()>>,
@@ -122,7 +127,8 @@ impl Engine {
             rng: fastrand::Rng::with_seed(RNG_SEED),
             book: Book::default(),
             book_rng: fastrand::Rng::with_seed(RNG_SEED),
-            shared: Arc::new(new_shared(&options)),
+            shared: Arc::new(new_shared(&options, EMBEDDED.clone())),
+            net: EMBEDDED.clone(),
             orders: vec![Order::default()],
             running: None,
             freeing: None,
@@ -183,7 +189,10 @@ impl Engine {
     /// while, and `ucinewgame` must answer at once.
     fn renew_table(&mut self) {
         self.join_freeing();
-        let old = std::mem::replace(&mut self.shared, Arc::new(new_shared(&self.options)));
+        let old = std::mem::replace(
+            &mut self.shared,
+            Arc::new(new_shared(&self.options, self.net.clone())),
+        );
         self.freeing = Some(std::thread::spawn(move || drop(old)));
     }
 
@@ -275,13 +284,18 @@ impl Engine {
         let name = args[n + 1..value_at.unwrap_or(args.len())].join(" ");
         let value = value_at.map(|v| args[v + 1..].join(" "));
         let book_file = self.options.text("BookFile").to_string();
+        let eval_file = self.options.text("EvalFile").to_string();
         match self.options.set(&name, value.as_deref()) {
             Ok(report) if name.eq_ignore_ascii_case("BookFile") => {
                 say(out, report);
                 self.load_book(&book_file, out);
             }
+            Ok(report) if name.eq_ignore_ascii_case("EvalFile") => {
+                say(out, report);
+                self.load_net(&eval_file, out);
+            }
             Ok(report) => {
-                if ["hash", "tt_ways", "Clear Hash"]
+                if ["hash", "tt_ways", "Clear Hash", "use_nnue"]
                     .iter()
                     .any(|n| n.eq_ignore_ascii_case(&name))
                 {
@@ -432,10 +446,11 @@ pub fn position_args<'a>(args: &'a [&'a str]) -> (Result<String, String>, &'a [&
     (text, moves)
 }
 
-/// The search's table and flags, sized by the `hash` and `tt_ways` options.
-fn new_shared(o: &Options) -> Shared {
+/// The search's table and flags, sized by the `hash` and `tt_ways`
+/// options, with the net `net`.
+fn new_shared(o: &Options, net: Arc<Network>) -> Shared {
     let t = o.table_size();
-    Shared::new(t.hash_mb, t.ways)
+    Shared::with_net(t.hash_mb, t.ways, net)
 }
 
 fn line_out(out: &mut Vec<u8>, text: &str) {

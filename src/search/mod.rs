@@ -21,6 +21,8 @@ pub mod time;
 pub mod tt;
 
 use crate::eval::evaluate;
+use crate::eval::nnue::accumulator::{Accumulator, Before};
+use crate::eval::nnue::Network;
 use crate::rules::board::{Board, Undo};
 use crate::rules::game::DrawRules;
 use crate::rules::moves::Move;
@@ -82,6 +84,10 @@ pub struct Worker<'a> {
     pondered: bool,
     /// The lengths of `keys` and `touched` at the root (for `check_rep`).
     root_len: (usize, usize),
+    /// With `use_nnue`, the net and its accumulator for each position from
+    /// the root to the current one.
+    net: Option<&'a Network>,
+    accumulators: Vec<Accumulator>,
 }
 
 /// Runs the statements only while the `check_rep` option is on, and only in
@@ -111,6 +117,9 @@ impl<'a> Worker<'a> {
         let mut zap_clock = vec![0; root.history.len()];
         zap_clock.push(root.plies_since_zap);
         let touched: Vec<u64> = root.last_move.map(|m| m.touched()).into_iter().collect();
+        let net = params.use_nnue.then_some(&*shared.net);
+        let mut accumulators = Vec::with_capacity(if net.is_some() { MAX_PLY + 2 } else { 0 });
+        accumulators.extend(net.map(|n| Accumulator::refresh(n, &root.board)));
         Worker {
             root_len: (root.history.len(), touched.len()),
             board: root.board.clone(),
@@ -135,6 +144,8 @@ impl<'a> Worker<'a> {
             rng: fastrand::Rng::with_seed(params.seed),
             main,
             pondered: shared.pondering.load(Ordering::Relaxed),
+            net,
+            accumulators,
         }
     }
 
@@ -254,7 +265,13 @@ impl<'a> Worker<'a> {
         }
         let r = self.params.randomize;
         let noise = if r > 0 { self.rng.i32(-r..=r) } else { 0 };
-        let score = evaluate(&self.board, &self.params.weights).score_cp(noise) + self.params.hmb;
+        let score = match self.net {
+            Some(net) => {
+                let acc = self.accumulators.last().expect("the root's accumulator");
+                net.evaluate(acc, &self.board) + noise / 100
+            }
+            None => evaluate(&self.board, &self.params.weights).score_cp(noise),
+        } + self.params.hmb;
         self.eval_cache[slot] = (key, score);
         score
     }
@@ -296,7 +313,17 @@ impl<'a> Worker<'a> {
         self.keys.push(self.board.key());
         self.touched.push(s.touched);
         let clock = *self.zap_clock.last().expect("clock");
+        let before = self.net.map(|_| Before::of(&self.board, s.touched));
         let undo = self.board.make_with(s.mv, |_| s.victim);
+        if let (Some(net), Some(before)) = (self.net, before) {
+            let mut acc = self
+                .accumulators
+                .last()
+                .expect("the root's accumulator")
+                .clone();
+            acc.update(net, &self.board, &before, &undo);
+            self.accumulators.push(acc);
+        }
         self.zap_clock
             .push(if undo.zapped.is_some() { 0 } else { clock + 1 });
         check_rep!(self, self.check_made(undo.king_zapped()));
@@ -305,6 +332,9 @@ impl<'a> Worker<'a> {
 
     fn unplay(&mut self, s: &Scored, undo: Undo) {
         self.board.unmake(s.mv, undo);
+        if self.net.is_some() {
+            self.accumulators.pop();
+        }
         self.keys.pop();
         self.touched.pop();
         self.zap_clock.pop();

@@ -7,11 +7,16 @@ use super::order::{Order, MAX_PLY};
 use super::time::{Plan, SearchLimits, Stability};
 use super::tt::Table;
 use super::{Params, Worker, MATE, MATE_BOUND};
+use crate::eval::nnue::Network;
 use crate::rules::board::Board;
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
+
+/// The embedded net, parsed once.
+pub static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| Arc::new(Network::embedded()));
 
 /// What the threads of one search share.
 pub struct Shared {
@@ -22,16 +27,25 @@ pub struct Shared {
     pub pondering: AtomicBool,
     /// The helper threads' nodes.
     pub nodes: AtomicU64,
+    /// The learned evaluation's net (`EvalFile`), used with `use_nnue`.
+    pub net: Arc<Network>,
 }
 
 impl Shared {
-    /// Idle search state with a table of `hash_mb` MB in `ways`-way buckets.
+    /// Idle search state with a table of `hash_mb` MB in `ways`-way
+    /// buckets and the embedded net.
     pub fn new(hash_mb: usize, ways: usize) -> Shared {
+        Shared::with_net(hash_mb, ways, EMBEDDED.clone())
+    }
+
+    /// The same with `net`.
+    pub fn with_net(hash_mb: usize, ways: usize, net: Arc<Network>) -> Shared {
         Shared {
             tt: Table::new(hash_mb, ways),
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            net,
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::{line_out, say, Engine, Running};
 use crate::eval::evaluate;
+use crate::eval::nnue::accumulator::Accumulator;
 use crate::quote::quote;
 use crate::rules::fen;
 use crate::rules::game::Outcome;
@@ -122,7 +123,17 @@ impl Engine {
         if r > 0 {
             say(out, format!("randomize noise {noise} ev"));
         }
-        line_out(out, &format!("info score cp {}", terms.score_cp(noise)));
+        let board = game.board();
+        let net = Accumulator::refresh(&self.net, board);
+        let learned = self.net.evaluate(&net, board);
+        let hand = terms.score_cp(noise);
+        say(out, format!("nnue cp {learned}, hand-written cp {hand}"));
+        let in_use = if self.options.params().use_nnue {
+            learned + noise / 100
+        } else {
+            hand
+        };
+        line_out(out, &format!("info score cp {in_use}"));
     }
 
     pub(super) fn generate(&self, out: &mut Vec<u8>) {

@@ -23,6 +23,7 @@
 //! Shuffles are seeded by the seed and the epoch, so a resumed run makes
 //! the same steps as an unbroken one.
 
+pub mod mirror;
 pub mod model;
 pub mod plot;
 
@@ -35,14 +36,17 @@ use std::time::{Duration, Instant};
 
 pub const USAGE: &str =
     "  leiserchess train DATA... --out FILE [--epochs N] [--lambda L] [--validation F]
-                   [--seed S] [--rate R] [--batch B] [--threads T] [--beam] [--resume]
+                   [--seed S] [--rate R] [--batch B] [--threads T] [--beam] [--mirror]
+                   [--resume]
                               train the learned evaluation on self-play data files:
                               target = L × result + (1 − L) × sigmoid(K × search
                               score), L default 0.5; F (default 0.1) held out; N
                               epochs (default 20) of Adam, first step R (default
                               0.001) falling to a tenth; B positions a step
                               (default 16384) over T threads (default 2); --beam
-                              adds the laser beams' squares to the inputs; the net
+                              adds the laser beams' squares to the inputs; --mirror
+                              trains on each position reflected in the a7-h0
+                              diagonal too (the same game, turned); the net
                               of the best held-out loss written to FILE, the state
                               after every epoch to FILE.ckpt (--resume goes on from
                               it), the loss curve to FILE.tsv and FILE.svg";
@@ -60,6 +64,8 @@ pub struct Args {
     pub batch: usize,
     pub threads: usize,
     pub beam: bool,
+    /// Train on every position's reflection too ([`mirror`]).
+    pub mirror: bool,
     pub resume: bool,
 }
 
@@ -87,12 +93,14 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
         batch: 16384,
         threads: 2,
         beam: false,
+        mirror: false,
         resume: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--beam" => a.beam = true,
+            "--mirror" => a.mirror = true,
             "--resume" => a.resume = true,
             flag if VALUE_FLAGS.contains(&flag) => {
                 let value = it.next().ok_or(format!("{flag} needs a value"))?;
@@ -337,12 +345,18 @@ fn split(samples: &[Sample], a: &Args, k: f64) -> (Set, Set) {
     for (i, s) in samples.iter().enumerate() {
         let result = s.outcome.score_for(s.board.side());
         let target = a.lambda * result + (1.0 - a.lambda) * sigmoid(k * f64::from(s.score));
-        let set = if held_out_block(i, a) {
-            &mut valid
-        } else {
-            &mut train
-        };
-        set.push(s, a.beam, target as f32);
+        if held_out_block(i, a) {
+            valid.push(s, a.beam, target as f32);
+            continue;
+        }
+        train.push(s, a.beam, target as f32);
+        if a.mirror {
+            let m = Sample {
+                board: mirror::mirror(&s.board),
+                ..s.clone()
+            };
+            train.push(&m, a.beam, target as f32);
+        }
     }
     (train, valid)
 }

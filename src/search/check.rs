@@ -5,6 +5,7 @@
 use super::order::MAX_PLY;
 use super::Worker;
 use crate::check::{ensure, CheckRep};
+use crate::eval::nnue::accumulator::Accumulator;
 
 impl Worker<'_> {
     /// Plies from the root to the current position, by the key stack.
@@ -109,6 +110,29 @@ impl CheckRep for Worker<'_> {
         )?;
         ensure(self.seldepth as usize <= MAX_PLY, || {
             format!("seldepth {} above {MAX_PLY}", self.seldepth)
+        })?;
+        self.check_accumulators(n)
+    }
+}
+
+impl Worker<'_> {
+    /// With the net: one accumulator a position from the root, the last
+    /// equal to one built from scratch for the board.
+    fn check_accumulators(&self, n: usize) -> Result<(), String> {
+        let Some(net) = self.net else {
+            return ensure(self.accumulators.is_empty(), || {
+                format!("{} accumulators without a net", self.accumulators.len())
+            });
+        };
+        ensure(self.accumulators.len() == n + 1, || {
+            format!(
+                "{} accumulators {n} plies from the root",
+                self.accumulators.len()
+            )
+        })?;
+        let fresh = Accumulator::refresh(net, &self.board);
+        ensure(self.accumulators.last() == Some(&fresh), || {
+            format!("the accumulator {n} plies from the root differs from a fresh one")
         })
     }
 }
@@ -132,8 +156,13 @@ mod tests {
     }
 
     fn worker<'a>(shared: &'a Shared, order: &'a mut Order) -> Worker<'a> {
+        worker_with(shared, order, false)
+    }
+
+    fn worker_with<'a>(shared: &'a Shared, order: &'a mut Order, use_nnue: bool) -> Worker<'a> {
         let params = Params {
             check_rep: true,
+            use_nnue,
             ..Params::default()
         };
         let plan = Plan::new(&SearchLimits::default(), std::time::Instant::now());
@@ -151,6 +180,42 @@ mod tests {
             assert!(w.iterate(d).is_some());
         }
         assert_eq!(w.check_rep(), Ok(()));
+    }
+
+    #[cfg(feature = "debug-commands")]
+    #[test]
+    fn a_search_with_the_net_passes_every_check() {
+        let shared = Shared::new(1, 4);
+        let mut order = Order::default();
+        let mut w = worker_with(&shared, &mut order, true);
+        for d in 1..=4 {
+            assert!(w.iterate(d).is_some());
+        }
+        assert_eq!(w.check_rep(), Ok(()));
+    }
+
+    #[test]
+    fn a_stale_or_missing_accumulator_is_caught() {
+        let shared = Shared::new(1, 4);
+        let mut order = Order::default();
+        let mut w = worker_with(&shared, &mut order, true);
+        assert_eq!(w.check_rep(), Ok(()));
+        let other = fen::parse(fen::ENDGAME).unwrap();
+        w.accumulators[0] = Accumulator::refresh(&shared.net, &other);
+        assert_eq!(
+            w.check_rep().unwrap_err(),
+            "the accumulator 0 plies from the root differs from a fresh one"
+        );
+        w.accumulators.clear();
+        assert_eq!(
+            w.check_rep().unwrap_err(),
+            "0 accumulators 0 plies from the root"
+        );
+        let mut order = Order::default();
+        let mut w = worker(&shared, &mut order);
+        w.accumulators
+            .push(Accumulator::refresh(&shared.net, &other));
+        assert_eq!(w.check_rep().unwrap_err(), "1 accumulators without a net");
     }
 
     #[cfg(feature = "debug-commands")]

@@ -1,0 +1,117 @@
+//! The positions as the trainer holds them, and the loss and its gradient
+//! over them.
+
+use super::model::{Inputs, Model};
+use crate::eval::nnue::features;
+use crate::lab::data::Sample;
+
+/// Positions as the trainer sees them: both views' features in one flat
+/// list, and the target.
+#[derive(Default)]
+pub struct Set {
+    feats: Vec<u16>,
+    /// Per position: where its features start, how many are the side to
+    /// move's (the other side's follow), how many in all.
+    index: Vec<(u32, u16, u16)>,
+    pub targets: Vec<f32>,
+    /// The game's result, side to move's view.
+    pub results: Vec<f32>,
+}
+
+impl Set {
+    pub fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+
+    /// Adds a position with its target.
+    pub fn push(&mut self, s: &Sample, beam: bool, target: f32) {
+        let start = self.feats.len();
+        let side = s.board.side();
+        let mut n_us = 0;
+        for (i, view) in [side, side.opp()].into_iter().enumerate() {
+            self.feats
+                .extend(features::pieces(&s.board, view).map(|f| f as u16));
+            if beam {
+                self.feats
+                    .extend(features::beams(&s.board, view).map(|f| f as u16));
+            }
+            if i == 0 {
+                n_us = self.feats.len() - start;
+            }
+        }
+        let n = self.feats.len() - start;
+        self.index.push((start as u32, n_us as u16, n as u16));
+        self.targets.push(target);
+        self.results.push(s.outcome.score_for(side) as f32);
+    }
+
+    pub fn inputs(&self, i: usize) -> Inputs<'_> {
+        let (start, n_us, n) = self.index[i];
+        let all = &self.feats[start as usize..start as usize + n as usize];
+        let (us, them) = all.split_at(n_us as usize);
+        Inputs { us, them }
+    }
+}
+
+/// The loss on the targets and on the results of `set`'s positions.
+pub fn losses(m: &Model, set: &Set, k: f32) -> (f64, f64) {
+    let (mut target, mut result) = (0.0f64, 0.0f64);
+    for i in 0..set.len() {
+        let p = sigmoid_f32(k * m.forward(&m.hidden(&set.inputs(i))));
+        target += f64::from((p - set.targets[i]).powi(2));
+        result += f64::from((p - set.results[i]).powi(2));
+    }
+    let n = set.len().max(1) as f64;
+    (target / n, result / n)
+}
+
+fn sigmoid_f32(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The mean gradient of the loss over `batch` (indices into `set`), the
+/// positions split over `threads`; and the batch's summed loss.
+pub fn gradient(m: &Model, set: &Set, batch: &[usize], k: f32, threads: usize) -> (Vec<f32>, f64) {
+    let share = batch.len().div_ceil(threads.max(1)).max(1);
+    let parts: Vec<(Vec<f32>, f64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = batch
+            .chunks(share)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut grad = vec![0.0f32; m.params.len()];
+                    let mut loss = 0.0f64;
+                    for &i in part {
+                        let x = set.inputs(i);
+                        let h = m.hidden(&x);
+                        let p = sigmoid_f32(k * m.forward(&h));
+                        let e = p - set.targets[i];
+                        loss += f64::from(e * e);
+                        m.backward(&x, &h, 2.0 * e * p * (1.0 - p) * k, &mut grad);
+                    }
+                    (grad, loss)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a gradient thread"))
+            .collect()
+    });
+    let mut total = vec![0.0f32; m.params.len()];
+    let mut loss = 0.0;
+    for (g, l) in parts {
+        for (t, g) in total.iter_mut().zip(g) {
+            *t += g;
+        }
+        loss += l;
+    }
+    let n = batch.len().max(1) as f32;
+    for t in &mut total {
+        *t /= n;
+    }
+    (total, loss)
+}

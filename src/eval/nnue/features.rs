@@ -66,7 +66,12 @@ pub fn beam_squares(b: &Board) -> [u64; 2] {
 
 /// Every beam feature of `b` from `view`.
 pub fn beams(b: &Board, view: Color) -> impl Iterator<Item = usize> {
-    let paths = beam_squares(b);
+    beams_of(beam_squares(b), view)
+}
+
+/// Every beam feature from `view` of the beams `paths` ([`beam_squares`]):
+/// the beams traced once serve both views.
+pub fn beams_of(paths: [u64; 2], view: Color) -> impl Iterator<Item = usize> {
     Color::BOTH
         .into_iter()
         .flat_map(move |owner| squares(paths[owner.index()]).map(move |s| beam(view, owner, s)))

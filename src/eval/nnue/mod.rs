@@ -191,8 +191,9 @@ impl Network {
         let side = b.side();
         let (mut us, mut them) = (acc.units(side), acc.units(side.opp()));
         if self.beam {
+            let paths = features::beam_squares(b);
             for (units, view) in [(&mut us, side), (&mut them, side.opp())] {
-                for f in features::beams(b, view) {
+                for f in features::beams_of(paths, view) {
                     accumulator::add(units, &self.ft_weights[f]);
                 }
             }

@@ -19,3 +19,38 @@ pub(crate) fn whole(flag: &str, value: &str, lo: u64, hi: u64) -> Result<u64, St
         .filter(|n| (lo..=hi).contains(n))
         .ok_or(format!("{flag} wants a number {lo}..{hi}, got '{value}'"))
 }
+
+/// The finite number `value` given to `flag` for which `ok` holds; the
+/// error names both and says what was wanted.
+pub(crate) fn real(
+    flag: &str,
+    value: &str,
+    ok: impl Fn(f64) -> bool,
+    what: &str,
+) -> Result<f64, String> {
+    value
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && ok(*x))
+        .ok_or(format!("{flag} {value}: not {what}"))
+}
+
+/// `--lambda`: the result's weight in the target, 0 to 1.
+pub(crate) fn lambda(flag: &str, value: &str) -> Result<f64, String> {
+    real(
+        flag,
+        value,
+        |x| (0.0..=1.0).contains(&x),
+        "a number from 0 to 1",
+    )
+}
+
+/// `--validation`: the share of positions held out, 0 up to 1.
+pub(crate) fn validation(flag: &str, value: &str) -> Result<f64, String> {
+    real(
+        flag,
+        value,
+        |x| (0.0..1.0).contains(&x),
+        "a number from 0 up to (not including) 1",
+    )
+}

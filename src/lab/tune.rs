@@ -273,7 +273,6 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         }
         let value = it.next().ok_or(format!("{arg} needs a value"))?;
         let bad = |what: &str| format!("{arg} {value}: not {what}");
-        let number = || value.parse::<f64>().ok().filter(|x| x.is_finite());
         match arg.as_str() {
             "--epochs" => {
                 a.epochs = value
@@ -282,22 +281,10 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                     .filter(|&n| n > 0)
                     .ok_or(bad("a whole number above 0"))?
             }
-            "--lambda" => {
-                a.lambda = number()
-                    .filter(|x| (0.0..=1.0).contains(x))
-                    .ok_or(bad("a number from 0 to 1"))?
-            }
-            "--validation" => {
-                a.validation = number()
-                    .filter(|x| (0.0..1.0).contains(x))
-                    .ok_or(bad("a number from 0 up to (not including) 1"))?
-            }
+            "--lambda" => a.lambda = super::lambda(arg, value)?,
+            "--validation" => a.validation = super::validation(arg, value)?,
             "--seed" => a.seed = value.parse().map_err(|_| bad("a whole number"))?,
-            "--rate" => {
-                a.rate = number()
-                    .filter(|&x| x > 0.0)
-                    .ok_or(bad("a number above 0"))?
-            }
+            "--rate" => a.rate = super::real(arg, value, |x| x > 0.0, "a number above 0")?,
             "--out" => a.out = Some(value.clone()),
             _ => return Err(format!("unknown option {arg}")),
         }

@@ -71,28 +71,15 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
             flag if VALUE_FLAGS.contains(&flag) => {
                 let value = it.next().ok_or(format!("{flag} needs a value"))?;
                 let bad = |what: &str| format!("{flag} {value}: not {what}");
-                let number = || value.parse::<f64>().ok().filter(|x| x.is_finite());
                 match flag {
                     "--out" => a.out = value.clone(),
                     "--epochs" => a.epochs = crate::lab::whole(flag, value, 1, 10_000)? as usize,
                     "--batch" => a.batch = crate::lab::whole(flag, value, 1, 1 << 24)? as usize,
                     "--threads" => a.threads = crate::lab::whole(flag, value, 1, 256)? as usize,
                     "--seed" => a.seed = value.parse().map_err(|_| bad("a whole number"))?,
-                    "--lambda" => {
-                        a.lambda = number()
-                            .filter(|x| (0.0..=1.0).contains(x))
-                            .ok_or(bad("a number from 0 to 1"))?
-                    }
-                    "--validation" => {
-                        a.validation = number()
-                            .filter(|x| (0.0..1.0).contains(x))
-                            .ok_or(bad("a number from 0 up to (not including) 1"))?
-                    }
-                    _ => {
-                        a.rate = number()
-                            .filter(|&x| x > 0.0)
-                            .ok_or(bad("a number above 0"))?
-                    }
+                    "--lambda" => a.lambda = crate::lab::lambda(flag, value)?,
+                    "--validation" => a.validation = crate::lab::validation(flag, value)?,
+                    _ => a.rate = crate::lab::real(flag, value, |x| x > 0.0, "a number above 0")?,
                 }
             }
             flag if flag.starts_with("--") => return Err(format!("train: unknown flag '{flag}'")),

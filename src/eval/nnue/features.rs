@@ -22,6 +22,11 @@ pub const PIECE_FEATURES: usize = 1024;
 /// Beam features: 2 owners × 64 squares, after the piece features.
 pub const BEAM_FEATURES: usize = 128;
 
+/// The number of inputs of a net with or without the beam features.
+pub const fn count(beam: bool) -> usize {
+    PIECE_FEATURES + if beam { BEAM_FEATURES } else { 0 }
+}
+
 /// The square `s` as `view` sees it.
 #[inline(always)]
 fn relative(view: Color, s: Square) -> usize {

@@ -130,7 +130,7 @@ impl Network {
 
     /// The length of a file with or without the beam features.
     fn length(beam: bool) -> usize {
-        let inputs = features::PIECE_FEATURES + if beam { features::BEAM_FEATURES } else { 0 };
+        let inputs = features::count(beam);
         MAGIC.len() + 8 + 2 * (inputs * HIDDEN + HIDDEN + 2 * HIDDEN) + 4
     }
 
@@ -162,7 +162,7 @@ impl Network {
         let mut row = || -> [i16; HIDDEN] {
             std::array::from_fn(|_| halves.next().expect("the length was checked"))
         };
-        let inputs = features::PIECE_FEATURES + if beam { features::BEAM_FEATURES } else { 0 };
+        let inputs = features::count(beam);
         let ft_weights = (0..inputs).map(|_| row()).collect();
         let ft_bias = row();
         let (a, b) = (row(), row());
@@ -202,7 +202,7 @@ impl Network {
     }
 
     /// The output layer on the two perspectives' units, in cp.
-    pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
+    fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
         let (w_us, w_them) = self.out_weights.split_at(HIDDEN);
         let sum = dot_clipped(us, w_us) + dot_clipped(them, w_them) + self.out_bias;
         (sum as i64 * SCALE as i64 / (QA * QB) as i64) as i32
@@ -226,7 +226,7 @@ mod tests {
 
     fn tiny(beam: bool) -> Network {
         let mut rng = fastrand::Rng::with_seed(7);
-        let inputs = features::PIECE_FEATURES + if beam { features::BEAM_FEATURES } else { 0 };
+        let inputs = features::count(beam);
         Network {
             beam,
             ft_weights: (0..inputs)

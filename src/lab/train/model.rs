@@ -36,7 +36,7 @@ pub struct Hidden {
 
 impl Model {
     pub fn inputs(beam: bool) -> usize {
-        features::PIECE_FEATURES + if beam { features::BEAM_FEATURES } else { 0 }
+        features::count(beam)
     }
 
     /// The number of parameters of a net with or without beam features.

@@ -106,12 +106,8 @@ impl Network {
 
     /// The number of input features.
     pub fn inputs(&self) -> usize {
-        features::PIECE_FEATURES
-            + if self.beam {
-                features::BEAM_FEATURES
-            } else {
-                0
-            }
+        features::count(self.beam)
+    }
     }
 
     /// The file's bytes.

@@ -108,7 +108,6 @@ impl Network {
     pub fn inputs(&self) -> usize {
         features::count(self.beam)
     }
-    }
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {

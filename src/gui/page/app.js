@@ -524,6 +524,9 @@ function start() {
     playersChanged();
   });
   $("limit").addEventListener("change", playersChanged);
+  // A page left for another ends its search: the back/forward cache would
+  // keep the page, frozen, and its search's stream open.
+  window.addEventListener("pagehide", cancelSearch);
   const m = /game=(\d+)/.exec(location.hash);
   if (m) {
     api("GET", "/api/games/" + m[1]).then((r) => {

@@ -19,10 +19,11 @@ const USAGE: &str = "usage:
   leiserchess --version       print the name and version
   leiserchess perft <depth> [--fen FEN|startpos|endgame] [--threads N] [--plain] [--divide]
                               count leaf nodes from a position (default: startpos)
-  leiserchess bench [depth] [--hash MB] [--ways K] [--nnue] [--check-rep]
+  leiserchess bench [depth] [--hash MB] [--ways K] [--hand] [--check-rep]
                               search the fixed bench positions to depth (default 6),
-                              one thread; ends with the node total and nps; --nnue
-                              evaluates with the embedded net;
+                              one thread; ends with the node total and nps; --hand
+                              evaluates with the hand-written evaluation instead of
+                              the embedded net;
                               --check-rep (not in the pedantic build) checks every
                               invariant as the check_rep option does
   leiserchess evalbench [FILE] [--seconds S]
@@ -195,7 +196,7 @@ fn bench_command(args: &[String]) -> Result<(), String> {
         match arg.as_str() {
             "--hash" => table_flag(&mut table, "--hash", "hash", it.next())?,
             "--ways" => table_flag(&mut table, "--ways", "tt_ways", it.next())?,
-            "--nnue" => params.use_nnue = true,
+            "--hand" => params.use_nnue = false,
             #[cfg(feature = "debug-commands")]
             "--check-rep" => params.check_rep = true,
             d => {

@@ -15,6 +15,7 @@ use crate::rules::fen;
 use crate::rules::game::{Game, Outcome as GameOutcome};
 use crate::rules::piece::Color;
 use crate::search::order::Order;
+use crate::search::think::EMBEDDED;
 use crate::search::time::SearchLimits;
 use crate::search::{Params, Root, Shared, MATE_BOUND};
 use std::fs::OpenOptions;
@@ -25,15 +26,15 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 pub const USAGE: &str = "  leiserchess datagen FILE [--positions N] [--nodes N] [--random-plies K]
-                      [--threads T] [--seed S] [--max-plies P] [--net FILE]
-                              self-play data for `tune`: appends positions with
-                              their search score and game result to FILE until it
-                              holds N (default 1000000); N nodes a move (default
-                              3000), K random opening plies (default 8), T threads
-                              (default 1), games longer than P plies (default 400)
-                              are draws; --net: both sides evaluate with that net
-                              (`train`'s) instead of the hand-written evaluation;
-                              run it again to resume";
+                      [--threads T] [--seed S] [--max-plies P] [--net FILE | --hand]
+                              self-play data for `tune` and `train`: appends
+                              positions with their search score and game result to
+                              FILE until it holds N (default 1000000); N nodes a move
+                              (default 3000), K random opening plies (default 8), T
+                              threads (default 1), games longer than P plies (default
+                              400) are draws; both sides evaluate with the embedded
+                              net, --net: with that net (`train`'s), --hand: with the
+                              hand-written evaluation; run it again to resume";
 
 /// What one run does.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,8 +46,8 @@ pub struct Config {
     pub threads: usize,
     pub seed: u64,
     pub max_plies: u32,
-    /// The net both sides evaluate with (`--net`); `None`: the
-    /// hand-written evaluation.
+    /// The net both sides evaluate with (the embedded one, or `--net`'s);
+    /// `None` (`--hand`): the hand-written evaluation.
     pub net: Option<Arc<Network>>,
 }
 
@@ -69,9 +70,13 @@ impl Config {
             threads: 1,
             seed: 1,
             max_plies: 400,
-            net: None,
+            net: Some(EMBEDDED.clone()),
         };
         while let Some(flag) = it.next() {
+            if flag == "--hand" {
+                c.net = None;
+                continue;
+            }
             let value = it.next().ok_or(format!("{flag} needs a value"))?;
             if flag == "--net" {
                 c.net = Some(Arc::new(Network::load(value)?));
@@ -337,21 +342,33 @@ mod tests {
     }
 
     #[test]
-    fn a_run_can_play_with_a_net() {
+    fn the_net_plays_by_default_and_hand_or_another_net_on_request() {
         let dir = std::env::temp_dir().join(format!("datagen-net-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let net = dir.join("n.nnue");
         std::fs::write(&net, Network::embedded().to_bytes()).unwrap();
-        let out = dir.join("d.bin");
-        let c = Config::parse(&args(&format!(
-            "{} --positions 30 --nodes 300 --net {}",
-            out.display(),
-            net.display()
-        )))
-        .unwrap();
-        assert!(c.net.is_some());
-        run(&c).unwrap();
-        assert_eq!(decode_all(&std::fs::read(&out).unwrap()).unwrap().len(), 30);
+        let data = |flags: &str| {
+            let out = dir.join("d.bin");
+            let _ = std::fs::remove_file(&out);
+            let c = Config::parse(&args(&format!(
+                "{} --positions 30 --nodes 300 {flags}",
+                out.display()
+            )))
+            .unwrap();
+            run(&c).unwrap();
+            (c.net, decode_all(&std::fs::read(&out).unwrap()).unwrap())
+        };
+        let (embedded, by_net) = data("");
+        assert!(Arc::ptr_eq(&embedded.unwrap(), &EMBEDDED));
+        let (loaded, by_file) = data(&format!("--net {}", net.display()));
+        assert!(*loaded.unwrap() == Network::embedded());
+        let (hand, by_hand) = data("--hand");
+        assert!(hand.is_none());
+        assert_eq!(by_net.len(), 30);
+        // The same games with the same net; another evaluation, other scores.
+        let scores = |d: &[Sample]| d.iter().map(|s| s.score).collect::<Vec<_>>();
+        assert_eq!(scores(&by_net), scores(&by_file));
+        assert_ne!(scores(&by_net), scores(&by_hand));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -35,7 +35,8 @@ pub struct Params {
     pub null_r: i32,
     pub seed: u64,
     /// Evaluate with the learned net (`EvalFile`) instead of the
-    /// hand-written evaluation.
+    /// hand-written evaluation: the default since the net's SPRT at 10+0.1
+    /// (BENCHMARKS.md, "The learned evaluation").
     pub use_nnue: bool,
     /// Check every structure's invariants after every make/unmake and at
     /// every node (the `check_rep` option; see `crate::check`). Always false, and
@@ -56,7 +57,7 @@ pub const PARAMS: &[Setting<Params>] = &[
     Setting::spin("aspiration", 25, 0, 1000, |p, v| p.aspiration = v as i32),
     Setting::spin("null_r", 0, 0, 6, |p, v| p.null_r = v as i32),
     Setting::spin("seed", 0, 0, i32::MAX as i64, |p, v| p.seed = v as u64),
-    Setting::check("use_nnue", false, |p, v| p.use_nnue = v != 0),
+    Setting::check("use_nnue", true, |p, v| p.use_nnue = v != 0),
     Setting::spin("no_zap_plies", 100, 0, 10000, |p, v| {
         p.no_zap_plies = v as u32
     }),

@@ -227,17 +227,20 @@ mod tests {
     use crate::rules::fen;
 
     /// With `null_r` on, the bench positions cost fewer nodes, and every
-    /// King zap the full search proves is still proven.
+    /// King zap the full search proves is still proven. The hand-written
+    /// evaluation: a tenth of the nodes is its measured saving at depth 5
+    /// (the net's is smaller, 7%).
     #[test]
     fn null_move_pruning_prunes_and_keeps_forced_zaps() {
-        let with = Params {
-            null_r: 3,
+        let hand = Params {
+            use_nnue: false,
             ..Params::default()
         };
+        let with = Params { null_r: 3, ..hand };
         let (mut plain_nodes, mut null_nodes, mut zaps) = (0, 0, 0);
         for text in super::super::bench::POSITIONS {
             let root = Root::new(fen::parse(text).unwrap());
-            let plain = search_depth(&root, 5, Params::default(), 1, 4);
+            let plain = search_depth(&root, 5, hand, 1, 4);
             let null = search_depth(&root, 5, with, 1, 4);
             plain_nodes += plain.nodes;
             null_nodes += null.nodes;

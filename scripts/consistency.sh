@@ -40,8 +40,9 @@
 # (any engine, perft or bench process, by /usr/bin/time -v; instrumentation
 # included) above --max-rss-mb (default 512).
 #
-# Engines play depth 3 against depth 3 (one with a 1 MB table of 2 ways, one
-# without margin pruning), each search also capped at 150,000 nodes of the
+# Engines play depth 3 against depth 3 (one with the learned evaluation and
+# a 1 MB table of 2 ways, one with the hand-written evaluation and without
+# margin pruning: both evaluations are checked), each search also capped at 150,000 nodes of the
 # main thread, so results do not depend on speed: without margin pruning a
 # depth-3 search can take 700,000 nodes in quiescence (3.6 s natively with
 # check_rep on, over a minute under valgrind, which autotest would call a
@@ -55,9 +56,8 @@
 #
 # Timings on the 2-core machine (builds cached; BENCHMARKS.md has more):
 #   --quick  (4 games a flavour, at most 40 moves; 2 under valgrind, at most
-#            30 moves): asan 16 s, tsan 24 s, valgrind 31 s, debug 72 s;
-#            143 s in all (209 s from a clean target directory), and
-#            --selftest another 25 s.
+#            30 moves): asan 45 s, tsan 95 s, valgrind 195 s, debug 223 s;
+#            558 s in all, and --selftest 172 s more.
 #   full     (20 games a flavour, at most 100 moves; 6 under valgrind, at
 #            most 60; 10 in the debug build, at most 60): asan 152 s,
 #            tsan 230 s, valgrind 199 s, debug 184 s; 765 s in all.
@@ -102,7 +102,7 @@ if [ "$selftest" = 1 ]; then
   status=0
   for fault in "check_rep:check_rep FAILED" "rss:above the limit of 1 MB"; do
     name=${fault%%:*} want=${fault#*:}
-    verdict=$("$0" --flavours debug --games 2 --plant "$name" 2>&1 | grep '^  debug: ' || true)
+    verdict=$("$0" --quick --flavours debug --games 2 --plant "$name" 2>&1 | grep '^  debug: ' || true)
     case $verdict in
       *": FAIL: "*"$want"*) echo "selftest: planted $name: caught ($want)" ;;
       *) echo "selftest: planted $name: NOT caught: ${verdict:-no verdict}"; status=1 ;;
@@ -294,7 +294,7 @@ EOF
   local status=0
   "$autotest" \
     -engine cmd="$wrapper" name=a depth=$depth_a $common option.hash=1 option.tt_ways=2 \
-    -engine cmd="$wrapper" name=b depth=$depth_b $common option.use_nmm=false \
+    -engine cmd="$wrapper" name=b depth=$depth_b $common option.use_nmm=false option.use_nnue=false \
     -games "$n_games" -concurrency 2 -maxmoves "$n_moves" \
     -openings file=autotest/openings.txt -pgnout "$dir/games.pgn" \
     -event "consistency $flavour" >"$dir/autotest.out" 2>"$dir/autotest.stderr" || status=$?

@@ -42,8 +42,8 @@
 #
 # Engines play depth 3 against depth 3 (one with the learned evaluation and
 # a 1 MB table of 2 ways, one with the hand-written evaluation and without
-# margin pruning: both evaluations are checked), each search also capped at 150,000 nodes of the
-# main thread, so results do not depend on speed: without margin pruning a
+# margin pruning: both evaluations are checked), each search also capped at
+# 150,000 nodes of the main thread, so results do not depend on speed: without margin pruning a
 # depth-3 search can take 700,000 nodes in quiescence (3.6 s natively with
 # check_rep on, over a minute under valgrind, which autotest would call a
 # hang). Valgrind plays fewer, shorter games. autotest

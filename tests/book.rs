@@ -1,7 +1,7 @@
 //! The opening book end to end: `leiserchess book` builds it from PGN,
-//! `BookFile` loads it (a bad file keeps the book in use), and with
-//! `OwnBook` a `go` on the clock answers the book's move without a search;
-//! other `go`s, and `OwnBook` off, search.
+//! `BookFile` loads it (empty: the embedded book; a bad file keeps the book
+//! in use), and with `OwnBook` (on by default) a `go` on the clock answers
+//! the book's move without a search; other `go`s, and `OwnBook` off, search.
 
 use session::Engine;
 use std::path::PathBuf;
@@ -49,13 +49,21 @@ fn built_book() -> PathBuf {
 fn own_book_answers_book_moves_at_once_and_searches_otherwise() {
     let book = built_book();
     let mut e = Engine::spawn();
+    // OwnBook is on by default, with the embedded book: the start
+    // position is in it.
+    e.send("position startpos");
+    e.send("go wtime 2000 btime 2000");
+    let (_, line) = e.until(WAIT, |l| l.contains("book move"));
+    let a = e.answer(WAIT);
+    assert!(line.ends_with(&format!("book move {}", a.best)), "{line}");
+    assert!(a.infos.is_empty());
+    // OwnBook off: a search.
+    e.send("setoption name OwnBook value false");
+    e.send("go wtime 2000 btime 2000");
+    assert!(!e.answer(WAIT).infos.is_empty());
     e.send(&format!("setoption name BookFile value {}", book.display()));
     let (_, line) = e.until(WAIT, |l| l.contains("book '"));
     assert!(line.contains("2 moves in 2 positions"), "{line}");
-    e.send("position startpos");
-    // OwnBook is off by default: a search.
-    e.send("go wtime 2000 btime 2000");
-    assert!(!e.answer(WAIT).infos.is_empty());
     e.send("setoption name OwnBook value true");
     e.send("go wtime 2000 btime 2000");
     let (_, line) = e.until(WAIT, |l| l.contains("book move"));
@@ -82,6 +90,10 @@ fn own_book_answers_book_moves_at_once_and_searches_otherwise() {
     e.send("go movetime 1000");
     let a = e.answer(WAIT);
     assert_eq!((a.best.as_str(), a.infos.len()), ("b3L", 0));
+    // An empty BookFile brings the embedded book back.
+    e.send("setoption name BookFile value");
+    let (_, line) = e.until(WAIT, |l| l.contains("the embedded book"));
+    assert!(line.contains("5339 moves in 4912 positions"), "{line}");
     e.quit();
     std::fs::remove_dir_all(book.parent().unwrap()).unwrap();
 }

@@ -650,6 +650,8 @@ fn ponderhit_then_clock() {
 fn never_loses_on_time() {
     let _cpu = exclusive_cpu();
     let mut e = Engine::spawn();
+    // The clock's searches, not the book's instant moves.
+    e.send("setoption name OwnBook value false");
     e.sync();
     let mut g = game(leiserchess::rules::fen::STARTPOS);
     let mut clock = Vec::new();

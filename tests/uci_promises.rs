@@ -204,6 +204,8 @@ fn the_end_of_the_input_stops_any_search() {
         "go wtime 3600000 btime 3600000",
     ] {
         let mut e = Engine::spawn();
+        // A search, not the book's instant move.
+        e.send("setoption name OwnBook value false");
         e.send("position startpos");
         e.send(go);
         std::thread::sleep(Duration::from_millis(100));
@@ -329,6 +331,7 @@ fn move_overhead_is_kept_back_from_the_clock() {
     // With 5 s of overhead a 5.2 s clock leaves 200 ms: the move is quick.
     let mut e = Engine::spawn();
     e.send("setoption name move_overhead value 5000");
+    e.send("setoption name OwnBook value false");
     let t = e.send("go wtime 5200 btime 5200");
     let a = e.answer(PROMPT);
     assert!(a.at - t < Duration::from_millis(2000), "{:?}", a.at - t);

@@ -16,6 +16,11 @@ use std::collections::BTreeMap;
 const MAGIC: &[u8; 8] = b"LBOOK1\0\0";
 const ENTRY: usize = 18;
 
+/// The book built into the engine, the default of `BookFile`: the first 20
+/// plies of 1,574 games of the net against itself at 2+0.02, from the
+/// openings of `autotest/openings.txt` (BENCHMARKS.md "The opening book").
+const EMBEDDED: &[u8] = include_bytes!("default.book");
+
 /// How far below the best move's lower bound a book move may rank and
 /// still be played: some variety, no known-worse moves.
 const PICK_MARGIN: f64 = 0.05;
@@ -98,6 +103,11 @@ impl Book {
             })
             .collect();
         Ok(Book { entries })
+    }
+
+    /// The book built into the engine.
+    pub fn embedded() -> Book {
+        Book::from_bytes(EMBEDDED).expect("the embedded book is well formed")
     }
 
     pub fn len(&self) -> usize {
@@ -379,6 +389,18 @@ mod tests {
         }
         g.play_text("c5U").unwrap();
         assert_eq!(book.pick(&mut g, &mut rng), None);
+    }
+
+    #[test]
+    fn the_embedded_book_is_whole_and_answers_the_start() {
+        let book = Book::embedded();
+        // `leiserchess book` reported these when it wrote the file.
+        assert_eq!((book.len(), book.positions()), (5339, 4912));
+        assert_eq!(book.to_bytes(), EMBEDDED);
+        let mut g = Game::from_fen(fen::STARTPOS).unwrap();
+        let mut rng = fastrand::Rng::with_seed(1);
+        let m = book.pick(&mut g, &mut rng).expect("a move at the start");
+        assert!(g.legal_moves().contains(&m));
     }
 
     #[test]

@@ -37,7 +37,7 @@ const ENGINE_LAST: &[OptionSpec] = &[
     OptionSpec {
         name: "OwnBook",
         kind: OptionKind::Check,
-        default: 0,
+        default: 1,
     },
     OptionSpec {
         name: "BookFile",

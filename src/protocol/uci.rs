@@ -125,7 +125,7 @@ impl Engine {
         Engine {
             game: new_game(&options),
             rng: fastrand::Rng::with_seed(RNG_SEED),
-            book: Book::default(),
+            book: Book::embedded(),
             book_rng: fastrand::Rng::with_seed(RNG_SEED),
             shared: Arc::new(new_shared(&options, EMBEDDED.clone())),
             net: EMBEDDED.clone(),

@@ -1,5 +1,6 @@
-//! The opening book in the loop: `BookFile` loads it (a bad file is an
-//! error line and the book in use stays), and with `OwnBook` on, a `go`
+//! The opening book in the loop: `BookFile` loads it (empty: the embedded
+//! book; a bad file is an error line and the book in use stays), and with
+//! `OwnBook` on (the default), a `go`
 //! on the clock (no depth, nodes, mate, searchmoves, infinite or ponder)
 //! in a position the book knows answers its move at once.
 
@@ -10,12 +11,20 @@ use crate::quote::quote;
 use crate::rules::moves::Move;
 
 impl Engine {
-    /// Loads the book `BookFile` names (none when empty). On failure the
-    /// option goes back to the file in use, whose book stays.
+    /// Loads the book `BookFile` names (the embedded one when empty). On
+    /// failure the option goes back to the file in use, whose book stays.
     pub(super) fn load_book(&mut self, previous: &str, out: &mut Vec<u8>) {
         let path = self.options.text("BookFile").to_string();
         if path.is_empty() {
-            self.book = Book::default();
+            self.book = Book::embedded();
+            say(
+                out,
+                format!(
+                    "the embedded book: {} moves in {} positions",
+                    self.book.len(),
+                    self.book.positions()
+                ),
+            );
             return;
         }
         let loaded = std::fs::read(&path)

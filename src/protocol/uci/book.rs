@@ -15,28 +15,24 @@ impl Engine {
     /// failure the option goes back to the file in use, whose book stays.
     pub(super) fn load_book(&mut self, previous: &str, out: &mut Vec<u8>) {
         let path = self.options.text("BookFile").to_string();
-        if path.is_empty() {
-            self.book = Book::embedded();
-            say(
-                out,
-                format!(
-                    "the embedded book: {} moves in {} positions",
-                    self.book.len(),
-                    self.book.positions()
-                ),
-            );
-            return;
-        }
-        let loaded = std::fs::read(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| Book::from_bytes(&bytes));
+        let loaded = if path.is_empty() {
+            Ok(Book::embedded())
+        } else {
+            std::fs::read(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| Book::from_bytes(&bytes))
+        };
         match loaded {
             Ok(book) => {
+                let what = if path.is_empty() {
+                    "the embedded book".to_string()
+                } else {
+                    format!("book '{}'", quote(&path))
+                };
                 say(
                     out,
                     format!(
-                        "book '{}': {} moves in {} positions",
-                        quote(&path),
+                        "{what}: {} moves in {} positions",
                         book.len(),
                         book.positions()
                     ),

@@ -15,20 +15,16 @@ impl Engine {
     /// failure the option goes back to the file in use, whose book stays.
     pub(super) fn load_book(&mut self, previous: &str, out: &mut Vec<u8>) {
         let path = self.options.text("BookFile").to_string();
-        let loaded = if path.is_empty() {
-            Ok(Book::embedded())
+        let (what, loaded) = if path.is_empty() {
+            ("the embedded book".to_string(), Ok(Book::embedded()))
         } else {
-            std::fs::read(&path)
+            let read = std::fs::read(&path)
                 .map_err(|e| e.to_string())
-                .and_then(|bytes| Book::from_bytes(&bytes))
+                .and_then(|bytes| Book::from_bytes(&bytes));
+            (format!("book '{}'", quote(&path)), read)
         };
         match loaded {
             Ok(book) => {
-                let what = if path.is_empty() {
-                    "the embedded book".to_string()
-                } else {
-                    format!("book '{}'", quote(&path))
-                };
                 say(
                     out,
                     format!(
@@ -40,10 +36,7 @@ impl Engine {
                 self.book = book;
             }
             Err(e) => {
-                say(
-                    out,
-                    format!("error: book '{}': {e}; book unchanged", quote(&path)),
-                );
+                say(out, format!("error: {what}: {e}; book unchanged"));
                 let _ = self.options.set("BookFile", Some(previous));
             }
         }

@@ -6,6 +6,7 @@
 
 use crate::spec::EngineSpec;
 use leiserchess::protocol::client::{Client, ClientError, Stderr};
+use std::os::unix::process::CommandExt;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -77,6 +78,9 @@ impl Engine {
             .ok_or_else(|| EngineError::Start("the command is empty".to_string()))?;
         let mut cmd = Command::new(program);
         cmd.args(args);
+        // A process group of its own: a Ctrl-C at the terminal stops
+        // autotest alone, which finishes the game (crate::interrupt).
+        cmd.process_group(0);
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }

@@ -12,7 +12,8 @@
 //! and `pgn_read` (their tags read back); `tournament` (schedule,
 //! concurrency, SPRT) with `standings` (W/D/L, pairs, faults as games come
 //! in) and `resume` (`-resume`: the games of an earlier run counted, not
-//! replayed); `progress` (the running score); `stats` (Elo, pentanomial
+//! replayed); `interrupt` (SIGINT and SIGTERM: the games in flight
+//! finished, nothing new started); `progress` (the running score); `stats` (Elo, pentanomial
 //! error bars, LOS; `stats::sprt`, the SPRT log-likelihood ratio and
 //! decision) and `stats_command` (`autotest stats`, those figures for
 //! given results, or with `stats_pgn` for a player's games in PGN files);
@@ -27,6 +28,7 @@ pub mod adjudication;
 pub mod config;
 pub mod course;
 pub mod engine;
+pub mod interrupt;
 pub mod numbers;
 pub mod openings;
 pub mod pgn;

@@ -7,8 +7,9 @@
 
 use autotest::progress::Progress;
 use autotest::record::GameRecord;
+use autotest::spec::PgnStyle;
 use autotest::{
-    config, course, numbers, openings, resume, stats_command, tournament, tune_command,
+    config, course, interrupt, numbers, openings, resume, stats_command, tournament, tune_command,
 };
 use std::path::Path;
 use std::process::ExitCode;
@@ -109,12 +110,24 @@ progress line with the time left every 10 pairs (on stderr); at the end the
 tuned values.
 
 Every engine must answer `uci` with `uciok` before the first game, or the run
-stops (exit status 2). After each game the pairing's score is printed as
+stops (exit status 2). SIGINT (Ctrl-C) or SIGTERM: no new game (or pair)
+starts, those in flight finish and count, exit status 128 + the signal; a
+second signal stops at once. After each game the pairing's score is printed as
 cutechess prints it; at the end, a table per engine (Elo from game pairs,
 95%; a one-sided 95% bound at a 0% or 100% score).";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let long_run = !matches!(
+        args.first().map(String::as_str),
+        None | Some("-h" | "--help" | "help" | "stats" | "openings")
+    );
+    if long_run {
+        if let Err(e) = interrupt::install() {
+            eprintln!("autotest: {e}");
+            return ExitCode::from(2);
+        }
+    }
     let result = match args.first().map(String::as_str) {
         None | Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
@@ -129,7 +142,10 @@ fn main() -> ExitCode {
         Some(path) => course::load(Path::new(path)).and_then(|spec| play(&spec)),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => match interrupt::received() {
+            Some(signal) => ExitCode::from(interrupt::status(signal)),
+            None => ExitCode::SUCCESS,
+        },
         Err(e) => {
             eprintln!("autotest: {e}");
             ExitCode::from(2)
@@ -180,5 +196,18 @@ fn play(spec: &autotest::spec::TournamentSpec) -> Result<(), String> {
     let summary = tournament::run_resumed(spec, &book, resumed.as_ref(), report)?;
     println!("{}", spec.title);
     print!("{}", tournament::table(spec, &summary));
+    if let Some(signal) = interrupt::received() {
+        let done = resumed.as_ref().map_or(0, |r| r.games.len()) + summary.games.len();
+        eprintln!(
+            "autotest: stopped by {} after {done} of {total} games{}",
+            interrupt::name(signal),
+            // A course config appends whole runs; flags resume.
+            match (&spec.pgn_out, spec.resume, spec.pgn_style) {
+                (None, ..) | (_, _, PgnStyle::Course) => "",
+                (Some(_), true, _) => "; the same command goes on",
+                (Some(_), false, _) => "; the same command with -resume goes on",
+            }
+        );
+    }
     Ok(())
 }

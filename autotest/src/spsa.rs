@@ -19,6 +19,7 @@
 //! are rounded; `theta` itself stays real, and the state file keeps it
 //! exactly, so that a stopped run resumes where it was.
 
+use crate::interrupt;
 use std::path::Path;
 use std::sync::{mpsc, Mutex};
 
@@ -185,7 +186,9 @@ impl Spsa {
 /// in from pairs started on older `theta`s; one at a time, each pair
 /// starts from the last one's result). After each, `report` gets the
 /// pair, its outcome and the new state; an error from it stops the run
-/// (pairs under way are finished and dropped) and is returned.
+/// (pairs under way are finished and dropped) and is returned. After a
+/// stop signal (`crate::interrupt`) no new pair starts; those under way
+/// are applied and reported.
 pub fn run<T: PairOutcome>(
     spsa: &Spsa,
     state: &mut State,
@@ -215,24 +218,29 @@ pub fn run<T: PairOutcome>(
         // free, so that they start from every result applied so far.
         let mut next = state.iteration;
         // It owns `job_tx`: returning drops it, and the players, finishing
-        // their pairs, find no more and end.
+        // their pairs, find no more and end. Nothing new is handed out
+        // after a stop signal; it says whether it handed out a pair.
         let mut hand_out = move |theta: &[f64]| {
-            if next < spsa.iterations {
+            let go = next < spsa.iterations && interrupt::received().is_none();
+            if go {
                 let _ = job_tx.send(spsa.job(theta, next));
                 next += 1;
             }
+            go
         };
+        let mut in_flight = 0;
         for _ in 0..workers {
-            hand_out(&state.theta);
+            in_flight += usize::from(hand_out(&state.theta));
         }
-        for (job, outcome) in &done_rx {
+        while in_flight > 0 {
+            let Ok((job, outcome)) = done_rx.recv() else {
+                break;
+            };
+            in_flight -= 1;
             spsa.update(&mut state.theta, &job, outcome.r());
             state.iteration += 1;
             report(&job, &outcome, state)?;
-            if state.iteration == spsa.iterations {
-                break;
-            }
-            hand_out(&state.theta);
+            in_flight += usize::from(hand_out(&state.theta));
         }
         Ok(())
     })

@@ -4,7 +4,8 @@
 //! gathered per engine (W/D/L, game pairs, faults; `crate::standings`),
 //! PGN written as games finish, and an SPRT that can end the tournament
 //! early. With `-resume`, the games an earlier run wrote count and are not
-//! played again (`crate::resume`).
+//! played again (`crate::resume`). After a stop signal
+//! (`crate::interrupt`), no new game starts and those in flight finish.
 
 use crate::openings::Opening;
 use crate::pgn::to_pgn;
@@ -15,7 +16,7 @@ pub use crate::standings::Standing;
 use crate::standings::{white_halves, Tally};
 use crate::stats;
 use crate::stats::sprt::{sprt_bounds, SprtDecision};
-use crate::{preflight, referee};
+use crate::{interrupt, preflight, referee};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -149,7 +150,7 @@ pub fn run_resumed(
             let tx = tx.clone();
             let (queue, stop, default_opening) = (&queue, &stop, &default_opening);
             scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) || interrupt::received().is_some() {
                     break;
                 }
                 let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();

@@ -15,6 +15,7 @@
 use crate::config::flags::{arg_error, key_values, parse_flags_with, value_of, FLAGS};
 use crate::config::ConfigError;
 use crate::engine::Engine;
+use crate::interrupt;
 use crate::numbers::{at_least, real, whole};
 use crate::openings::{self, Opening};
 use crate::progress::duration;
@@ -312,8 +313,8 @@ fn points(halves: i32) -> String {
 }
 
 /// `autotest tune`: parses, resumes from the state file if there is one,
-/// checks the engine, tunes; prints the trajectory and, at the end, the
-/// tuned values.
+/// checks the engine, tunes; prints the trajectory and, at the end (or
+/// after a stop signal, once the pairs under way are in), the tuned values.
 pub fn run(args: &[String]) -> Result<(), String> {
     let spec = parse(args).map_err(|e| format!("tune: {e}"))?;
     let mut book = match &spec.games.openings.file {
@@ -391,6 +392,19 @@ pub fn run(args: &[String]) -> Result<(), String> {
         },
     )?;
     save(&state)?;
+    if let Some(signal) = interrupt::received() {
+        eprintln!(
+            "tune: stopped by {} after {} of {} pairs{}",
+            interrupt::name(signal),
+            state.iteration,
+            spec.iterations,
+            if spec.state.is_some() {
+                "; run again with the same -state to go on"
+            } else {
+                ""
+            }
+        );
+    }
     println!("tuned after {} pairs:", state.iteration);
     print!("{}", spsa::result_text(&spec.params, &state.theta));
     Ok(())

@@ -1,0 +1,234 @@
+//! Stopping a run with a signal, end to end with slow scripted fakes (a
+//! game of theirs lasts a few seconds): SIGTERM, or a Ctrl-C at the
+//! terminal (SIGINT to the whole process group), finishes every game
+//! started and starts no other, writes them, and exits 128 + the signal;
+//! a second signal ends the run at once; `autotest tune` stops the same
+//! way, every pair it started applied and saved.
+
+mod common;
+
+use autotest::pgn_read;
+use common::*;
+use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// The fakes' time a move: a game (8 plies) lasts over 2 s.
+const SLOW: &str = "slow:300";
+/// How long a stopped run may take to finish the games in flight.
+const FINISH: Duration = Duration::from_secs(30);
+
+/// Starts autotest in a process group of its own, as a shell starts a
+/// job, so that a signal to the group does not reach the test.
+fn start(args: &[String], cwd: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_autotest"))
+        .args(args)
+        .current_dir(cwd)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .expect("start autotest")
+}
+
+/// Waits until `n` fakes have written their pids.
+fn wait_for_fakes(pids: &Path, n: usize) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while started(pids) < n {
+        assert!(Instant::now() < deadline, "{n} fakes never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// `kill -SIGNAL TARGET` (a negative target is a process group).
+fn kill(signal: &str, target: String) {
+    let ok = Command::new("kill")
+        .args([format!("-{signal}"), "--".to_string(), target])
+        .status()
+        .expect("run kill")
+        .success();
+    assert!(ok, "kill -{signal} failed");
+}
+
+fn finish(child: Child) -> (Output, Duration) {
+    bounded(FINISH, move || {
+        child.wait_with_output().expect("wait for autotest")
+    })
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Two slow fakes, 10 games, two at once, into `pgn`.
+fn tournament(pids: &Path, pgn: &Path) -> Vec<String> {
+    let cmd = format!("cmd={} {SLOW} {}", fake().display(), pids.display());
+    strings(&[
+        "-engine",
+        &cmd,
+        "name=a",
+        "-engine",
+        &cmd,
+        "name=b",
+        "-each",
+        "tc=60+0",
+        "-rounds",
+        "5",
+        "-concurrency",
+        "2",
+        "-pgnout",
+        &pgn.to_string_lossy(),
+    ])
+}
+
+/// The results of the games in `pgn`.
+fn results(pgn: &Path) -> Vec<String> {
+    pgn_read::read(pgn)
+        .expect("the PGN file")
+        .iter()
+        .map(|g| g.result().unwrap_or("none").to_string())
+        .collect()
+}
+
+/// Stops a tournament with `signal` sent to `target(pid)` once both first
+/// games are under way, and checks that every game started was played
+/// out and written, and nothing else was started.
+fn stop_a_tournament(test: &str, signal: &str, status: i32, target: fn(u32) -> String) {
+    let dir = fresh_dir("interrupt", test);
+    let pids = pid_dir(&format!("interrupt_{test}"));
+    let pgn = dir.join("games.pgn");
+    let child = start(&tournament(&pids, &pgn), &dir);
+    // Each engine's check before the first game, then two games.
+    wait_for_fakes(&pids, 2 + 4);
+    kill(signal, target(child.id()));
+    let (out, took) = finish(child);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(status), "stderr:\n{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "autotest: {signal}: finishing the games in flight, then stopping"
+        )),
+        "stderr:\n{stderr}"
+    );
+    let games = results(&pgn);
+    assert!(games.len() >= 2 && games.len() < 10, "{games:?}\n{stderr}");
+    assert!(games.iter().all(|r| r == "1/2-1/2"), "{games:?}");
+    assert_eq!(
+        started(&pids),
+        2 + 2 * games.len(),
+        "a started game was lost"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "autotest: stopped by {signal} after {} of 10 games; the same command with \
+             -resume goes on",
+            games.len()
+        )),
+        "stderr:\n{stderr}"
+    );
+    let table = text(&out.stdout);
+    assert!(table.contains("none"), "a fault was counted:\n{table}");
+    assert!(took >= Duration::from_secs(1), "the games were cut short");
+    assert_no_leftovers(&pids);
+}
+
+#[test]
+fn sigterm_finishes_the_games_in_flight() {
+    stop_a_tournament("term", "SIGTERM", 143, |pid| pid.to_string());
+}
+
+#[test]
+fn ctrl_c_at_the_terminal_leaves_the_engines_to_finish() {
+    // The whole group, as the terminal sends it: the engines are not in it.
+    stop_a_tournament("int", "SIGINT", 130, |pid| format!("-{pid}"));
+}
+
+#[test]
+fn a_second_signal_stops_at_once() {
+    let dir = fresh_dir("interrupt", "twice");
+    let pids = pid_dir("interrupt_twice");
+    let pgn = dir.join("games.pgn");
+    let mut child = start(&tournament(&pids, &pgn), &dir);
+    let stderr = BufReader::new(child.stderr.take().expect("piped stderr"));
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    wait_for_fakes(&pids, 2 + 4);
+    kill("TERM", child.id().to_string());
+    // The first signal is taken in before the second is sent.
+    loop {
+        let line = lines
+            .recv_timeout(Duration::from_secs(10))
+            .expect("autotest said nothing of the first signal");
+        if line.contains("finishing the games in flight") {
+            break;
+        }
+    }
+    kill("TERM", child.id().to_string());
+    let (out, took) = finish(child);
+    assert_eq!(out.status.code(), Some(143));
+    assert!(took < Duration::from_secs(2), "took {took:?}");
+    assert!(results(&pgn).is_empty(), "a game was finished");
+    // The engines see their input close and quit.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !leftovers(&pids).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_no_leftovers(&pids);
+}
+
+#[test]
+fn tune_applies_the_pairs_under_way_and_stops() {
+    let dir = fresh_dir("interrupt", "tune");
+    let pids = pid_dir("interrupt_tune");
+    let state = dir.join("tune.state");
+    let engine = format!("cmd={} {SLOW} {}", fake().display(), pids.display());
+    let mut args = strings(&["tune", "-engine", &engine, "-each", "tc=60+0"]);
+    args.extend(strings(&[
+        "-param",
+        "name=Hash",
+        "start=16",
+        "min=1",
+        "max=1024",
+        "c=4",
+        "-iterations",
+        "20",
+        "-concurrency",
+        "2",
+        "-state",
+        &state.to_string_lossy(),
+    ]));
+    let child = start(&args, &dir);
+    // The option check, then the first game of each of two pairs.
+    wait_for_fakes(&pids, 5);
+    kill("TERM", child.id().to_string());
+    let (out, _) = finish(child);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(143), "stderr:\n{stderr}");
+    let pairs = stdout
+        .lines()
+        .filter(|l| l.starts_with("iteration "))
+        .count();
+    assert!((2..20).contains(&pairs), "{pairs} pairs:\n{stdout}");
+    assert_eq!(started(&pids), 1 + 4 * pairs, "a started pair was lost");
+    let saved = std::fs::read_to_string(&state).expect("the state file");
+    assert!(saved.contains(&format!("\niteration {pairs}\n")), "{saved}");
+    assert!(
+        stderr.contains(&format!(
+            "tune: stopped by SIGTERM after {pairs} of 20 pairs; run again with the same \
+             -state to go on"
+        )),
+        "stderr:\n{stderr}"
+    );
+    assert!(
+        stdout.contains(&format!("tuned after {pairs} pairs:")),
+        "{stdout}"
+    );
+    assert_no_leftovers(&pids);
+}

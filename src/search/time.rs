@@ -1,5 +1,5 @@
 //! What a `go` asks for, and the time plan derived from it (PROTOCOL.md
-//! "Time": the remaining time over `time_moves` moves (50: about 2%) plus
+//! "Time": the remaining time over `time_moves` moves (40: 2.5%) plus
 //! 80% of the increment, never more than a tenth of what is left, and a
 //! hard stop at three times that), all after the move overhead is kept back
 //! from the clock. No iteration starts past half that goal, or past
@@ -40,9 +40,9 @@ pub struct SearchLimits {
 /// How the clock is used, as UCI options: name, default, range, field.
 pub const TIME: &[Setting<SearchLimits>] = &[
     Setting::spin("move_overhead", 30, 0, 5000, |l, v| l.overhead = v as u64),
-    Setting::spin("time_moves", 50, 5, 500, |l, v| l.moves = v as u64),
-    Setting::spin("time_stable", 50, 5, 100, |l, v| l.stable_pct = v as u64),
-    Setting::spin("time_changed", 50, 5, 100, |l, v| l.changed_pct = v as u64),
+    Setting::spin("time_moves", 40, 5, 500, |l, v| l.moves = v as u64),
+    Setting::spin("time_stable", 30, 5, 100, |l, v| l.stable_pct = v as u64),
+    Setting::spin("time_changed", 80, 5, 100, |l, v| l.changed_pct = v as u64),
 ];
 
 /// Iterations in a row with one best move after which it counts as
@@ -180,12 +180,12 @@ mod tests {
             ..SearchLimits::default()
         };
         let p = Plan::new(&l, Instant::now());
-        // 2% of 59.97 s plus 80% of 1 s.
-        assert_eq!(p.soft, Some(Duration::from_millis(1199 + 800)));
-        assert_eq!(p.hard, Some(Duration::from_millis(3 * 1999)));
-        // `time_moves` 25: twice the share of the clock.
-        let p = Plan::new(&SearchLimits { moves: 25, ..l }, Instant::now());
-        assert_eq!(p.soft, Some(Duration::from_millis(2398 + 800)));
+        // 2.5% of 59.97 s plus 80% of 1 s.
+        assert_eq!(p.soft, Some(Duration::from_millis(1499 + 800)));
+        assert_eq!(p.hard, Some(Duration::from_millis(3 * 2299)));
+        // `time_moves` 20: twice the share of the clock.
+        let p = Plan::new(&SearchLimits { moves: 20, ..l }, Instant::now());
+        assert_eq!(p.soft, Some(Duration::from_millis(2998 + 800)));
     }
 
     /// A plan for a 10 s goal whose search started `elapsed_ms` ago.

@@ -13,8 +13,9 @@
 //! concurrency, SPRT) with `standings` (W/D/L, pairs, faults as games come
 //! in) and `resume` (`-resume`: the games of an earlier run counted, not
 //! replayed); `interrupt` (SIGINT and SIGTERM: the games in flight
-//! finished, nothing new started); `progress` (the running score); `stats` (Elo, pentanomial
-//! error bars, LOS; `stats::sprt`, the SPRT log-likelihood ratio and
+//! finished, nothing new started); `progress` (the running score);
+//! `stats` (Elo, pentanomial error bars, LOS; `stats::sprt`, the SPRT
+//! log-likelihood ratio and
 //! decision) and `stats_command` (`autotest stats`, those figures for
 //! given results, or with `stats_pgn` for a player's games in PGN files);
 //! `spsa` (SPSA tuning: the

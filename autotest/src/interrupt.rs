@@ -29,7 +29,7 @@ pub fn install() -> Result<(), String> {
                 .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
                 .is_err()
             {
-                std::process::exit(128 + signal);
+                std::process::exit(i32::from(status(signal)));
             }
             // stderr may be gone (a closed terminal): the stop goes on.
             let _ = writeln!(

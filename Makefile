@@ -2,11 +2,16 @@
 CARGO ?= cargo
 
 .DEFAULT_GOAL := build
-.PHONY: help build pedantic test lint signature perft bench profile tournament consistency consistency-quick clean
+.PHONY: help deps build pedantic test lint signature perft bench profile tournament consistency consistency-quick clean
 
 # Every target with its `## ` line.
 help: ## this list
 	@awk -F':.*## ' '/^[a-z-]+:.*## / {printf "  make %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+# What the tests need beyond Rust (Chromium and its driver, valgrind, …):
+# installed with apt-get as root, else the command to run is printed.
+deps: ## install the Debian packages the tests need (scripts/deps.sh)
+	scripts/deps.sh
 
 build: ## the release engine (LTO, one codegen unit): target/release/leiserchess
 	$(CARGO) build --release
@@ -23,7 +28,7 @@ pedantic: ## the release engine without `debug-commands`: target/pedantic/releas
 # without the `debug-commands` feature, in the same target dir: only the
 # leiserchess crate builds twice, and target/debug/leiserchess ends as the
 # default build.
-test: lint ## fmt, clippy -D warnings, every test (with and without debug-commands), signature
+test: deps lint ## fmt, clippy -D warnings, every test (with and without debug-commands), signature
 	$(CARGO) test --no-default-features --test pedantic --test uci
 	$(CARGO) test --workspace
 	$(MAKE) signature
@@ -71,10 +76,10 @@ tournament: build ## self-play, depth 5 vs depth 4, TOURNAMENT_GAMES games: targ
 # bench; one verdict line per build (scripts/consistency.sh; logs in
 # target/consistency/logs). `consistency-quick` is CI's short run, with the
 # self-test that planted faults (a corrupted board, a 1 MB memory limit) fail.
-consistency: ## sanitizer, valgrind and debug-build self-play with check_rep on
+consistency: deps ## sanitizer, valgrind and debug-build self-play with check_rep on
 	scripts/consistency.sh
 
-consistency-quick: ## the short consistency run (CI's), and its self-test
+consistency-quick: deps ## the short consistency run (CI's), and its self-test
 	scripts/consistency.sh --quick
 	scripts/consistency.sh --selftest
 

@@ -1,10 +1,13 @@
 //! A UCI engine in a child process: started from its command line and
 //! driven by the library's client (`leiserchess::protocol::client`), which
 //! reads with deadlines so that a hung engine is noticed and a crashed one
-//! is too. This layer adds the handshake, the options and `isready`, and
-//! the referee's errors.
+//! is too. This layer adds the handshake, the options (checked by
+//! `crate::option_check`) and `isready`, the engine's standard error
+//! (`crate::stderr_log`), and the referee's errors.
 
+use crate::option_check;
 use crate::spec::EngineSpec;
+use crate::stderr_log::{self, StderrLog};
 use leiserchess::protocol::client::{Client, ClientError, Stderr};
 use std::os::unix::process::CommandExt;
 use std::process::Command;
@@ -15,10 +18,13 @@ use std::time::{Duration, Instant};
 pub enum EngineError {
     /// It could not be started.
     Start(String),
-    /// It exited, or closed its output.
+    /// It exited, or closed its output (with its last standard-error
+    /// lines, if it wrote any).
     Exited(String),
-    /// It did not answer in time.
+    /// It did not answer in time: what was waited for, and how long.
     Timeout(String),
+    /// An option of the spec it does not list, or one it refused.
+    Option(String),
 }
 
 impl std::fmt::Display for EngineError {
@@ -26,7 +32,7 @@ impl std::fmt::Display for EngineError {
         match self {
             EngineError::Start(s) => write!(f, "could not start: {s}"),
             EngineError::Exited(s) => write!(f, "exited: {s}"),
-            EngineError::Timeout(s) => write!(f, "no answer: {s}"),
+            EngineError::Timeout(s) | EngineError::Option(s) => f.write_str(s),
         }
     }
 }
@@ -43,7 +49,7 @@ impl From<ClientError> for EngineError {
                 EngineError::Exited(format!("cannot write {what}: {source}"))
             }
             ClientError::Timeout { waited, .. } => {
-                EngineError::Timeout(format!("nothing within {} ms", waited.as_millis()))
+                EngineError::Timeout(format!("no output within {}", seconds(waited)))
             }
             ClientError::Exited { status } => EngineError::Exited(
                 status.map_or("closed its output".to_string(), |s| s.to_string()),
@@ -52,12 +58,26 @@ impl From<ClientError> for EngineError {
     }
 }
 
-/// A running engine.
+/// `d` in seconds for a message: `10 s`, `0.5 s`, `9.999 s`.
+fn seconds(d: Duration) -> String {
+    let ms = d.as_millis();
+    let fraction = format!("{:03}", ms % 1000);
+    match fraction.trim_end_matches('0') {
+        "" => format!("{} s", ms / 1000),
+        f => format!("{}.{f} s", ms / 1000),
+    }
+}
+
+/// A running engine. Dropping it appends its standard error to its log.
 pub struct Engine {
     pub name: String,
     client: Client,
     /// The option names its `uci` answer listed.
     pub options: Vec<String>,
+    log: Option<StderrLog>,
+    /// Where on its standard error the option handshake began (at
+    /// `uciok`), if options were sent.
+    handshake: Option<usize>,
 }
 
 /// How long an engine may take to answer `uci` and `isready`.
@@ -66,12 +86,25 @@ pub const HANDSHAKE: Duration = Duration::from_secs(10);
 /// How long an engine may take to exit after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(100);
 
+/// How long an engine whose input is closed may take to exit: then its
+/// standard error is complete, for the message.
+const EXIT_GRACE: Duration = Duration::from_millis(100);
+
 impl Engine {
     /// Starts the engine and completes the handshake (`uci` … `uciok`,
     /// options, `isready` … `readyok`). The spec's options are sent in
-    /// order; then each of `defaults` that the engine lists and the spec
-    /// does not set (names compared case-insensitively, as in UCI).
-    pub fn start(spec: &EngineSpec, defaults: &[(&str, String)]) -> Result<Engine, EngineError> {
+    /// order, each of them one the engine lists (names compared
+    /// case-insensitively, as in UCI); then each of `defaults` that the
+    /// engine lists and the spec does not set. A refusal of one (see
+    /// `crate::option_check`) before `readyok` is an error; on the
+    /// standard error it is seen if the client has read it by then
+    /// ([`Engine::stderr_refusal`] looks again later). The standard error
+    /// goes to `log` when the engine is dropped.
+    pub fn start(
+        spec: &EngineSpec,
+        defaults: &[(&str, String)],
+        log: Option<StderrLog>,
+    ) -> Result<Engine, EngineError> {
         let (program, args) = spec
             .command
             .split_first()
@@ -86,70 +119,139 @@ impl Engine {
         }
         let mut e = Engine {
             name: spec.name.clone(),
-            client: Client::start(cmd, Stderr::Null)?,
+            client: Client::start(cmd, Stderr::Capture)?,
             options: Vec::new(),
+            log,
+            handshake: None,
         };
-        e.send("uci")?;
-        let deadline = Instant::now() + HANDSHAKE;
-        loop {
-            let line = e.read_line(deadline).map_err(|err| match err {
-                EngineError::Timeout(_) => EngineError::Timeout(format!(
-                    "no 'uciok' within {} s of 'uci'",
-                    HANDSHAKE.as_secs()
-                )),
-                other => other,
-            })?;
-            match line.split_whitespace().next() {
-                Some("uciok") => break,
-                Some("option") => e.options.extend(option_name(&line)),
-                _ => {}
+        for line in e.answer("uci", "uciok", HANDSHAKE)? {
+            if line.split_whitespace().next() == Some("option") {
+                e.options.extend(option_name(&line));
             }
         }
+        let lists = |k: &str| e.options.iter().any(|o| o.eq_ignore_ascii_case(k));
+        if let Some((k, _)) = spec.options.iter().find(|(k, _)| !lists(k)) {
+            return Err(EngineError::Option(option_check::unknown(k, &e.options)));
+        }
         let set = |k: &str| spec.options.iter().any(|(o, _)| o.eq_ignore_ascii_case(k));
-        let advertised = |k: &str| e.options.iter().any(|o| o.eq_ignore_ascii_case(k));
         let extra: Vec<(String, String)> = defaults
             .iter()
-            .filter(|(k, _)| advertised(k) && !set(k))
+            .filter(|(k, _)| lists(k) && !set(k))
             .map(|(k, v)| (k.to_string(), v.clone()))
             .collect();
-        for (k, v) in spec.options.iter().chain(&extra) {
+        let sent: Vec<&(String, String)> = spec.options.iter().chain(&extra).collect();
+        if !sent.is_empty() {
+            e.handshake = Some(e.client.stderr().len());
+        }
+        for (k, v) in sent {
             e.send(&format!("setoption name {k} value {v}"))?;
         }
-        e.sync()?;
+        let before_readyok = e.answer("isready", "readyok", HANDSHAKE)?;
+        if e.handshake.is_some() {
+            if let Some(line) = before_readyok
+                .iter()
+                .find(|l| option_check::refuses_on_output(l))
+            {
+                let quoted = stderr_log::quote(line);
+                return Err(EngineError::Option(format!("refused an option: {quoted}")));
+            }
+            e.stderr_refusal()?;
+        }
         Ok(e)
+    }
+
+    /// A refusal of an option among the standard-error lines the client
+    /// has read since the option handshake began (none if no option was
+    /// sent). A refusal there comes in no order with `readyok` on the
+    /// output: a caller that must see it waits a little first.
+    pub fn stderr_refusal(&self) -> Result<(), EngineError> {
+        let Some(from) = self.handshake else {
+            return Ok(());
+        };
+        let stderr = self.client.stderr();
+        let text = String::from_utf8_lossy(stderr.get(from..).unwrap_or_default());
+        match text.lines().find(|l| option_check::refuses_on_stderr(l)) {
+            Some(line) => Err(EngineError::Option(format!(
+                "refused an option on its standard error: {}",
+                stderr_log::quote(line)
+            ))),
+            None => Ok(()),
+        }
     }
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
-        Ok(self.client.send(line)?)
+        let sent = self.client.send(line);
+        sent.map_err(|e| self.failed(e))
     }
 
     /// The next line, waiting until `deadline` at most.
     pub fn read_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
-        Ok(self.client.read_line(deadline)?.text())
+        let read = self.client.read_line(deadline);
+        read.map(|l| l.text()).map_err(|e| self.failed(e))
     }
 
-    /// Reads until a line that starts with `word`, within `limit`.
-    pub fn expect(&mut self, word: &str, limit: Duration) -> Result<String, EngineError> {
+    /// Sends `command` and reads up to the line that starts with `word`,
+    /// within `limit`; the lines before it.
+    pub fn answer(
+        &mut self,
+        command: &str,
+        word: &str,
+        limit: Duration,
+    ) -> Result<Vec<String>, EngineError> {
+        self.send(command)?;
         let deadline = Instant::now() + limit;
+        let mut before = Vec::new();
         loop {
-            let line = self.read_line(deadline)?;
+            let line = self.read_line(deadline).map_err(|err| match err {
+                EngineError::Timeout(_) => EngineError::Timeout(format!(
+                    "no '{word}' within {} of '{command}'",
+                    seconds(limit)
+                )),
+                other => other,
+            })?;
             if line.split_whitespace().next() == Some(word) {
-                return Ok(line);
+                return Ok(before);
             }
+            before.push(line);
         }
     }
 
     /// `isready` … `readyok`.
     pub fn sync(&mut self) -> Result<(), EngineError> {
-        self.send("isready")?;
-        self.expect("readyok", HANDSHAKE).map(|_| ())
+        self.answer("isready", "readyok", HANDSHAKE).map(drop)
     }
 
     /// Asks the engine to quit, and kills it if it does not.
     pub fn quit(mut self) {
         let _ = self.send("quit");
         let _ = self.client.wait(Instant::now() + QUIT_GRACE);
+    }
+
+    /// The error for `e`; an engine that died gets its last
+    /// standard-error lines, once it has exited (so that they are all
+    /// read).
+    fn failed(&mut self, e: ClientError) -> EngineError {
+        if let ClientError::Write { .. } = e {
+            let _ = self.client.wait(Instant::now() + EXIT_GRACE);
+        }
+        match EngineError::from(e) {
+            EngineError::Exited(why) => {
+                EngineError::Exited(why + &stderr_log::tail(&self.client.stderr()))
+            }
+            other => other,
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Some(log) = &self.log {
+            if let Err(e) = log.append(&self.client.stderr()) {
+                // Not worth a game: the run goes on without the log.
+                eprintln!("autotest: cannot write {}: {e}", log.path.display());
+            }
+        }
     }
 }
 
@@ -183,5 +285,13 @@ mod tests {
         assert_eq!(name("option name Bare"), Some("Bare".to_string()));
         assert_eq!(name("option type spin"), None);
         assert_eq!(name("option name type spin"), None);
+    }
+
+    #[test]
+    fn seconds_read_as_seconds() {
+        assert_eq!(seconds(Duration::from_secs(10)), "10 s");
+        assert_eq!(seconds(Duration::from_millis(500)), "0.5 s");
+        assert_eq!(seconds(Duration::from_millis(9_999)), "9.999 s");
+        assert_eq!(seconds(Duration::from_micros(9_999_999)), "9.999 s");
     }
 }

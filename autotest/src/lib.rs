@@ -5,8 +5,10 @@
 //! cutechess-style flags), both reading their numbers with `numbers`;
 //! `course` (a course config file as the course referee runs it); `engine`
 //! (a UCI engine over `leiserchess::protocol::client`, the child-process
-//! driver the tests share); `preflight` (every engine checked
-//! before the first game); `referee` (one game on our rules code, clocks,
+//! driver the tests share) with `option_check` (the spec's options listed
+//! by the engine and not refused) and `stderr_log` (its standard error:
+//! `NAME.stderr.log` beside the PGN, the last lines of a dead engine);
+//! `preflight` (every engine checked before the first game); `referee` (one game on our rules code, clocks,
 //! faults) with `adjudication` (draws and resignations from the engines'
 //! scores); `record` (a played game); `openings`; `pgn` (writing games)
 //! and `pgn_read` (their tags read back); `tournament` (schedule,
@@ -32,6 +34,7 @@ pub mod engine;
 pub mod interrupt;
 pub mod numbers;
 pub mod openings;
+pub mod option_check;
 pub mod pgn;
 pub mod pgn_read;
 pub mod preflight;
@@ -45,5 +48,6 @@ pub mod standings;
 pub mod stats;
 pub mod stats_command;
 pub mod stats_pgn;
+pub mod stderr_log;
 pub mod tournament;
 pub mod tune_command;

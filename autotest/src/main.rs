@@ -31,7 +31,8 @@ usage:
 Flags (cutechess-cli's; defaults in brackets):
   -engine cmd=COMMAND [name=NAME] [dir=DIR] [option.NAME=VALUE ...]
           [tc=[MOVES/]SECONDS[+INC]|inf] [st=SECONDS] [depth=D] [nodes=N] [proto=uci]
-                           one engine (at least two); name [the program's file
+                           one engine (at least two), each option.NAME one
+                           its `uci` answer lists; name [the program's file
                            name], dir [the current one]; with no tc, st, depth
                            or nodes: [tc=10+0.1]
   -each KEY=VALUE ...      the -engine keys for every engine [none]
@@ -44,7 +45,11 @@ Flags (cutechess-cli's; defaults in brackets):
                            position]; [order=sequential], [plies: all]
   -repeat [2]              play each opening twice, colours swapped [on]
   -norepeat                one game per opening [off]
-  -pgnout FILE             write the games, replacing FILE [none]
+  -pgnout FILE             write the games, replacing FILE [none]; each
+                           engine's standard error goes to NAME.stderr.log
+                           beside FILE (replaced too, added to by -resume), a
+                           block per game under `== round ROUND: WHITE vs
+                           BLACK ==` [none without -pgnout]
   -resume                  go on from the games in the -pgnout FILE of an
                            earlier run with the same flags: they count and
                            are not played again (a game without a result
@@ -88,7 +93,8 @@ Course config files (the course referee's format; `#` starts a comment):
   Relative paths (book, an invoke program with a '/') are taken from the
   config file's directory. The games are appended to CONFIG.pgn beside it,
   in the course referee's layout, numbered on from the games already there
-  (and on through the book).
+  (and on through the book); each engine's standard error to
+  NAME.stderr.log there, as with -pgnout.
 
 autotest tune: SPSA (as fishtest) on one engine's UCI spin options, by
 self-play of theta+c_k*delta against theta-c_k*delta, a colour-swapped pair
@@ -109,12 +115,17 @@ One line per pair (its number, theta+'s score and r, theta rounded); a
 progress line with the time left every 10 pairs (on stderr); at the end the
 tuned values.
 
-Every engine must answer `uci` with `uciok` before the first game, or the run
-stops (exit status 2). SIGINT (Ctrl-C) or SIGTERM: no new game (or pair)
-starts, those in flight finish and count, exit status 128 + the signal; a
-second signal stops at once. After each game the pairing's score is printed as
-cutechess prints it; at the end, a table per engine (Elo from game pairs,
-95%; a one-sided 95% bound at a 0% or 100% score).";
+Before the first game (or pair), every engine must answer `uci` with `uciok`
+and `isready` with `readyok` (10 s each), list every option set for it, and
+refuse none: an `info string error` line before `readyok`, or a line on its
+standard error saying 'error', 'unknown option' or 'no such option' while the
+options are set, is a refusal. Else the run stops (exit status 2). An engine
+that dies is reported with the last 10 lines of its standard error. SIGINT
+(Ctrl-C) or SIGTERM: no new game (or pair) starts, those in flight finish and
+count, exit status 128 + the signal; a second signal stops at once. After each
+game the pairing's score is printed as cutechess prints it; at the end, a
+table per engine (Elo from game pairs, 95%; a one-sided 95% bound at a 0% or
+100% score).";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

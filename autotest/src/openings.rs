@@ -103,7 +103,10 @@ fn parse_line(line: &str, plies: Option<usize>) -> Result<Opening, String> {
         let side = tokens
             .get(1)
             .ok_or_else(|| format!("FEN '{}' has no side to move (W or B)", tokens[0]))?;
-        let text = format!("{} {side}", tokens[0]);
+        // Files written for chess tools say `w`/`b`; the engine's FEN
+        // (PROTOCOL.md) says `W`/`B` only, so the file's side is read as
+        // either and written as the engine reads it.
+        let text = format!("{} {}", tokens[0], side.to_ascii_uppercase());
         let board = fen::parse(&text).map_err(|e| format!("bad FEN '{text}': {e}"))?;
         let canonical = fen::to_fen(&board);
         let start = if canonical == fen::STARTPOS {

@@ -1,12 +1,20 @@
 //! The check before the first game: every engine must start and complete
-//! the handshake (`uci` … `uciok`, its options, `isready` … `readyok`).
-//! A missing program or a mute engine then stops the tournament with an
-//! error naming it, rather than being scored as a loss in every game.
+//! the handshake (`uci` … `uciok`, its options, `isready` … `readyok`),
+//! listing every option the spec sets and refusing none. A missing
+//! program, a mute engine or a bad option then stops the tournament with
+//! an error naming it, rather than being scored as a loss in every game.
 //! (Failures during the games are faults, scored as losses.)
 
 use crate::engine::{Engine, EngineError};
 use crate::referee;
 use crate::spec::{EngineSpec, TournamentSpec};
+use crate::stderr_log::StderrLog;
+use std::time::Duration;
+
+/// How long the check waits after `readyok` before it looks for a refusal
+/// on the standard error, which comes in no order with the output: the
+/// client's reader has then read what the engine wrote before `readyok`.
+const STDERR_SETTLE: Duration = Duration::from_millis(50);
 
 /// Starts every engine of `spec` once, all at the same time (a mute
 /// engine takes the whole handshake limit), and stops it again. The error
@@ -19,7 +27,14 @@ pub fn check(spec: &TournamentSpec) -> Result<(), String> {
             .iter()
             .map(|e| {
                 let defaults = &defaults;
-                scope.spawn(move || Engine::start(e, defaults).map(Engine::quit))
+                scope.spawn(move || {
+                    let log = StderrLog::of(spec, &e.name, "start-up check");
+                    let engine = Engine::start(e, defaults, log)?;
+                    std::thread::sleep(STDERR_SETTLE);
+                    let refused = engine.stderr_refusal();
+                    engine.quit();
+                    refused
+                })
             })
             .collect();
         spec.engines
@@ -46,5 +61,6 @@ fn failure(e: &EngineSpec, err: &EngineError) -> String {
         EngineError::Start(why) => format!("could not start {who}: {why}"),
         EngineError::Exited(why) => format!("{who} exited during the start-up check: {why}"),
         EngineError::Timeout(why) => format!("{who} did not answer the start-up check: {why}"),
+        EngineError::Option(why) => format!("{who} {why}"),
     }
 }

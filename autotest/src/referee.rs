@@ -8,6 +8,7 @@ use crate::engine::{Engine, EngineError};
 use crate::openings::Opening;
 use crate::record::{Adjudication, FaultKind, GameRecord, MoveRecord, Start, Termination};
 use crate::spec::{Clock, EngineSpec, TournamentSpec};
+use crate::stderr_log::StderrLog;
 use leiserchess::rules::game::{DrawRules, Game, Outcome};
 use leiserchess::rules::piece::Color;
 use std::time::{Duration, Instant};
@@ -72,11 +73,13 @@ impl ClockState {
     }
 }
 
-/// A side of the board: its spec, its process and its clock.
+/// A side of the board: its spec, its process, its clock and where its
+/// standard error goes.
 struct Side<'a> {
     spec: &'a EngineSpec,
     engine: Option<Engine>,
     clock: Option<ClockState>,
+    log: Option<StderrLog>,
 }
 
 impl Side<'_> {
@@ -114,10 +117,13 @@ pub fn play(
         started_unix,
         duration_ms: 0,
     };
+    // The log's header names the game as the PGN does: its Round tag.
+    let what = format!("round {round}: {} vs {}", white.name, black.name);
     let mut sides = [white, black].map(|spec| Side {
         spec,
         engine: None,
         clock: clock_of(spec),
+        log: StderrLog::of(t, &spec.name, &what),
     });
     let (termination, winner) = run_game(&mut sides, opening, t, &mut record.moves);
     record.result = match winner {
@@ -193,7 +199,7 @@ fn run_game(
     let colours = [Color::White, Color::Black];
     let defaults = option_defaults(t);
     for (i, side) in sides.iter_mut().enumerate() {
-        match Engine::start(side.spec, &defaults).and_then(|mut e| {
+        match Engine::start(side.spec, &defaults, side.log.take()).and_then(|mut e| {
             e.send("ucinewgame")?;
             e.sync()?;
             Ok(e)
@@ -327,8 +333,7 @@ fn ask(
         Err(EngineError::Timeout(_)) => {
             // Too late: on a clock or a move time, slow if it still answers
             // (a time forfeit), hung if it does not.
-            let alive =
-                engine.send("isready").is_ok() && engine.expect("readyok", ALIVE_CHECK).is_ok();
+            let alive = engine.answer("isready", "readyok", ALIVE_CHECK).is_ok();
             let timed = side.clock.is_some() || side.spec.limits.movetime_ms.is_some();
             let kind = if alive && timed {
                 FaultKind::TimeForfeit

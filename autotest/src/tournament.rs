@@ -2,8 +2,9 @@
 //! (`preflight`); the games of a round-robin or gauntlet, each opening
 //! played as a colour-swapped pair, run `concurrency` at a time; results
 //! gathered per engine (W/D/L, game pairs, faults; `crate::standings`),
-//! PGN written as games finish, and an SPRT that can end the tournament
-//! early. With `-resume`, the games an earlier run wrote count and are not
+//! PGN written as games finish (the engines' standard error beside it,
+//! `crate::stderr_log`), and an SPRT that can end the tournament early.
+//! With `-resume`, the games an earlier run wrote count and are not
 //! played again (`crate::resume`). After a stop signal
 //! (`crate::interrupt`), no new game starts and those in flight finish.
 
@@ -16,7 +17,7 @@ pub use crate::standings::Standing;
 use crate::standings::{white_halves, Tally};
 use crate::stats;
 use crate::stats::sprt::{sprt_bounds, SprtDecision};
-use crate::{interrupt, preflight, referee};
+use crate::{interrupt, preflight, referee, stderr_log};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -130,6 +131,9 @@ pub fn run_resumed(
             games: Vec::new(),
             sprt,
         });
+    }
+    if resumed.is_none() && !spec.pgn_append {
+        stderr_log::remove_all(spec)?;
     }
     preflight::check(spec)?;
     let queue = Mutex::new(todo);

@@ -14,10 +14,10 @@
 
 use crate::config::flags::{arg_error, key_values, parse_flags_with, value_of, FLAGS};
 use crate::config::ConfigError;
-use crate::engine::Engine;
 use crate::interrupt;
 use crate::numbers::{at_least, real, whole};
 use crate::openings::{self, Opening};
+use crate::preflight;
 use crate::progress::duration;
 use crate::record::{GameRecord, Termination};
 use crate::referee;
@@ -244,8 +244,9 @@ fn play_pair(spec: &TuneSpec, book: &[Opening], job: &PairJob) -> Pair {
     }
 }
 
-/// Starts the engine once with `theta`'s values: it must start, and list
-/// every tuned parameter among its options.
+/// Checks the engine once with `theta`'s values as a tournament's
+/// engines are checked (`crate::preflight`): it must start, list every
+/// tuned parameter among its options and refuse none of the values.
 fn check_engine(spec: &TuneSpec, theta: &[f64]) -> Result<(), String> {
     let values: Vec<i64> = spec
         .params
@@ -254,30 +255,10 @@ fn check_engine(spec: &TuneSpec, theta: &[f64]) -> Result<(), String> {
         .map(|(p, t)| p.spin(*t))
         .collect();
     let e = side(&spec.games.engines[0], "", &spec.params, &values);
-    let engine = Engine::start(&e, &referee::option_defaults(&spec.games))
-        .map_err(|err| format!("engine '{}' ({}): {err}", e.name, e.command.join(" ")))?;
-    let missing: Vec<&str> = spec
-        .params
-        .iter()
-        .filter(|p| {
-            !engine
-                .options
-                .iter()
-                .any(|o| o.eq_ignore_ascii_case(&p.name))
-        })
-        .map(|p| p.name.as_str())
-        .collect();
-    let options = engine.options.join(", ");
-    engine.quit();
-    if missing.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "-param: engine '{}' has no option {} (its options: {options})",
-            e.name,
-            missing.join(", ")
-        ))
-    }
+    preflight::check(&TournamentSpec {
+        engines: vec![e],
+        ..spec.games.clone()
+    })
 }
 
 /// The trajectory line of a pair: its iteration, theta+'s points, `r`,

@@ -348,6 +348,20 @@ fn mute_engine_stops_the_run() {
     );
 }
 
+/// An engine that answers `uci` but never `isready`: the message says in
+/// words what it did not answer, within how many seconds.
+#[test]
+fn engine_not_ready_stops_the_run() {
+    let pids = pid_dir("engine_not_ready_stops_the_run");
+    let bad = engine("sleepy", "hang-isready", fischer(BAD_CLOCK_MS), &pids);
+    let err = stopped_before_the_first_game("not_ready", bad, &pids);
+    assert!(err.starts_with("engine 'sleepy' ("), "{err}");
+    assert!(
+        err.ends_with("did not answer the start-up check: no 'readyok' within 10 s of 'isready'"),
+        "{err}"
+    );
+}
+
 /// An engine that exits during the handshake is named with its exit
 /// status; the engines that passed are not.
 #[test]

@@ -9,18 +9,6 @@ use common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The engine binary of this build: beside `autotest` in the target
-/// directory (`cargo test --workspace` builds both).
-fn leiserchess() -> PathBuf {
-    let path = Path::new(env!("CARGO_BIN_EXE_autotest")).with_file_name("leiserchess");
-    assert!(
-        path.exists(),
-        "{} is missing: build the engine first (cargo build)",
-        path.display()
-    );
-    path
-}
-
 fn tune(args: &[&str], cwd: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_autotest"))
         .arg("tune")
@@ -203,7 +191,13 @@ fn an_unknown_option_is_an_error() {
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("-param: engine 'scripted.sh' has no option lmr_r1 (its options: Hash)"),
+        stderr.contains(
+            " has no option 'lmr_r1': its 'uci' answer does not list it (its options: Hash)"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.starts_with("autotest: engine 'scripted.sh' ("),
         "{stderr}"
     );
     assert!(iterations(&text(&out.stdout)).is_empty());

@@ -1,6 +1,7 @@
 //! What the autotest tests share: the scripted fake engine
-//! (`tests/fake/scripted.sh`), per-test directories for the fakes' pids,
-//! the check that no engine process is left behind, and time-bounded runs.
+//! (`tests/fake/scripted.sh`) and the real one, per-test directories for
+//! the fakes' pids, the check that no engine process is left behind, and
+//! time-bounded runs.
 //!
 //! Leftover processes: each fake writes its pid to a directory of its own
 //! test (its second argument); after the game every one of those pids must
@@ -26,6 +27,18 @@ pub fn fake() -> PathBuf {
         // Tests run in parallel: another one may be doing the same.
         let _ = std::fs::set_permissions(&path, perm);
     }
+    path
+}
+
+/// The engine binary of this build: beside `autotest` in the target
+/// directory (`cargo test --workspace` builds both).
+pub fn leiserchess() -> PathBuf {
+    let path = Path::new(env!("CARGO_BIN_EXE_autotest")).with_file_name("leiserchess");
+    assert!(
+        path.exists(),
+        "{} is missing: build the engine first (cargo build)",
+        path.display()
+    );
     path
 }
 

@@ -22,16 +22,25 @@
 #   illegal            `bestmove a0a0` (unparsable: the squares are not adjacent)
 #   illegal-legalform  `bestmove a3a4` (well formed, but a3 is empty)
 #   crash              exits with status 3 on `go`
+#   crash-stderr       on `go`, writes 12 lines `scripted.sh: dying, line K of
+#                      12` to its standard error, then exits with status 3
 #   early-exit         exits right after the handshake's first `readyok`
 #   hang               after `go`, never answers anything again (not even
 #                      `isready` or `quit`)
 #   hang-handshake     never answers anything, not even `uci`
+#   hang-isready       answers `uci`, then never anything (not `isready`)
 #   slow[:MS]          answers `go` with a legal move only after MS ms
 #                      (default 1000), but answers `isready` at once meanwhile
 #   garbage            on `go`: noise lines and bogus `info`, then a garbage
 #                      `bestmove`
 #   garbage-binary     as garbage, with bytes that are not UTF-8 (the engine
 #                      keeps running: still an illegal move, not a crash)
+#   stderr             as good, and writes `scripted.sh: started` to its
+#                      standard error at start and `scripted.sh: go at ply N`
+#                      on every `go`
+#   refuse-stderr      as good, and answers every `setoption` with
+#                      `scripted.sh: error: option NAME refused` on its
+#                      standard error
 
 mode=${1:?usage: scripted.sh MODE [PIDDIR [LOG]]}
 piddir=${2:-}
@@ -39,6 +48,7 @@ log=${3:-}
 slow_ms=1000
 score_cp=0
 nozap_option=0
+stderr_mode=""
 case $mode in
 slow:*) slow_ms=${mode#slow:}
     mode=slow ;;
@@ -46,10 +56,15 @@ score:*) score_cp=${mode#score:}
     mode=good ;;
 nozap-option) nozap_option=1
     mode=good ;;
+stderr | refuse-stderr) stderr_mode=$mode
+    mode=good ;;
 esac
 
 if [[ -n $piddir ]]; then
     echo $$ >"$piddir/$$"
+fi
+if [[ $stderr_mode == stderr ]]; then
+    echo "scripted.sh: started" >&2
 fi
 
 ply=0       # moves played in the last `position`
@@ -96,12 +111,19 @@ garbage() {
 
 on_go() {
     move_for
+    if [[ $stderr_mode == stderr ]]; then
+        echo "scripted.sh: go at ply $ply" >&2
+    fi
     case $mode in
     good) echo "info depth 1 seldepth 1 score cp $score_cp nodes 1 nps 1 time 0 pv $mv"
         echo "bestmove $mv" ;;
     illegal) echo "bestmove a0a0" ;;
     illegal-legalform) echo "bestmove a3a4" ;;
     crash) exit 3 ;;
+    crash-stderr) for ((i = 1; i <= 12; i++)); do
+            echo "scripted.sh: dying, line $i of 12" >&2
+        done
+        exit 3 ;;
     hang) hung=1 ;;
     slow) now_us
         due_us=$((now + slow_ms * 1000)) ;;
@@ -123,6 +145,14 @@ handle() {
             echo "option name no_zap_plies type spin default 100 min 0 max 1000"
         fi
         echo "uciok"
+        if [[ $mode == hang-isready ]]; then
+            hung=1
+        fi
+        ;;
+    setoption)
+        if [[ $stderr_mode == refuse-stderr ]]; then
+            echo "scripted.sh: error: option ${w[2]:-} refused" >&2
+        fi
         ;;
     isready)
         echo "readyok"
@@ -144,7 +174,7 @@ handle() {
         ;;
     go) on_go ;;
     quit) exit 0 ;;
-    *) ;; # setoption, ucinewgame, stop, unknown: ignored
+    *) ;; # ucinewgame, stop, unknown: ignored
     esac
 }
 

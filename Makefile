@@ -2,7 +2,7 @@
 CARGO ?= cargo
 
 .DEFAULT_GOAL := build
-.PHONY: help deps build pedantic test lint signature perft bench profile tournament consistency consistency-quick clean
+.PHONY: help deps build pedantic test lint signature perft bench profile tournament consistency consistency-quick soak clean
 
 # Every target with its `## ` line.
 help: ## this list
@@ -82,6 +82,13 @@ consistency: deps ## sanitizer, valgrind and debug-build self-play with check_re
 consistency-quick: deps ## the short consistency run (CI's), and its self-test
 	scripts/consistency.sh --quick
 	scripts/consistency.sh --selftest
+
+# Self-play at a short clock with check_rep on: crashes, time forfeits,
+# illegal moves and check_rep failures counted, all must be zero
+# (scripts/soak.sh; resumable; games in target/soak/).
+GAMES ?= 2000
+soak: ## GAMES self-play games (2000) at 1+0.01 with check_rep on; counts faults
+	scripts/soak.sh $(GAMES)
 
 clean: ## cargo clean
 	$(CARGO) clean

@@ -2,8 +2,9 @@
 //!
 //! The folders are the layers; each imports only the ones listed before it:
 //!
-//! - `quote`, `check` (the `check_rep` tools) and `setting` (a tunable's
-//!   one declaration): leaves that import nothing from the crate.
+//! - `quote`, `check` (the `check_rep` tools), `setting` (a tunable's
+//!   one declaration) and `user_file` (reading a file a user names):
+//!   leaves that import nothing from the crate.
 //! - `rules`: squares, pieces, moves, the board and its in-place
 //!   make/unmake, the laser, move generation, FEN, a game's history and
 //!   rules, perft.
@@ -12,7 +13,8 @@
 //! - `search`: PVS with its transposition table, move ordering, time
 //!   management and the `bench` workload.
 //! - `lab`: self-play data, the evaluation's tuning, the learned
-//!   evaluation's training, the opening book.
+//!   evaluation's training, the opening book, the win/draw/loss model's
+//!   fit.
 //! - `protocol`: the UCI loop, its options and the `dump` registry;
 //!   `protocol::client`, the other end (a UCI program as a child process),
 //!   which autotest and the tests drive engines with; and `protocol::pgn`,
@@ -32,3 +34,4 @@ pub mod quote;
 pub mod rules;
 pub mod search;
 pub mod setting;
+pub mod user_file;

@@ -5,7 +5,7 @@
 #![forbid(unsafe_code)]
 
 use leiserchess::eval::{bench, Weights};
-use leiserchess::lab::{book, datagen, train, tune};
+use leiserchess::lab::{book, datagen, train, tune, wdl};
 use leiserchess::rules::fen;
 use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
 use leiserchess::search::params::{TableSize, TABLE};
@@ -14,66 +14,94 @@ use leiserchess::setting::Kind as OptionKind;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-const USAGE: &str = "usage:
+const HEADER: &str = "usage:
   leiserchess                 run the Leiserchess UCI loop on stdin/stdout
   leiserchess --version       print the name and version
-  leiserchess perft <depth> [--fen FEN|startpos|endgame] [--threads N] [--plain] [--divide]
-                              count leaf nodes from a position (default: startpos)
-  leiserchess bench [depth] [--hash MB] [--ways K] [--hand] [--check-rep]
+  leiserchess COMMAND --help  the usage of one command";
+
+const PERFT_USAGE: &str =
+    "  leiserchess perft <depth> [--fen FEN|startpos|endgame] [--threads N] [--plain] [--divide]
+                              count leaf nodes from a position (default: startpos)";
+
+const BENCH_USAGE: &str =
+    "  leiserchess bench [depth] [--hash MB] [--ways K] [--hand] [--check-rep]
                               search the fixed bench positions to depth (default 6),
                               one thread; ends with the node total and nps; --hand
                               evaluates with the hand-written evaluation instead of
                               the embedded net;
                               --check-rep (not in the pedantic build) checks every
-                              invariant as the check_rep option does
-  leiserchess evalbench [FILE] [--seconds S]
+                              invariant as the check_rep option does";
+
+const EVALBENCH_USAGE: &str = "  leiserchess evalbench [FILE] [--seconds S]
                               evaluate every FEN of FILE (default: the 300 reference
                               positions) for S seconds (default 3); ends with evals/s";
 
-/// The whole usage text: the commands here, the GUI's and the lab's.
+/// A one-shot command: its name, its usage and what runs it.
+type Command = (
+    &'static str,
+    &'static str,
+    fn(&[String]) -> Result<(), String>,
+);
+
+/// Every one-shot command, in the order the usage lists them.
+const COMMANDS: &[Command] = &[
+    ("perft", PERFT_USAGE, perft_command),
+    ("bench", BENCH_USAGE, bench_command),
+    ("evalbench", EVALBENCH_USAGE, evalbench_command),
+    ("gui", leiserchess::gui::USAGE, leiserchess::gui::command),
+    ("datagen", datagen::USAGE, datagen::command),
+    ("tune", tune::USAGE, tune::command),
+    ("train", train::USAGE, train::command),
+    ("book", book::USAGE, book::command),
+    ("wdl", wdl::USAGE, wdl::command),
+];
+
+/// The whole usage text: every command's.
 fn usage() -> String {
-    format!(
-        "{USAGE}\n{}\n{}\n{}\n{}\n{}",
-        leiserchess::gui::USAGE,
-        datagen::USAGE,
-        tune::USAGE,
-        train::USAGE,
-        book::USAGE
-    )
+    let mut text = HEADER.to_string();
+    for (_, usage, _) in COMMANDS {
+        text += "\n";
+        text += usage;
+    }
+    text
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
+    let (result, usage) = match args.first().map(String::as_str) {
         None => {
             leiserchess::protocol::uci::run(std::io::stdin().lock(), std::io::stdout());
-            Ok(())
+            (Ok(()), usage())
         }
-        Some("perft") => perft_command(&args[1..]),
-        Some("evalbench") => evalbench_command(&args[1..]),
-        Some("bench") => bench_command(&args[1..]),
-        Some("datagen") => datagen::command(&args[1..]),
-        Some("book") => book::command(&args[1..]),
-        Some("tune") => tune::command(&args[1..]),
-        Some("train") => train::command(&args[1..]),
-        Some("gui") => leiserchess::gui::command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{}", usage());
-            Ok(())
+            (Ok(()), usage())
         }
         Some("--version" | "-V") => {
             println!("leiserchess {}", env!("CARGO_PKG_VERSION"));
-            Ok(())
+            (Ok(()), usage())
         }
-        Some(other) => Err(format!(
-            "unknown command '{}'",
-            leiserchess::quote::quote(other)
-        )),
+        Some(name) => match COMMANDS.iter().find(|(n, _, _)| *n == name) {
+            // `--help` anywhere after a command asks for its usage, never
+            // names a file or a value.
+            Some((_, usage, _)) if args[1..].iter().any(|a| a == "--help" || a == "-h") => {
+                println!("{usage}");
+                (Ok(()), usage.to_string())
+            }
+            Some((_, usage, run)) => (run(&args[1..]), usage.to_string()),
+            None => (
+                Err(format!(
+                    "unknown command '{}'",
+                    leiserchess::quote::quote(name)
+                )),
+                usage(),
+            ),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("leiserchess: {e}\n{}", usage());
+            eprintln!("leiserchess: {e}\n{usage}");
             ExitCode::from(2)
         }
     }

@@ -1,5 +1,5 @@
 //! The crate's layers import only downwards (src/lib.rs): the leaves
-//! (`quote`, `check`, `setting`) nothing, `rules` the leaves, `eval` the
+//! (`quote`, `check`, `setting`, `user_file`) nothing, `rules` the leaves, `eval` the
 //! rules, `search` the evaluation, `lab` the search, `protocol` the layers
 //! below, `gui` everything; and within `rules`, each module only the ones
 //! before it. Test code (from the first `#[cfg(test)]` or `#[cfg(all(test`
@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers, bottom first.
 const LAYERS: &[&str] = &["leaf", "rules", "eval", "search", "lab", "protocol", "gui"];
-const LEAVES: &[&str] = &["quote", "check", "setting"];
+const LEAVES: &[&str] = &["quote", "check", "setting", "user_file"];
 
 /// The rules' modules, each allowed to import the ones before it.
 const RULES: &[&str] = &[

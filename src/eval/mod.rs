@@ -15,6 +15,7 @@
 pub mod bench;
 pub mod coverage;
 pub mod nnue;
+pub mod wdl;
 
 use crate::rules::bitboard::squares;
 use crate::rules::board::Board;

@@ -306,7 +306,7 @@ mod tests {
             .unwrap_err()
             .contains("needs a value"));
         let e = Config::parse(&args("x.bin --net /nonexistent.nnue")).unwrap_err();
-        assert!(e.contains("cannot read /nonexistent.nnue"), "{e}");
+        assert!(e.contains("'/nonexistent.nnue': cannot read"), "{e}");
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The lab's loop for strength: self-play data (`datagen`, in the format
 //! of `data`), the evaluation's tuning on it (`tune`, Texel's method), the
-//! learned evaluation's training (`train`) and the opening book (`book`)
-//! built from self-play games. Above the search, beside the protocol:
+//! learned evaluation's training (`train`), the opening book (`book`)
+//! built from self-play games and the win/draw/loss model's fit (`wdl`).
+//! Above the search, beside the protocol:
 //! nothing below imports it.
 
 pub mod book;
@@ -9,6 +10,7 @@ pub mod data;
 pub mod datagen;
 pub mod train;
 pub mod tune;
+pub mod wdl;
 
 /// The whole number `value` given to `flag`, within `lo..=hi`; the error
 /// names both (the lab commands' numeric flags).

@@ -50,6 +50,11 @@ const ENGINE_LAST: &[OptionSpec] = &[
         default: 0,
     },
     OptionSpec {
+        name: "UCI_ShowWDL",
+        kind: OptionKind::Check,
+        default: 0,
+    },
+    OptionSpec {
         name: "Clear Hash",
         kind: OptionKind::Button,
         default: 0,
@@ -173,18 +178,19 @@ impl Options {
                 Ok(format!("{} set to '{}'", spec.name, quote(text)))
             }
             OptionKind::Spin { min, max } => {
-                let v: i64 = text.parse().map_err(|_| OptionError::NotANumber {
+                let v = whole_number(text).ok_or_else(|| OptionError::NotANumber {
                     name: spec.name,
                     value: text.to_string(),
                 })?;
-                let clamped = v.clamp(min, max);
+                let clamped = v.clamp(min as i128, max as i128) as i64;
                 self.values[i] = clamped;
-                Ok(if clamped == v {
+                Ok(if clamped as i128 == v {
                     format!("{} set to {v}", spec.name)
                 } else {
                     format!(
-                        "{} set to {clamped} ({v} is outside {min}..{max})",
-                        spec.name
+                        "{} set to {clamped} ({} is outside {min}..{max})",
+                        spec.name,
+                        quote(text)
                     )
                 })
             }
@@ -246,6 +252,21 @@ impl Options {
     }
 }
 
+/// A whole number, however many digits: one past any spin's range is
+/// clamped like any other, not refused.
+fn whole_number(text: &str) -> Option<i128> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let huge = if text.starts_with('-') {
+        i128::MIN
+    } else {
+        i128::MAX
+    };
+    Some(text.parse().unwrap_or(huge))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,6 +284,20 @@ mod tests {
         assert_eq!(o.get("threads"), 64);
         assert!(matches!(
             o.set("threads", Some("x")),
+            Err(OptionError::NotANumber { .. })
+        ));
+        assert_eq!(
+            o.set("hash", Some("99999999999999999999999999999999999999999"))
+                .unwrap(),
+            "hash set to 4096 (99999999999999999999999999999999999999999 is outside 1..4096)"
+        );
+        assert_eq!(o.get("hash"), 4096);
+        assert_eq!(
+            o.set("Hash", Some("-99999999999999999999")).unwrap(),
+            "hash set to 1 (-99999999999999999999 is outside 1..4096)"
+        );
+        assert!(matches!(
+            o.set("hash", Some("1e3")),
             Err(OptionError::NotANumber { .. })
         ));
         assert!(matches!(

@@ -8,6 +8,7 @@ mod commands;
 #[cfg(feature = "debug-commands")]
 mod debug;
 mod go;
+mod info;
 mod lab;
 mod net;
 
@@ -20,9 +21,9 @@ use crate::rules::game::{self, Game};
 use crate::search::order::Order;
 use crate::search::think::think;
 use crate::search::think::EMBEDDED;
-use crate::search::{score_text, Root, Shared};
+use crate::search::{Root, Shared};
 use std::io::{BufRead, Write};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -56,16 +57,30 @@ impl Output {
 enum Running {
     /// A `go`: its thread hands the move-ordering tables back.
     Search { thread: JoinHandle<Vec<Order>> },
-    /// A `perft`: a count the user asked for, so other commands wait for
-    /// it; only `stop` and `quit` cut it short.
-    Perft { thread: JoinHandle<()> },
+    /// A `perft`, on its own copy of the board, stopped by its own flag.
+    Perft {
+        thread: JoinHandle<()>,
+        stop: Arc<AtomicBool>,
+    },
 }
 
 impl Running {
     fn is_finished(&self) -> bool {
         match self {
             Running::Search { thread } => thread.is_finished(),
-            Running::Perft { thread } => thread.is_finished(),
+            Running::Perft { thread, .. } => thread.is_finished(),
+        }
+    }
+
+    /// Whether `cmd` ends this work before it runs. A search is ended by
+    /// every command that reads or changes the position, the options or
+    /// the tables. A perft counts on its own copy of the board, so the
+    /// loop stays free beside it: only `stop`, `quit` and a new `go` or
+    /// `perft` (which would compete for the cores) end it.
+    fn ended_by(&self, cmd: &str) -> bool {
+        match self {
+            Running::Search { .. } => !matches!(cmd, "isready" | "ponderhit" | "uci" | "help"),
+            Running::Perft { .. } => matches!(cmd, "go" | "perft" | "stop" | "quit"),
         }
     }
 }
@@ -167,9 +182,9 @@ impl Engine {
                     self.orders = orders;
                 }
             }
-            Some(Running::Perft { thread }) => {
+            Some(Running::Perft { thread, stop }) => {
                 if stop_perft {
-                    self.shared.stop.store(true, Ordering::Relaxed);
+                    stop.store(true, Ordering::Relaxed);
                 }
                 // A perft thread that panicked has nothing to hand back.
                 let _ = thread.join();
@@ -220,16 +235,14 @@ impl Engine {
         }
         let (cmd, args) = (commands::canonical(tokens[at]), &tokens[at + 1..]);
         self.reap();
-        // Commands that read or change the position, the options or the
-        // tables end running work first.
-        if !matches!(cmd, "isready" | "ponderhit" | "uci" | "help") {
-            self.end_job(matches!(cmd, "stop" | "quit"));
+        if self.running.as_ref().is_some_and(|r| r.ended_by(cmd)) {
+            self.end_job(true);
         }
         match cmd {
             "quit" => return Flow::Quit,
             "stop" => {}
             "ponderhit" => self.shared.pondering.store(false, Ordering::Relaxed),
-            "go" => self.go(args, out),
+            "go" => self.go(args, line, out),
             "uci" => self.uci(out),
             "isready" => line_out(out, "readyok"),
             "setoption" => self.setoption(args, out),
@@ -344,11 +357,20 @@ impl Engine {
 
     /// `go`: a legal move whenever the position has one, drawn or not (the
     /// referee decides draws); `bestmove 0000` only once a King is zapped.
-    fn go(&mut self, args: &[&str], out: &mut Vec<u8>) {
-        let request = match go::parse(args, self.game.board().side()) {
+    fn go(&mut self, args: &[&str], line: &str, out: &mut Vec<u8>) {
+        let request = match go::parse(args, line, self.game.board().side()) {
             Ok(r) => r,
             Err(e) => return say(out, format!("error: {e}; no search")),
         };
+        if request.budgeted {
+            say(
+                out,
+                format!(
+                    "go gives the side to move no clock or limit: searching {} ms (go infinite: until stop)",
+                    go::DEFAULT_BUDGET_MS
+                ),
+            );
+        }
         self.check_game();
         let legal = self.game.legal_moves();
         if let Some(m) = request.searchmoves.iter().find(|m| !legal.contains(m)) {
@@ -369,6 +391,10 @@ impl Engine {
         root.searchmoves = request.searchmoves;
         let limits = self.options.time_use(request.limits);
         let params = self.options.params();
+        let style = info::Style {
+            multipv: params.multipv > 1,
+            wdl: self.options.get("UCI_ShowWDL") != 0,
+        };
         let threads = self.options.get("threads") as usize;
         let mut orders = std::mem::take(&mut self.orders);
         orders.resize_with(threads, Order::default);
@@ -386,18 +412,14 @@ impl Engine {
                 &shared,
                 &mut orders,
                 |it, elapsed, nodes| {
-                    let ms = elapsed.as_millis() as u64;
-                    let pv: Vec<String> = it.pv.iter().map(|m| m.to_string()).collect();
-                    let line = format!(
-                    "info depth {} seldepth {} score {} nodes {nodes} nps {} time {ms} hashfull {} pv {}\n",
-                    it.depth,
-                    it.seldepth,
-                    score_text(it.score),
-                    nodes * 1000 / ms.max(1),
-                    shared.tt.hashfull(),
-                    pv.join(" ")
-                );
-                    output.write(line.as_bytes());
+                    let text = info::lines(
+                        it,
+                        style,
+                        elapsed.as_millis() as u64,
+                        nodes,
+                        shared.tt.hashfull(),
+                    );
+                    output.write(text.as_bytes());
                 },
             );
             let best = answer.best.unwrap_or(fallback);

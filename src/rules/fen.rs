@@ -65,7 +65,7 @@ impl fmt::Display for FenError {
             FenError::BadSide { offset, text } => {
                 write!(
                     f,
-                    "side to move must be W or B, found '{}' at offset {offset}",
+                    "side to move must be W or B (upper case), found '{}' at offset {offset}",
                     quote(text)
                 )
             }
@@ -92,8 +92,8 @@ pub fn parse(text: &str) -> Result<Board, FenError> {
     let (side_at, side_text) =
         next_token(text, end).ok_or(FenError::MissingSide { offset: end })?;
     let side = match side_text {
-        "W" | "w" => Color::White,
-        "B" | "b" => Color::Black,
+        "W" => Color::White,
+        "B" => Color::Black,
         _ => {
             return Err(FenError::BadSide {
                 offset: side_at,
@@ -234,7 +234,7 @@ mod tests {
 
     #[test]
     fn errors_name_the_character_and_offset() {
-        let cases: [(&str, FenError); 12] = [
+        let cases: [(&str, FenError); 14] = [
             (
                 "ss7/8/8/8/8/8/8/7NNx W",
                 FenError::RankTooLong {
@@ -262,6 +262,21 @@ mod tests {
                 FenError::BadSide {
                     offset: 20,
                     text: "X".into(),
+                },
+            ),
+            // PROTOCOL.md's `<W|B>` exactly: lower case is a Lavender piece.
+            (
+                "ss7/8/8/8/8/8/8/7NN w",
+                FenError::BadSide {
+                    offset: 20,
+                    text: "w".into(),
+                },
+            ),
+            (
+                "ss7/8/8/8/8/8/8/7NN b",
+                FenError::BadSide {
+                    offset: 20,
+                    text: "b".into(),
                 },
             ),
             ("ss7/8/8/8/8/8/8/7NN", FenError::MissingSide { offset: 19 }),

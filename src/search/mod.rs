@@ -25,14 +25,15 @@ use crate::eval::nnue::accumulator::{Accumulator, Before};
 use crate::eval::nnue::Network;
 use crate::rules::board::{Board, Undo};
 use crate::rules::game::DrawRules;
-use crate::rules::moves::Move;
+use crate::rules::movegen::generate;
+use crate::rules::moves::{Move, MoveList};
 use crate::rules::piece::Color;
 use crate::rules::repetition::LastMove;
 use movepick::{MovePicker, Node, Scored, Stage};
 use order::{Order, MAX_PLY};
 pub use params::Params;
 use std::sync::atomic::Ordering;
-pub use think::{Iteration, Root, Shared};
+pub use think::{Iteration, Line, Root, Shared};
 use time::Plan;
 use tt::{from_tt, to_tt, Bound, Entry};
 
@@ -59,6 +60,11 @@ pub struct Worker<'a> {
     touched: Vec<u64>,
     root_side: Color,
     searchmoves: Vec<Move>,
+    /// The root moves the line being searched may pick: `searchmoves` for
+    /// the first line; for line k, those not in lines 1..k.
+    root_only: Vec<Move>,
+    /// The lines to find (`MultiPV`; 1 on helper threads).
+    multipv: usize,
     params: Params,
     /// The draws inside the tree: a position's second occurrence.
     draws: DrawRules,
@@ -72,6 +78,9 @@ pub struct Worker<'a> {
     seldepth: u32,
     /// The score of the last completed iteration (the aspiration's centre).
     last_score: Option<i32>,
+    /// With `MultiPV`, the last iteration's lines (line k's aspiration
+    /// centre).
+    last_lines: Vec<Line>,
     pv: Vec<Vec<Move>>,
     /// A move list per ply, reused so that no node allocates.
     lists: Vec<Vec<Scored>>,
@@ -128,6 +137,8 @@ impl<'a> Worker<'a> {
             touched,
             root_side: root.board.side(),
             searchmoves: root.searchmoves.clone(),
+            root_only: root.searchmoves.clone(),
+            multipv: if main { params.multipv.max(1) } else { 1 },
             params,
             draws: DrawRules::in_tree(params.no_zap_plies),
             shared,
@@ -138,6 +149,7 @@ impl<'a> Worker<'a> {
             depth: 0,
             seldepth: 0,
             last_score: None,
+            last_lines: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 1],
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             eval_cache: vec![(0, 0); EVAL_CACHE],
@@ -186,10 +198,14 @@ impl<'a> Worker<'a> {
 
     /// Searches `depth` plies from the root; `None` if stopped before the
     /// iteration completed (at depth 1: before any root move was scored).
+    /// With `MultiPV` k, the root is searched again for each further line
+    /// without the moves of the lines before; a stop keeps the lines
+    /// already complete.
     pub fn iterate(&mut self, depth: u32) -> Option<Iteration> {
         self.seldepth = 0;
         self.depth = depth;
-        let score = self.root_search(depth as i32);
+        self.root_only.clone_from(&self.searchmoves);
+        let score = self.root_search(depth as i32, self.last_score);
         check_rep!(self, self.check_iteration());
         // A stopped iteration is incomplete; depth 1 still counts if it
         // finished at least its first root move.
@@ -197,24 +213,68 @@ impl<'a> Worker<'a> {
             return None;
         }
         self.last_score = Some(score);
+        let mut lines = vec![Line {
+            score,
+            pv: self.pv[0].clone(),
+        }];
+        if self.multipv > 1 {
+            self.more_lines(depth, &mut lines);
+        }
         Some(Iteration {
             depth,
             seldepth: self.seldepth,
-            score,
+            score: lines[0].score,
             nodes: self.nodes,
-            pv: self.pv[0].clone(),
+            pv: lines[0].pv.clone(),
+            lines,
         })
     }
 
+    /// Lines 2..=`multipv` of this iteration after the first, best first.
+    fn more_lines(&mut self, depth: u32, lines: &mut Vec<Line>) {
+        let candidates: Vec<Move> = if self.searchmoves.is_empty() {
+            let mut list = MoveList::new();
+            generate(&self.board, &mut list);
+            list.iter().collect()
+        } else {
+            self.searchmoves.clone()
+        };
+        while lines.len() < self.multipv {
+            let taken: Vec<Move> = lines.iter().filter_map(|l| l.pv.first().copied()).collect();
+            self.root_only = candidates
+                .iter()
+                .copied()
+                .filter(|m| !taken.contains(m))
+                .collect();
+            if self.root_only.is_empty() {
+                break;
+            }
+            let centre = self.last_lines.get(lines.len()).map(|l| l.score);
+            let score = self.root_search(depth as i32, centre);
+            // A stopped line is incomplete; an empty one had no move the
+            // Ko rule allows.
+            if self.stopped() || self.pv[0].is_empty() {
+                break;
+            }
+            lines.push(Line {
+                score,
+                pv: self.pv[0].clone(),
+            });
+        }
+        // A later line can score above an earlier one when the table
+        // changed in between: the best first, ties in search order.
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+        self.last_lines.clone_from(lines);
+    }
+
     /// The root's search: full width, or with `aspiration` set, from depth
-    /// 4 and away from mate scores, first within ± that many cp of the last
-    /// iteration's score; a bound that fails is widened, doubling, until
-    /// the score falls inside (past 1000 cp the side opens completely).
-    fn root_search(&mut self, depth: i32) -> i32 {
+    /// 4 and away from mate scores, first within ± that many cp of
+    /// `centre` (the last iteration's score); a bound that fails is
+    /// widened, doubling, until the score falls inside (past 1000 cp the
+    /// side opens completely).
+    fn root_search(&mut self, depth: i32, centre: Option<i32>) -> i32 {
         let w = self.params.aspiration;
-        let centre = self
-            .last_score
-            .filter(|s| w > 0 && depth >= 4 && s.abs() < MATE_BOUND);
+        let centre = centre.filter(|s| w > 0 && depth >= 4 && s.abs() < MATE_BOUND);
         let Some(centre) = centre else {
             return self.pvs(-INF, INF, depth, 0);
         };
@@ -300,7 +360,7 @@ impl<'a> Worker<'a> {
             order: self.order,
             ply,
             tt_move,
-            only: if ply == 0 { &self.searchmoves } else { &[] },
+            only: if ply == 0 { &self.root_only } else { &[] },
             zaps_only,
             check_rep: self.params.check_rep,
         };

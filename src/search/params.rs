@@ -38,6 +38,9 @@ pub struct Params {
     /// hand-written evaluation: the default since the net's SPRT at 10+0.1
     /// (BENCHMARKS.md, "The learned evaluation").
     pub use_nnue: bool,
+    /// The root's best lines the main thread finds and reports (UCI
+    /// `MultiPV`): line k is the best root move outside lines 1..k.
+    pub multipv: usize,
     /// Check every structure's invariants after every make/unmake and at
     /// every node (the `check_rep` option; see `crate::check`). Always false, and
     /// never read, without the `debug-commands` feature.
@@ -58,6 +61,7 @@ pub const PARAMS: &[Setting<Params>] = &[
     Setting::spin("null_r", 0, 0, 6, |p, v| p.null_r = v as i32),
     Setting::spin("seed", 0, 0, i32::MAX as i64, |p, v| p.seed = v as u64),
     Setting::check("use_nnue", true, |p, v| p.use_nnue = v != 0),
+    Setting::spin("MultiPV", 1, 1, 16, |p, v| p.multipv = v as usize),
     Setting::spin("no_zap_plies", 100, 0, 10000, |p, v| {
         p.no_zap_plies = v as u32
     }),
@@ -88,6 +92,7 @@ impl Default for Params {
             null_r: 0,
             seed: 0,
             use_nnue: false,
+            multipv: 0,
             check_rep: false,
         };
         setting::defaults(setting::defaults(zero, PARAMS), DEBUG_PARAMS)

@@ -86,13 +86,24 @@ impl Root {
     }
 }
 
-/// One completed iteration.
+/// One completed iteration: its best line's score and moves, and with
+/// `MultiPV` more than 1 the root's best lines, best first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Iteration {
     pub depth: u32,
     pub seldepth: u32,
     pub score: i32,
     pub nodes: u64,
+    pub pv: Vec<Move>,
+    /// Every line found, the best (`score`, `pv`) first; of the main
+    /// thread only.
+    pub lines: Vec<Line>,
+}
+
+/// One root move's line: its score and moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub score: i32,
     pub pv: Vec<Move>,
 }
 

@@ -22,6 +22,7 @@
 pub mod accumulator;
 pub mod features;
 
+use crate::quote::quote;
 use crate::rules::board::Board;
 use accumulator::Accumulator;
 use std::fmt;
@@ -39,6 +40,10 @@ pub const QB: i32 = 1024;
 pub const SCALE: i32 = 400;
 
 const MAGIC: &[u8; 8] = b"LNNUE1\0\0";
+
+/// The largest net file `load` reads: ten times today's largest net (all
+/// inputs, 296 KB), so that a wrong file is refused before it is read.
+pub const MAX_FILE_BYTES: u64 = 4 << 20;
 
 /// The net embedded in the binary: the default of `EvalFile`.
 const EMBEDDED: &[u8] = include_bytes!("default.nnue");
@@ -176,8 +181,9 @@ impl Network {
 
     /// Reads a network file; the error names the file.
     pub fn load(path: &str) -> Result<Network, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
+        crate::user_file::read(path, MAX_FILE_BYTES)
+            .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()))
+            .map_err(|e| format!("net file '{}': {e}", quote(path)))
     }
 
     /// The score in cp for the side to move of `b`, from an accumulator

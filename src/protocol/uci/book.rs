@@ -9,6 +9,10 @@ use super::{say, Engine};
 use crate::lab::book::Book;
 use crate::quote::quote;
 use crate::rules::moves::Move;
+use crate::user_file;
+
+/// The largest book file `BookFile` reads: the embedded book is 96 KB.
+const MAX_BOOK_BYTES: u64 = 64 << 20;
 
 impl Engine {
     /// Loads the book `BookFile` names (the embedded one when empty). On
@@ -18,9 +22,8 @@ impl Engine {
         let (what, loaded) = if path.is_empty() {
             ("the embedded book".to_string(), Ok(Book::embedded()))
         } else {
-            let read = std::fs::read(&path)
-                .map_err(|e| e.to_string())
-                .and_then(|bytes| Book::from_bytes(&bytes));
+            let read =
+                user_file::read(&path, MAX_BOOK_BYTES).and_then(|bytes| Book::from_bytes(&bytes));
             (format!("book '{}'", quote(&path)), read)
         };
         match loaded {

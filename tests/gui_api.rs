@@ -1,8 +1,10 @@
 //! The browser GUI's HTTP API in process (axum's router called directly):
 //! the page and its assets, legal moves and the beam as the rules code
 //! gives them, moves played and refused, the engine's search streamed and
-//! stopped (by a dropped stream, a later request, or "move now"), the game
-//! cap, the PGN, and every kind of bad request answered with a JSON 4xx.
+//! stopped (by a dropped stream, a later request, or "move now"), the
+//! analysis's MultiPV lines streamed until stopped with nothing played,
+//! the game cap, the PGN, and every kind of bad request answered with a
+//! JSON 4xx.
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
@@ -99,9 +101,19 @@ impl App {
     }
 
     async fn search(&self, id: u64, limit: Value) -> axum::response::Response {
-        let uri = format!("/api/games/{id}/search");
+        self.stream(&format!("/api/games/{id}/search"), limit).await
+    }
+
+    async fn analyse(&self, id: u64, request: Value) -> Body {
+        self.stream(&format!("/api/games/{id}/analyse"), request)
+            .await
+            .into_body()
+    }
+
+    /// The event stream a POST of `body` to `uri` answers.
+    async fn stream(&self, uri: &str, body: Value) -> axum::response::Response {
         let res = self
-            .raw("POST", &uri, Some(JSON), limit.to_string().into_bytes())
+            .raw("POST", uri, Some(JSON), body.to_string().into_bytes())
             .await;
         assert_eq!(res.status(), StatusCode::OK);
         let ct = res.headers()[header::CONTENT_TYPE]
@@ -355,6 +367,15 @@ async fn a_zapped_king_or_a_draw_ends_the_game() {
         "the game is over",
     )
     .await;
+    app.refused(
+        "POST",
+        &format!("/api/games/{id}/analyse"),
+        json!({}),
+        409,
+        "id",
+        "the game is over",
+    )
+    .await;
 
     // Three times the same position: the GUI ends the game as a referee does.
     let v = app.new_game(Some(fen::ENDGAME)).await;
@@ -391,6 +412,8 @@ async fn the_engine_streams_its_iterations_and_plays() {
         .map(|(n, d)| {
             assert_eq!(n, "info");
             assert!(d["nodes"].as_u64().unwrap() > 0 && !d["pv"].as_array().unwrap().is_empty());
+            // A search for a move has one line, its own.
+            check_lines(d, fen::STARTPOS, &[], 1);
             d["depth"].as_u64().unwrap()
         })
         .collect();
@@ -505,6 +528,175 @@ async fn a_later_request_cancels_the_search_and_move_now_plays() {
         "no search running",
     )
     .await;
+}
+
+/// Checks an analysis's `info` event of `fen`'s position (after `played`)
+/// for `want` lines: best first, each a different legal root move whose
+/// whole line the rules allow, its chances summing to 1000, the best line
+/// the event's own figures.
+fn check_lines(info: &Value, fen: &str, played: &[&str], want: usize) {
+    let mut game = Game::from_fen(fen).unwrap();
+    for m in played {
+        game.play_text(m).unwrap();
+    }
+    let legal: BTreeSet<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+    let lines = info["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), want, "{info}");
+    let mut firsts = BTreeSet::new();
+    let mut last = i64::MAX;
+    for (k, line) in lines.iter().enumerate() {
+        assert_eq!(line["multipv"], k + 1, "{info}");
+        let score = line["score"].as_i64().unwrap();
+        assert!(score <= last, "lines best first: {info}");
+        last = score;
+        let text = line["score_text"].as_str().unwrap();
+        assert!(
+            text == format!("cp {score}") || text.starts_with("mate "),
+            "{info}"
+        );
+        let wdl: Vec<u64> = serde_json::from_value(line["wdl"].clone()).unwrap();
+        assert_eq!(wdl.len(), 3, "{info}");
+        assert_eq!(wdl.iter().sum::<u64>(), 1000, "{info}");
+        let pv: Vec<String> = serde_json::from_value(line["pv"].clone()).unwrap();
+        assert!(legal.contains(&pv[0]), "{} is not legal: {info}", pv[0]);
+        assert!(firsts.insert(pv[0].clone()), "one line a root move: {info}");
+        let mut after = game.clone();
+        for m in &pv {
+            after
+                .play_text(m)
+                .unwrap_or_else(|e| panic!("{m} in line {}: {e}; {info}", k + 1));
+        }
+    }
+    assert_eq!(lines[0]["score"], info["score"]);
+    assert_eq!(lines[0]["pv"], info["pv"]);
+}
+
+#[tokio::test]
+async fn an_analysis_streams_its_lines_until_stopped_and_plays_nothing() {
+    let app = App::new();
+    let id = app.new_game(None).await["id"].as_u64().unwrap();
+    let mut body = app.analyse(id, json!({ "multipv": 3 })).await;
+    // An infinite search: iterations keep coming until it is stopped.
+    let mut infos = Vec::new();
+    while infos.len() < 3 {
+        let seen = events(&mut body, &["info"], Duration::from_secs(30)).await;
+        infos.extend(seen.into_iter().map(|(name, data)| {
+            assert_eq!(name, "info");
+            data
+        }));
+    }
+    for info in &infos {
+        check_lines(info, fen::STARTPOS, &[], 3);
+    }
+    let state = app.ok("GET", &format!("/api/games/{id}"), NO_BODY).await;
+    assert_eq!(state["searching"], true);
+    let asked = Instant::now();
+    let v = app
+        .ok("POST", &format!("/api/games/{id}/stop"), json!({}))
+        .await;
+    assert_eq!(v["stopping"], true);
+    let rest = events(&mut body, &["move", "stopped"], Duration::from_secs(5)).await;
+    let (last, infos) = rest.split_last().unwrap();
+    assert_eq!(last.0, "stopped", "{rest:?}");
+    assert_eq!(last.1["reason"], "the analysis was stopped");
+    // An iteration the stop cut short is not shown with fewer lines.
+    for (_, info) in infos {
+        check_lines(info, fen::STARTPOS, &[], 3);
+    }
+    assert!(asked.elapsed() < Duration::from_secs(5));
+    let after = idle(&app, id, Duration::from_secs(5)).await;
+    assert_eq!(after["history"], json!([]), "an analysis plays nothing");
+    assert_eq!(after["fen"], state["fen"]);
+    assert_eq!(after["version"], state["version"]);
+    app.refused(
+        "POST",
+        &format!("/api/games/{id}/stop"),
+        json!({}),
+        409,
+        "id",
+        "no search running",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn an_analysis_has_at_most_the_legal_moves_and_ends_with_the_game() {
+    // The lone Kings' corner: fewer legal moves than lines asked.
+    let app = App::new();
+    let id = app.new_game(Some(fen::ENDGAME)).await["id"]
+        .as_u64()
+        .unwrap();
+    let legal = Game::from_fen(fen::ENDGAME).unwrap().legal_moves().len();
+    assert!(legal < 16, "{legal}");
+    let mut body = app.analyse(id, json!({ "multipv": 16 })).await;
+    let seen = events(&mut body, &["info"], Duration::from_secs(30)).await;
+    check_lines(&seen.last().unwrap().1, fen::ENDGAME, &[], legal);
+    // A move ends it; the move stands.
+    let v = app
+        .ok(
+            "POST",
+            &format!("/api/games/{id}/move"),
+            json!({ "move": "h0g0" }),
+        )
+        .await;
+    assert_eq!(v["history"], json!(["h0g0"]));
+    let rest = events(&mut body, &["move", "stopped"], Duration::from_secs(5)).await;
+    assert_eq!(
+        rest.last().unwrap().1["reason"],
+        "the analysis was cancelled",
+        "{rest:?}"
+    );
+    assert_eq!(
+        idle(&app, id, Duration::from_secs(5)).await["history"],
+        json!(["h0g0"])
+    );
+    // Lavender's lines, after Tangerine's move; the default is 3 lines.
+    let mut body = app.analyse(id, json!({})).await;
+    let seen = events(&mut body, &["info"], Duration::from_secs(30)).await;
+    check_lines(&seen.last().unwrap().1, fen::ENDGAME, &["h0g0"], 3);
+    // Undo ends it too.
+    app.ok("POST", &format!("/api/games/{id}/undo"), json!({}))
+        .await;
+    let rest = events(&mut body, &["move", "stopped"], Duration::from_secs(5)).await;
+    assert_eq!(rest.last().unwrap().0, "stopped", "{rest:?}");
+    assert_eq!(
+        idle(&app, id, Duration::from_secs(5)).await["history"],
+        json!([])
+    );
+}
+
+#[tokio::test]
+async fn an_analysis_clamps_its_lines_and_counts_among_the_searches() {
+    let app = App::with(Config {
+        max_searches: 1,
+        ..Config::default()
+    });
+    let id = app.new_game(None).await["id"].as_u64().unwrap();
+    for (asked, want) in [(json!(0), 1), (json!(-5), 1), (json!(100), 16)] {
+        let mut body = app.analyse(id, json!({ "multipv": asked })).await;
+        let seen = events(&mut body, &["info"], Duration::from_secs(30)).await;
+        check_lines(&seen.last().unwrap().1, fen::STARTPOS, &[], want);
+        if want == 16 {
+            // The one place among the searches is taken.
+            let other = app.new_game(None).await["id"].as_u64().unwrap();
+            app.refused(
+                "POST",
+                &format!("/api/games/{other}/analyse"),
+                json!({}),
+                429,
+                "id",
+                "searches are running",
+            )
+            .await;
+        }
+        // A closed stream frees it.
+        drop(body);
+        idle(&app, id, Duration::from_secs(5)).await;
+    }
+    assert_eq!(
+        app.ok("GET", &format!("/api/games/{id}"), NO_BODY).await["history"],
+        json!([])
+    );
 }
 
 #[tokio::test]
@@ -727,6 +919,33 @@ async fn bad_requests_get_a_json_4xx_naming_what_was_wrong() {
         400,
         "body",
         "exactly one",
+    )
+    .await;
+    app.refused(
+        "POST",
+        &format!("{game}/analyse"),
+        json!({ "multipv": "3" }),
+        400,
+        "body",
+        "invalid type: string",
+    )
+    .await;
+    app.refused(
+        "POST",
+        &format!("{game}/analyse"),
+        json!({ "multipv": 2.5 }),
+        400,
+        "body",
+        "invalid type: floating point",
+    )
+    .await;
+    app.refused(
+        "POST",
+        &format!("{game}/analyse"),
+        json!({ "lines": 3 }),
+        400,
+        "body",
+        "unknown field `lines`",
     )
     .await;
     app.refused(

@@ -4,9 +4,12 @@
 //! a swap are played by clicking and the engine answers on the board; a
 //! loaded FEN is drawn with the beam ending on the piece it zaps; a King
 //! zap ends the game with its reason; the PGN downloads; a tab closed
-//! mid-search frees the search; the page fits a phone's width. Everything the page draws is checked against the rules
-//! code. Its screenshot goes to its temporary folder (kept when a later
-//! check fails), and with `UPDATE_DOCS=1` to docs/gui.png.
+//! mid-search frees the search; an analysis shows three lines with their
+//! chances and stops playing nothing; the page fits a phone's width.
+//! Everything the page draws is checked against the rules code. Its
+//! screenshots go to its temporary folder (kept when a later check
+//! fails), and with `UPDATE_DOCS=1` to docs/gui.png and
+//! docs/gui-analysis.png.
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use leiserchess::gui::{router, serve, Config};
@@ -462,9 +465,97 @@ async fn play(page: Page, url: String, dir: PathBuf, downloads: PathBuf) {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 
-    // A phone's width: the page fits without sideways scrolling.
+    // An analysis of the start position: three lines, each a legal move
+    // with its score, chances and moves; stopped, it has played nothing.
     page.c.goto(&url).await.unwrap();
     page.says("New game.").await;
+    let count = page.c.find(Locator::Css("#lines-count")).await.unwrap();
+    count.clear().await.unwrap();
+    count.send_keys("3").await.unwrap();
+    page.click("#analyse").await;
+    page.until(
+        "three lines with their chances at depth 6",
+        "return S.analysing && document.querySelectorAll('#lines .line .wdl').length === 3 && parseInt(document.getElementById('info-depth').textContent) >= 6;",
+    )
+    .await;
+    assert_eq!(
+        page.text("#status").await,
+        "Tangerine to move — the engine is analysing"
+    );
+    page.click("#stop-analysis").await;
+    page.says("the analysis was stopped").await;
+    page.until("the analysis's end", "return !S.search;").await;
+    let rows = page
+        .js("return [...document.querySelectorAll('#lines .line')].map(r => { const bar = r.querySelector('.wdl'); return { rank: r.querySelector('.rank').textContent, score: r.querySelector('.score').textContent, title: bar.title, widths: [...bar.children].map(s => s.className + ' ' + s.style.width), moves: r.querySelector('.pv').textContent }; });")
+        .await;
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    let mut game = Game::from_fen(fen::STARTPOS).unwrap();
+    let legal: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+    let mut firsts = Vec::new();
+    for (k, row) in rows.iter().enumerate() {
+        assert_eq!(row["rank"], (k + 1).to_string(), "{row}");
+        assert!(
+            row["score"].as_str().unwrap().contains("Tangerine"),
+            "the side to move's view: {row}"
+        );
+        // "win 412 ‰ · draw 301 ‰ · loss 287 ‰", the segments as wide.
+        let title = row["title"].as_str().unwrap();
+        let parts: Vec<(&str, u32)> = title
+            .split(" · ")
+            .map(|p| {
+                let w: Vec<&str> = p.split(' ').collect();
+                assert_eq!((w.len(), w[2]), (3, "‰"), "{title}");
+                (w[0], w[1].parse().unwrap())
+            })
+            .collect();
+        let names: Vec<&str> = parts.iter().map(|p| p.0).collect();
+        assert_eq!(names, ["win", "draw", "loss"], "{title}");
+        assert_eq!(parts.iter().map(|p| p.1).sum::<u32>(), 1000, "{title}");
+        let widths: Vec<String> = parts
+            .iter()
+            .map(|(name, n)| format!("{name} {}%", f64::from(*n) / 10.0))
+            .collect();
+        assert_eq!(row["widths"], json!(widths), "{row}");
+        // The moves numbered as the game's, from move 1, all playable.
+        let text = row["moves"].as_str().unwrap();
+        assert!(text.starts_with("1. "), "{text}");
+        let moves: Vec<&str> = text
+            .split_whitespace()
+            .filter(|w| !w.ends_with('.'))
+            .collect();
+        assert!(legal.iter().any(|m| m == moves[0]), "{text}");
+        firsts.push(moves[0].to_string());
+        let mut after = game.clone();
+        for m in &moves {
+            after
+                .play_text(m)
+                .unwrap_or_else(|e| panic!("{m} of line {}: {e}", k + 1));
+        }
+    }
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "one line a root move: {rows:?}");
+    assert!(page
+        .text("#lines-side")
+        .await
+        .starts_with("Tangerine to move"));
+    let state = page.js("return [S.game.history.length, S.game.fen];").await;
+    assert_eq!(
+        state,
+        json!([0, fen::STARTPOS]),
+        "the analysis played nothing"
+    );
+    let png = page.c.screenshot().await.unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+    std::fs::write(dir.join("gui-analysis.png"), &png).unwrap();
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/gui-analysis.png");
+        std::fs::write(&docs, &png).unwrap();
+    }
+
+    // A phone's width: the page fits without sideways scrolling, the
+    // analysis's lines included.
     page.c.set_window_size(390, 844).await.unwrap();
     let fits = page
         .js("const w = document.documentElement.clientWidth; return document.documentElement.scrollWidth <= w && document.getElementById('board').getBoundingClientRect().right <= w;")

@@ -6,7 +6,7 @@
 
 use super::server::AppState;
 use super::store::{Entry, Players};
-use super::think::{self, Limit, Running};
+use super::think::{self, Limit, Running, Task};
 use super::view;
 use crate::quote::quote;
 use crate::rules::fen;
@@ -27,6 +27,10 @@ const MAX_NAME: usize = 60;
 /// The deepest search and the longest think a page may ask for.
 const MAX_DEPTH: u32 = 30;
 const MAX_MILLIS: u64 = 60_000;
+/// The lines an analysis shows unless asked, and the most it may show
+/// (the search's `MultiPV` range).
+const DEFAULT_LINES: usize = 3;
+const MAX_LINES: usize = 16;
 
 /// A refused request: its status, what was wrong, and where.
 #[derive(Debug)]
@@ -301,8 +305,43 @@ pub async fn search(
             ))
         }
     };
+    start(&state, id, |fallback| Task::Play { limit, fallback })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Analyse {
+    multipv: Option<i64>,
+}
+
+/// `POST /api/games/{id}/analyse`: the engine searches the position with
+/// `{"multipv": N}` lines (default 3; an integer outside 1..16 is taken as
+/// the nearest end of that range, anything else refused) until stopped
+/// (`/stop`, a dropped stream, or a change to the game), and plays
+/// nothing; the answer is a stream of server-sent events (`info` per
+/// iteration, each with its `lines`, then `stopped`). A search already
+/// running for the game is cancelled.
+pub async fn analyse(
+    State(state): State<Arc<AppState>>,
+    path: Result<Path<String>, PathRejection>,
+    headers: HeaderMap,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let id = game_id(path)?;
+    let req: Analyse = body(&headers, bytes)?;
+    let lines = req
+        .multipv
+        .map_or(DEFAULT_LINES, |n| n.clamp(1, MAX_LINES as i64) as usize);
+    start(&state, id, |_| Task::Analyse { lines })
+}
+
+/// Starts the search `task` (given the move played if a search for a move
+/// has none) of game `id`'s position, cancelling the one it had; refused
+/// when the game is over, the side to move has no legal move, or the most
+/// searches run.
+fn start(state: &Arc<AppState>, id: u64, task: impl FnOnce(Move) -> Task) -> Answer {
     let mut store = state.lock();
-    let entry = store.get_mut(id).ok_or_else(|| no_game(id, &state))?;
+    let entry = store.get_mut(id).ok_or_else(|| no_game(id, state))?;
     entry.cancel_search();
     if let Some(o) = entry.outcome() {
         return Err(ApiError::new(
@@ -318,7 +357,7 @@ pub async fn search(
             "the side to move has no legal move",
         ));
     };
-    let running = Running::claim(&state).ok_or_else(|| {
+    let running = Running::claim(state).ok_or_else(|| {
         ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "id",
@@ -332,15 +371,14 @@ pub async fn search(
         id,
         version: entry.version,
         root: crate::search::Root::from_game(&entry.game),
-        fallback,
     };
-    let (control, events) = think::spawn(state.clone(), running, start, limit);
+    let (control, events) = think::spawn(state.clone(), running, start, task(fallback));
     entry.search = Some(control);
     Ok(events.into_response())
 }
 
-/// `POST /api/games/{id}/stop`: the running search plays the best move it
-/// has found so far.
+/// `POST /api/games/{id}/stop`: the running search for a move plays the
+/// best it has found so far; an analysis ends.
 pub async fn stop(
     State(state): State<Arc<AppState>>,
     path: Result<Path<String>, PathRejection>,

@@ -10,8 +10,9 @@
 //! - `store`: the games kept in memory, at most `Config::max_games` (the
 //!   oldest evicted), each a rules `Game` with its PGN record.
 //! - `view`: a game as the page sees it: board, legal moves, beam, result.
-//! - `think`: one engine search on a thread of its own, streamed as
-//!   server-sent events and stopped when the stream is dropped.
+//! - `think`: one engine search on a thread of its own, for a move or an
+//!   analysis (MultiPV lines until stopped), streamed as server-sent
+//!   events and stopped when the stream is dropped.
 //! - `page/`: the page (`index.html`, `style.css`, `app.js`).
 
 mod api;

@@ -20,7 +20,8 @@ pub struct Config {
     pub engine_threads: usize,
     /// Games kept in memory; a new game beyond it drops the oldest.
     pub max_games: usize,
-    /// Engine searches running at once; more are refused with a 429.
+    /// Engine searches (analyses included) running at once; more are
+    /// refused with a 429.
     pub max_searches: usize,
     /// The largest request body, in bytes; larger ones get a 413.
     pub body_limit: usize,
@@ -80,6 +81,7 @@ pub fn router(config: Config) -> Router {
         .route("/api/games/{id}/undo", post(api::undo))
         .route("/api/games/{id}/players", post(api::players))
         .route("/api/games/{id}/search", post(api::search))
+        .route("/api/games/{id}/analyse", post(api::analyse))
         .route("/api/games/{id}/stop", post(api::stop))
         .route("/api/games/{id}/pgn", get(api::pgn))
         .fallback(not_found)

@@ -1,14 +1,16 @@
 //! One engine search for a game: `search::think` on a thread of its own
 //! (the server's runtime never blocks on it), each completed iteration
-//! sent to the page as a server-sent `info` event, then the move played
-//! into the game and sent as a `move` event (or `stopped` when it was
-//! cancelled). Dropping the event stream, as a closed tab does, cancels
-//! the search: it stops at once and plays nothing; so does any later
-//! change to the game.
+//! sent to the page as a server-sent `info` event with its MultiPV lines.
+//! A search for a move then plays it into the game and sends it as a
+//! `move` event (or `stopped` when it was cancelled); an analysis runs
+//! until stopped and plays nothing, its last event `stopped`. Dropping
+//! the event stream, as a closed tab does, cancels the search: it stops
+//! at once and plays nothing; so does any later change to the game.
 
 use super::server::AppState;
 use super::store::EngineMove;
 use super::view;
+use crate::eval::wdl::wdl;
 use crate::rules::moves::Move;
 use crate::search::order::Order;
 use crate::search::params::TableSize;
@@ -31,6 +33,16 @@ pub enum Limit {
     Millis(u64),
 }
 
+/// What a search is for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Task {
+    /// Find a move within `limit` and play it; `fallback` if stopped
+    /// before there is one.
+    Play { limit: Limit, fallback: Move },
+    /// Show the best `lines` root moves (1..=16) until stopped.
+    Analyse { lines: usize },
+}
+
 /// A running search's table and flags.
 pub struct Control {
     shared: Shared,
@@ -46,7 +58,7 @@ impl Control {
         self.shared.stop.store(true, Ordering::Relaxed);
     }
 
-    /// Ends the search; it plays the best move found so far.
+    /// Ends the search; a search for a move plays the best found so far.
     pub fn move_now(&self) {
         self.shared.stop.store(true, Ordering::Relaxed);
     }
@@ -91,8 +103,6 @@ pub struct Start {
     pub id: u64,
     pub version: u64,
     pub root: Root,
-    /// The move played if the search is stopped before it has one.
-    pub fallback: Move,
 }
 
 /// Starts the search of `start` on its own thread and returns the event
@@ -101,7 +111,7 @@ pub fn spawn(
     state: Arc<AppState>,
     running: Running,
     start: Start,
-    limit: Limit,
+    task: Task,
 ) -> (
     Arc<Control>,
     Sse<impl Stream<Item = Result<Event, Infallible>>>,
@@ -112,39 +122,55 @@ pub fn spawn(
         cancelled: AtomicBool::new(false),
     });
     let (tx, rx) = mpsc::unbounded_channel::<Event>();
-    let limits = match limit {
-        Limit::Depth(d) => SearchLimits {
-            depth: Some(d),
-            ..SearchLimits::default()
-        },
-        Limit::Millis(ms) => SearchLimits {
-            movetime: Some(ms),
-            ..SearchLimits::default()
-        },
+    let (limits, multipv) = match task {
+        Task::Play { limit, .. } => (limit.limits(), 1),
+        Task::Analyse { lines } => (
+            SearchLimits {
+                infinite: true,
+                ..SearchLimits::default()
+            },
+            lines,
+        ),
+    };
+    let params = Params {
+        multipv,
+        ..Params::default()
     };
     let threads = state.config.engine_threads;
     let searching = control.clone();
     std::thread::spawn(move || {
         let _running = running;
         let mut orders: Vec<Order> = (0..threads).map(|_| Order::default()).collect();
+        let mut shown = 0;
         let answer = think(
             &start.root,
             &limits,
-            Params::default(),
+            params,
             &searching.shared,
             &mut orders,
             |it, elapsed, nodes| {
+                // The iteration a stop cut short keeps only the lines it
+                // completed: the page keeps the last whole one's instead.
+                if it.lines.len() < shown && searching.shared.stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                shown = it.lines.len();
                 // A closed stream only means nobody is watching.
                 let _ = tx.send(info(it, elapsed, nodes));
             },
         );
-        let best = answer.best.unwrap_or(start.fallback);
-        let said = EngineMove {
-            time: answer.elapsed,
-            depth: answer.last.as_ref().map(|it| it.depth),
-            nodes: answer.nodes,
+        let play = match task {
+            Task::Play { fallback, .. } => Some((
+                answer.best.unwrap_or(fallback),
+                EngineMove {
+                    time: answer.elapsed,
+                    depth: answer.last.as_ref().map(|it| it.depth),
+                    nodes: answer.nodes,
+                },
+            )),
+            Task::Analyse { .. } => None,
         };
-        let _ = tx.send(finish(&state, &start, &searching, best, said));
+        let _ = tx.send(finish(&state, &start, &searching, play));
     });
     let guard = CancelOnDrop(control.clone());
     let events = stream::unfold((rx, guard), |(mut rx, guard)| async move {
@@ -157,7 +183,24 @@ pub fn spawn(
     (control, sse)
 }
 
-/// The `info` event of one completed iteration.
+impl Limit {
+    fn limits(self) -> SearchLimits {
+        match self {
+            Limit::Depth(d) => SearchLimits {
+                depth: Some(d),
+                ..SearchLimits::default()
+            },
+            Limit::Millis(ms) => SearchLimits {
+                movetime: Some(ms),
+                ..SearchLimits::default()
+            },
+        }
+    }
+}
+
+/// The `info` event of one completed iteration: the best line's figures,
+/// and every line with its win/draw/loss chances (per mille, the side to
+/// move's).
 fn info(it: &Iteration, elapsed: Duration, nodes: u64) -> Event {
     let ms = elapsed.as_millis() as u64;
     let data = json!({
@@ -169,18 +212,25 @@ fn info(it: &Iteration, elapsed: Duration, nodes: u64) -> Event {
         "nps": nodes * 1000 / ms.max(1),
         "time_ms": ms,
         "pv": it.pv.iter().map(Move::to_string).collect::<Vec<_>>(),
+        "lines": it.lines.iter().enumerate().map(|(k, line)| json!({
+            "multipv": k + 1,
+            "score": line.score,
+            "score_text": score_text(line.score),
+            "wdl": wdl(line.score),
+            "pv": line.pv.iter().map(Move::to_string).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
     });
     Event::default().event("info").data(data.to_string())
 }
 
-/// Plays the search's move into its game, unless the search was cancelled
-/// or the game changed meanwhile; the last event.
+/// Plays the search's move (`play`; none for an analysis) into its game,
+/// unless the search was cancelled or the game changed meanwhile; the
+/// last event.
 fn finish(
     state: &AppState,
     start: &Start,
     control: &Arc<Control>,
-    best: Move,
-    said: EngineMove,
+    play: Option<(Move, EngineMove)>,
 ) -> Event {
     let mut store = state.lock();
     let Some(entry) = store.get_mut(start.id) else {
@@ -193,7 +243,15 @@ fn finish(
     {
         entry.search = None;
     }
-    if control.cancelled.load(Ordering::Relaxed) || entry.version != start.version {
+    let cancelled = control.cancelled.load(Ordering::Relaxed) || entry.version != start.version;
+    let Some((best, said)) = play else {
+        return stopped(if cancelled {
+            "the analysis was cancelled"
+        } else {
+            "the analysis was stopped"
+        });
+    };
+    if cancelled {
         return stopped("the search was cancelled; nothing played");
     }
     match entry.play(best, Some(said)) {

@@ -12,6 +12,46 @@ pub mod train;
 pub mod tune;
 pub mod wdl;
 
+/// A lab command's output file, opened before the work so that a bad path
+/// fails before it rather than after; emptied only when written, so that a
+/// failed run leaves the file as it was.
+pub(crate) struct Output {
+    /// The flag that named it, for messages.
+    flag: &'static str,
+    path: String,
+    file: std::fs::File,
+}
+
+impl Output {
+    /// Opens (or creates) `path`, given to `flag`, without emptying it.
+    pub(crate) fn open(flag: &'static str, path: &str) -> Result<Output, String> {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| format!("{flag} {path}: {e}"))?;
+        Ok(Output {
+            flag,
+            path: path.to_string(),
+            file,
+        })
+    }
+
+    /// Replaces the file's contents with `bytes`.
+    pub(crate) fn replace(&mut self, bytes: &[u8]) -> Result<(), String> {
+        use std::io::Write;
+        self.file
+            .set_len(0)
+            .and_then(|()| self.file.write_all(bytes))
+            .map_err(|e| format!("{} {}: {e}", self.flag, self.path))
+    }
+
+    pub(crate) fn path(&self) -> &str {
+        &self.path
+    }
+}
+
 /// The whole number `value` given to `flag`, within `lo..=hi`; the error
 /// names both (the lab commands' numeric flags).
 pub(crate) fn whole(flag: &str, value: &str, lo: u64, hi: u64) -> Result<u64, String> {

@@ -22,12 +22,11 @@
 //! `setoption name NAME value VALUE` or autotest's `option.NAME=VALUE`
 //! takes.
 
-use super::data;
+use super::{data, Output};
 use crate::eval::{evaluate, Weights, WEIGHTS};
 use crate::rules::board::Board;
 use crate::rules::piece::Color;
 use crate::setting::{self, Kind};
-use std::io::Write;
 use std::time::Instant;
 
 /// The `tune` command's usage, in the style of the binary's.
@@ -332,19 +331,11 @@ fn named(w: &[f64; N], sep: &str) -> String {
 /// the weights, prints an epoch a line, and writes the weights to `--out`.
 pub fn command(args: &[String]) -> Result<(), String> {
     let a = parse_args(args)?;
-    // Opened first, so that a bad path fails before the work, not after;
-    // emptied only at the end, so that a failed run leaves a file as it was.
-    let mut out = match &a.out {
-        Some(path) => {
-            let file = std::fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(path);
-            Some((path, file.map_err(|e| format!("--out {path}: {e}"))?))
-        }
-        None => None,
-    };
+    let mut out = a
+        .out
+        .as_deref()
+        .map(|path| Output::open("--out", path))
+        .transpose()?;
     let start = Instant::now();
     let (points, scores) = read_points(&a.files)?;
     let (mut train, mut valid) = (Vec::new(), Vec::new());
@@ -413,10 +404,8 @@ pub fn command(args: &[String]) -> Result<(), String> {
         }
     });
     println!("{}", named(&w, "\n"));
-    if let Some((path, file)) = &mut out {
-        file.set_len(0)
-            .and_then(|()| writeln!(file, "{}", named(&w, "\n")))
-            .map_err(|e| format!("--out {path}: {e}"))?;
+    if let Some(out) = &mut out {
+        out.replace(format!("{}\n", named(&w, "\n")).as_bytes())?;
     }
     Ok(())
 }

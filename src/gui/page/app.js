@@ -14,6 +14,7 @@ const S = {
   swap: null,      // the enemy square chosen to swap with
   flipped: false,
   search: null,    // the running search's AbortController
+  analysing: false, // whether that search is an analysis
 };
 
 // ---------------------------------------------------------------------------
@@ -77,6 +78,8 @@ function players() {
 // Games.
 
 function setGame(g) {
+  // Lines of another position would mislead.
+  if (!S.game || S.game.id !== g.id || S.game.version !== g.version) clearLines();
   S.game = g;
   S.sel = null;
   S.swap = null;
@@ -97,6 +100,9 @@ async function newGame(fen) {
 }
 
 async function tryMove(text) {
+  // The server ends any search of the position left; so does the page, so
+  // that the engine may answer the move.
+  cancelSearch();
   const r = await api("POST", "/api/games/" + S.game.id + "/move", { move: text });
   if (!r.ok) {
     say(r.error, true);
@@ -126,24 +132,42 @@ function afterChange() {
 }
 
 // ---------------------------------------------------------------------------
-// The engine's search, read as server-sent events from a POST.
+// The engine's search for a move, or its analysis of the position, read as
+// server-sent events from a POST.
 
-async function think() {
+function think() { return runSearch("search", limitBody(), false); }
+
+function linesCount() {
+  const input = $("lines-count");
+  // A number input's value is "" when it holds no number.
+  const v = Math.floor(Number(input.value));
+  const n = input.value === "" || !Number.isFinite(v) ? 3 : Math.min(16, Math.max(1, v));
+  input.value = n;
+  return n;
+}
+
+function analyse() { return runSearch("analyse", { multipv: linesCount() }, true); }
+
+async function runSearch(route, body, analysing) {
   const g = S.game;
   if (!g || g.outcome) return;
   const ctl = new AbortController();
   S.search = ctl;
+  S.analysing = analysing;
   let played = false;
-  $("thinking-state").textContent = "thinking…";
+  $("thinking-state").textContent = analysing ? "analysing…" : "thinking…";
+  clearLines();
+  if (analysing) startLines(g);
   renderStatus();
   try {
-    const res = await fetch("/api/games/" + g.id + "/search", {
+    const res = await fetch("/api/games/" + g.id + "/" + route, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(limitBody()),
+      body: JSON.stringify(body),
       signal: ctl.signal,
     });
     if (!res.ok) {
+      clearLines();
       const data = await res.json().catch(() => ({}));
       say(data.error || res.statusText, true);
     } else {
@@ -154,6 +178,7 @@ async function think() {
   }
   if (S.search !== ctl) return;
   S.search = null;
+  S.analysing = false;
   $("thinking-state").textContent = "";
   renderStatus();
   // Only after a move: a refused search must not be asked again at once.
@@ -185,8 +210,10 @@ async function readEvents(body, handle) {
 
 // Shows one event of a search; true when it was the engine's move.
 function onEvent(name, data) {
-  if (name === "info") showInfo(data);
-  else if (name === "move") {
+  if (name === "info") {
+    showInfo(data);
+    if (S.analysing) showLines(data.lines);
+  } else if (name === "move") {
     setGame(data.state);
     say("The engine played " + data.move + ".");
     return true;
@@ -198,7 +225,9 @@ function cancelSearch() {
   if (S.search) {
     S.search.abort();
     S.search = null;
+    S.analysing = false;
     $("thinking-state").textContent = "";
+    renderStatus();
   }
 }
 
@@ -216,12 +245,61 @@ function showInfo(info) {
   $("info-nodes").textContent = info.nodes.toLocaleString("en");
   $("info-nps").textContent = info.nps.toLocaleString("en");
   $("info-time").textContent = info.time_ms + " ms";
-  $("info-pv").textContent = info.pv.join(" ");
+  // An analysis shows its best line among the others.
+  $("info-pv").textContent = S.analysing ? "" : info.pv.join(" ");
 }
 
 function clearInfo() {
   for (const id of ["info-depth", "info-score", "info-nodes", "info-nps", "info-time"]) $(id).textContent = "–";
   $("info-pv").textContent = "";
+}
+
+function tag(name, cls, parent, text) {
+  const e = document.createElement(name);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+// The chances of an analysis line, each a segment's class and name.
+const WDL = ["win", "draw", "loss"];
+
+// The analysis list, empty, with whose chances its rows give.
+function startLines(g) {
+  const side = $("lines-side");
+  side.replaceChildren(SIDE_NAMES[g.side] + " to move, its chances: ");
+  WDL.forEach((word, i) => {
+    if (i) side.append(" · ");
+    tag("span", "swatch " + word, side);
+    side.append(" " + word);
+  });
+  $("analysis").hidden = false;
+}
+
+// One row a line, best first: rank, score, win/draw/loss bar, and the
+// moves numbered as the game's are.
+function showLines(lines) {
+  const g = S.game;
+  const ply = firstPly(g) + g.history.length;
+  $("lines").replaceChildren(...lines.map((line) => {
+    const row = tag("li", "line");
+    row.dataset.multipv = line.multipv;
+    tag("span", "rank", row, line.multipv);
+    tag("span", "score", row, scoreText(line));
+    const bar = tag("span", "wdl", row);
+    bar.title = WDL.map((word, i) => word + " " + line.wdl[i] + " ‰").join(" · ");
+    bar.setAttribute("role", "img");
+    bar.setAttribute("aria-label", bar.title);
+    WDL.forEach((word, i) => { tag("span", word, bar).style.width = line.wdl[i] / 10 + "%"; });
+    tag("p", "pv moves-text", row, numbered(line.pv, ply));
+    return row;
+  }));
+}
+
+function clearLines() {
+  $("analysis").hidden = true;
+  $("lines").replaceChildren();
 }
 
 // ---------------------------------------------------------------------------
@@ -426,24 +504,33 @@ function renderStatus() {
   if (g.outcome) text = g.outcome.text;
   else {
     text = g.side_name + " to move";
-    if (S.search) text += " — the engine is thinking";
+    if (S.search) text += S.analysing ? " — the engine is analysing" : " — the engine is thinking";
     else if (isHuman(g.side) && mode() !== "humans") text += " — your move";
   }
   $("status").textContent = text;
+  $("stop-analysis").classList.toggle("unavailable", !S.analysing);
+}
+
+// The ply of the game's first move: 1 when Lavender moved first (the side
+// to move after an even number of plies), so that Tangerine's moves start
+// the numbered moves.
+function firstPly(g) {
+  return (g.history.length % 2 === 0) === (g.side === "black") ? 1 : 0;
+}
+
+// `moves` from ply `ply` on, numbered: "12. g4L b3L 13. …", or
+// "12... b3L 13. …" from a Lavender move.
+function numbered(moves, ply) {
+  return moves.map((m, i) => {
+    const p = ply + i;
+    if (p % 2 === 0) return p / 2 + 1 + ". " + m;
+    return i === 0 ? (p + 1) / 2 + "... " + m : m;
+  }).join(" ");
 }
 
 function renderMoves() {
   const g = S.game;
-  // The side that moved first: the side to move after an even number of plies.
-  const blackFirst = (g.history.length % 2 === 0) === (g.side === "black");
-  let ply = blackFirst ? 1 : 0;
-  const parts = [];
-  g.history.forEach((m, i) => {
-    if (ply % 2 === 0) parts.push(ply / 2 + 1 + ". " + m);
-    else parts.push(i === 0 ? (ply + 1) / 2 + "... " + m : m);
-    ply++;
-  });
-  $("moves").textContent = parts.join(" ") || "none yet";
+  $("moves").textContent = numbered(g.history, firstPly(g)) || "none yet";
 }
 
 function renderRotate() {
@@ -506,12 +593,32 @@ function start() {
   $("undo").addEventListener("click", undo);
   $("flip").addEventListener("click", () => { S.flipped = !S.flipped; render(); });
   $("go").addEventListener("click", () => {
-    if (S.search) return say("The engine is already thinking.");
+    if (S.search && !S.analysing) return say("The engine is already thinking.");
     if (S.game.outcome) return say("The game is over.", true);
+    // A move ends the analysis.
+    cancelSearch();
     think();
   });
   $("stop").addEventListener("click", async () => {
     if (!S.search) return say("The engine is not thinking.", true);
+    const r = await api("POST", "/api/games/" + S.game.id + "/stop", {});
+    if (!r.ok) say(r.error, true);
+  });
+  $("analyse").addEventListener("click", () => {
+    if (S.game.outcome) return say("The game is over.", true);
+    if (S.search && !S.analysing) return say("The engine is thinking on its move.", true);
+    // A running analysis starts again with the lines asked now.
+    cancelSearch();
+    say("");
+    analyse();
+  });
+  $("lines-count").addEventListener("change", () => {
+    if (!S.analysing) return;
+    cancelSearch();
+    analyse();
+  });
+  $("stop-analysis").addEventListener("click", async () => {
+    if (!S.analysing) return say("The engine is not analysing.", true);
     const r = await api("POST", "/api/games/" + S.game.id + "/stop", {});
     if (!r.ok) say(r.error, true);
   });

@@ -11,8 +11,8 @@
 pub mod plot;
 
 use super::data::{self, Sample};
+use super::Output;
 use crate::eval::wdl::Model;
-use std::io::Write;
 
 /// The `wdl` command's usage, in the style of the binary's.
 pub const USAGE: &str = "  leiserchess wdl DATA... [--out-svg FILE] [--bucket CP]
@@ -300,19 +300,11 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
 /// `leiserchess wdl` (see [`USAGE`]).
 pub fn command(args: &[String]) -> Result<(), String> {
     let a = parse_args(args)?;
-    // Opened first, so that a bad path fails before the work; emptied
-    // only at the end, so that a failed run leaves the file as it was.
-    let mut svg = match &a.svg {
-        Some(path) => {
-            let file = std::fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(path);
-            Some((path, file.map_err(|e| format!("--out-svg {path}: {e}"))?))
-        }
-        None => None,
-    };
+    let mut svg = a
+        .svg
+        .as_deref()
+        .map(|path| Output::open("--out-svg", path))
+        .transpose()?;
     let mut points = Vec::new();
     for file in &a.files {
         let samples = data::read(file)?;
@@ -360,7 +352,7 @@ pub fn command(args: &[String]) -> Result<(), String> {
         None => println!("  held out: too few positions for two folds of {FOLD_BLOCK}"),
     }
     println!("for src/eval/wdl.rs: pub const MODEL: Model = Model::new({ma:.1}, {mb:.1});");
-    if let Some((path, file)) = &mut svg {
+    if let Some(out) = &mut svg {
         let title = format!(
             "WDL model: a {ma:.1} cp, b {mb:.1} cp; {} positions, W/D/L {:.1}/{:.1}/{:.1}%",
             points.len(),
@@ -369,10 +361,8 @@ pub fn command(args: &[String]) -> Result<(), String> {
             share(l)
         );
         let chart = plot::svg(&f.model, &plot::buckets(&points, a.bucket), &title);
-        file.set_len(0)
-            .and_then(|()| file.write_all(chart.as_bytes()))
-            .map_err(|e| format!("--out-svg {path}: {e}"))?;
-        println!("wrote {path}");
+        out.replace(chart.as_bytes())?;
+        println!("wrote {}", out.path());
     }
     Ok(())
 }

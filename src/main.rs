@@ -6,6 +6,7 @@
 
 use leiserchess::eval::{bench, Weights};
 use leiserchess::lab::{book, datagen, train, tune, wdl};
+use leiserchess::quote::quote;
 use leiserchess::rules::fen;
 use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
 use leiserchess::search::params::{TableSize, TABLE};
@@ -89,13 +90,7 @@ fn main() -> ExitCode {
                 (Ok(()), usage.to_string())
             }
             Some((_, usage, run)) => (run(&args[1..]), usage.to_string()),
-            None => (
-                Err(format!(
-                    "unknown command '{}'",
-                    leiserchess::quote::quote(name)
-                )),
-                usage(),
-            ),
+            None => (Err(format!("unknown command '{}'", quote(name))), usage()),
         },
     };
     match result {
@@ -127,7 +122,10 @@ fn perft_command(args: &[String]) -> Result<(), String> {
                     .parse()
                     .ok()
                     .filter(|&n| (1..=256).contains(&n))
-                    .ok_or(format!("--threads wants a number 1..256, got '{v}'"))?;
+                    .ok_or(format!(
+                        "--threads wants a number 1..256, got '{}'",
+                        quote(&v)
+                    ))?;
             }
             "--plain" => plain = true,
             "--divide" => per_move = true,
@@ -136,10 +134,10 @@ fn perft_command(args: &[String]) -> Result<(), String> {
                     d.parse::<u32>()
                         .ok()
                         .filter(|&d| d <= 12)
-                        .ok_or(format!("depth must be a number 0..12, got '{d}'"))?,
+                        .ok_or(format!("depth must be a number 0..12, got '{}'", quote(d)))?,
                 )
             }
-            other => return Err(format!("unexpected argument '{other}'")),
+            other => return Err(format!("unexpected argument '{}'", quote(other))),
         }
     }
     let depth = depth.ok_or("perft needs a depth")?;
@@ -148,7 +146,7 @@ fn perft_command(args: &[String]) -> Result<(), String> {
         "endgame" => fen::ENDGAME,
         t => t,
     };
-    let mut board = fen::parse(text).map_err(|e| format!("bad FEN '{text}': {e}"))?;
+    let mut board = fen::parse(text).map_err(|e| format!("bad FEN '{}': {e}", quote(text)))?;
     let start = Instant::now();
     let nodes = if per_move {
         let rows = divide(&mut board, depth);
@@ -186,7 +184,7 @@ fn evalbench_command(args: &[String]) -> Result<(), String> {
                     .ok_or(format!("--seconds wants a number 0..3600, got '{v}'"))?;
             }
             f if file.is_none() => file = Some(f.to_string()),
-            other => return Err(format!("unexpected argument '{other}'")),
+            other => return Err(format!("unexpected argument '{}'", quote(other))),
         }
     }
     let text = match &file {

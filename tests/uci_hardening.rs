@@ -132,6 +132,16 @@ fn a_huge_path_is_quoted_briefly() {
         assert!(l.chars().count() < 300, "{} characters", l.len());
         assert!(l.contains("(1499920 more characters)"), "{l}");
     }
+    // The command line's echoes are quoted the same way (datagen's file
+    // name is too long to create).
+    let long = "9".repeat(100_000);
+    for args in [["perft", &long], ["gui", &long], ["datagen", &long]] {
+        let out = engine::run(&args[..], "");
+        assert!(!out.status.success());
+        let text = String::from_utf8(out.stderr).unwrap();
+        let first = text.lines().next().unwrap_or("");
+        assert!(first.chars().count() < 300, "{} characters", first.len());
+    }
 }
 
 #[test]

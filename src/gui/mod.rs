@@ -21,6 +21,7 @@ mod store;
 mod think;
 mod view;
 
+use crate::quote::quote;
 use std::net::IpAddr;
 
 pub use server::{router, serve, Config};
@@ -44,23 +45,26 @@ pub fn command(args: &[String]) -> Result<(), String> {
                 let v = value("--port")?;
                 port = v
                     .parse()
-                    .map_err(|_| format!("--port wants a number 0..65535, got '{v}'"))?;
+                    .map_err(|_| format!("--port wants a number 0..65535, got '{}'", quote(&v)))?;
             }
             "--engine-threads" => {
                 let v = value("--engine-threads")?;
-                config.engine_threads = v
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=64).contains(n))
-                    .ok_or(format!("--engine-threads wants a number 1..64, got '{v}'"))?;
+                config.engine_threads =
+                    v.parse()
+                        .ok()
+                        .filter(|n| (1..=64).contains(n))
+                        .ok_or(format!(
+                            "--engine-threads wants a number 1..64, got '{}'",
+                            quote(&v)
+                        ))?;
             }
             "--host" => {
                 let v = value("--host")?;
                 host = v
                     .parse()
-                    .map_err(|_| format!("--host wants an IP address, got '{v}'"))?;
+                    .map_err(|_| format!("--host wants an IP address, got '{}'", quote(&v)))?;
             }
-            other => return Err(format!("unexpected argument '{other}'")),
+            other => return Err(format!("unexpected argument '{}'", quote(other))),
         }
     }
     let runtime = tokio::runtime::Builder::new_current_thread()

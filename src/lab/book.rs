@@ -71,8 +71,13 @@ impl Book {
     pub fn build(games: &[BookGame], plies: usize, min_games: u32) -> Result<Book, String> {
         let mut stats: BTreeMap<(u64, u16), (u32, u32)> = BTreeMap::new();
         for (n, g) in games.iter().enumerate() {
-            let mut game = Game::from_fen(&g.fen)
-                .map_err(|e| format!("game {}: bad FEN '{}': {e}", n + 1, g.fen))?;
+            let mut game = Game::from_fen(&g.fen).map_err(|e| {
+                format!(
+                    "game {}: bad FEN '{}': {e}",
+                    n + 1,
+                    crate::quote::quote(&g.fen)
+                )
+            })?;
             for text in g.moves.iter().take(plies) {
                 let key = game.board().key();
                 let mover = game.board().side();
@@ -309,7 +314,12 @@ pub fn command(args: &[String]) -> Result<(), String> {
             "--out" => out = Some(value("--out")?.clone()),
             "--plies" => plies = super::whole(a, value(a)?, 1, 200)? as usize,
             "--min-games" => min_games = super::whole(a, value(a)?, 1, u32::MAX as u64)? as u32,
-            flag if flag.starts_with("--") => return Err(format!("book: unknown flag '{flag}'")),
+            flag if flag.starts_with("--") => {
+                return Err(format!(
+                    "book: unknown flag '{}'",
+                    crate::quote::quote(flag)
+                ))
+            }
             path => inputs.push(path.to_string()),
         }
     }

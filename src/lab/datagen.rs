@@ -90,7 +90,12 @@ impl Config {
                 "--threads" => c.threads = number(1, 256)? as usize,
                 "--seed" => c.seed = number(0, u64::MAX)?,
                 "--max-plies" => c.max_plies = number(1, 100_000)? as u32,
-                _ => return Err(format!("datagen: unknown flag '{flag}'")),
+                _ => {
+                    return Err(format!(
+                        "datagen: unknown flag '{}'",
+                        crate::quote::quote(flag)
+                    ))
+                }
             }
         }
         Ok(c)
@@ -173,7 +178,7 @@ fn play_game(c: &Config, n: u64, shared: &Shared, order: &mut Order) -> Option<P
 /// Runs `datagen` until the file holds `c.positions` records, printing
 /// progress on standard error.
 pub fn run(c: &Config) -> Result<(), String> {
-    let name = c.out.display();
+    let name = crate::quote::quote(&c.out.display().to_string());
     let mut file = OpenOptions::new()
         .create(true)
         .append(true)

@@ -59,7 +59,10 @@ pub(crate) fn whole(flag: &str, value: &str, lo: u64, hi: u64) -> Result<u64, St
         .parse::<u64>()
         .ok()
         .filter(|n| (lo..=hi).contains(n))
-        .ok_or(format!("{flag} wants a number {lo}..{hi}, got '{value}'"))
+        .ok_or(format!(
+            "{flag} wants a number {lo}..{hi}, got '{}'",
+            crate::quote::quote(value)
+        ))
 }
 
 /// The finite number `value` given to `flag` for which `ok` holds; the
@@ -74,7 +77,7 @@ pub(crate) fn real(
         .parse::<f64>()
         .ok()
         .filter(|x| x.is_finite() && ok(*x))
-        .ok_or(format!("{flag} {value}: not {what}"))
+        .ok_or(format!("{flag} {}: not {what}", crate::quote::quote(value)))
 }
 
 /// `--lambda`: the result's weight in the target, 0 to 1.

@@ -82,7 +82,12 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
                     _ => a.rate = crate::lab::real(flag, value, |x| x > 0.0, "a number above 0")?,
                 }
             }
-            flag if flag.starts_with("--") => return Err(format!("train: unknown flag '{flag}'")),
+            flag if flag.starts_with("--") => {
+                return Err(format!(
+                    "train: unknown flag '{}'",
+                    crate::quote::quote(flag)
+                ))
+            }
             path => a.files.push(path.to_string()),
         }
     }

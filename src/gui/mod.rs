@@ -45,7 +45,7 @@ pub fn command(args: &[String]) -> Result<(), String> {
                 let v = value("--port")?;
                 port = v
                     .parse()
-                    .map_err(|_| format!("--port wants a number 0..65535, got '{}'", quote(&v)))?;
+                    .map_err(|_| format!("--port wants a number 0..65535, got '{}'", quote(v)))?;
             }
             "--engine-threads" => {
                 let v = value("--engine-threads")?;
@@ -55,14 +55,14 @@ pub fn command(args: &[String]) -> Result<(), String> {
                         .filter(|n| (1..=64).contains(n))
                         .ok_or(format!(
                             "--engine-threads wants a number 1..64, got '{}'",
-                            quote(&v)
+                            quote(v)
                         ))?;
             }
             "--host" => {
                 let v = value("--host")?;
                 host = v
                     .parse()
-                    .map_err(|_| format!("--host wants an IP address, got '{}'", quote(&v)))?;
+                    .map_err(|_| format!("--host wants an IP address, got '{}'", quote(v)))?;
             }
             other => return Err(format!("unexpected argument '{}'", quote(other))),
         }

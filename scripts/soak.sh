@@ -14,6 +14,9 @@
 # (autotest shows progress and the time left); the engines' standard error
 # to target/soak/NAME.stderr.log. Run it again to resume: the games already
 # in the PGN count and are not played again, and the counts cover them all.
+# Run it on an otherwise idle machine: with check_rep on a node costs many
+# times more, and on shared cores the clock checks can come too late
+# (BENCHMARKS.md "The soak").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage() { sed -n '/^# usage/,/^#   TC/p' "$0" | sed 's/^# \{0,1\}//'; }

@@ -12,7 +12,6 @@ use crate::rules::laser::{self, Shots};
 use crate::rules::movegen::{count, count_occupancy, for_each_move, generate};
 use crate::rules::moves::{Move, MoveList};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// The oracle: plain recursion, full generation at every ply, and the
 /// square-by-square laser.
@@ -133,17 +132,18 @@ pub fn perft_threads_until(
     if threads <= 1 {
         return share();
     }
-    let total = Mutex::new(Some(0u64));
     std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let sum = share();
-                let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
-                *t = t.zip(sum).map(|(t, s)| t + s);
-            });
-        }
-    });
-    total.into_inner().unwrap_or_else(|e| e.into_inner())
+        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(share)).collect();
+        // Joined by hand: the scope's own wait ends when the closures
+        // return, before the threads have exited, and a thread still
+        // exiting when the process ends leaves its stack behind (valgrind
+        // reports it as possibly lost).
+        let sums: Vec<Option<u64>> = handles
+            .into_iter()
+            .map(|h| h.join().expect("a perft thread panicked"))
+            .collect();
+        sums.into_iter().sum()
+    })
 }
 
 /// Counts the root moves `moves[next..]` that this thread takes, one at a

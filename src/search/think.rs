@@ -156,8 +156,9 @@ pub fn think(
     };
     let (main_order, helper_orders) = orders.split_first_mut().expect("at least one thread");
     let (last, main_nodes) = std::thread::scope(|scope| {
+        let mut helpers = Vec::with_capacity(helper_orders.len());
         for (t, order) in helper_orders.iter_mut().enumerate() {
-            scope.spawn(move || {
+            helpers.push(scope.spawn(move || {
                 let mut w = Worker::new(root, params, shared, order, plan, None, false);
                 for d in 1..=max_depth {
                     if shared.stop.load(Ordering::Relaxed)
@@ -168,7 +169,7 @@ pub fn think(
                 }
                 // `poll` has counted every full 1024.
                 shared.nodes.fetch_add(w.nodes() % 1024, Ordering::Relaxed);
-            });
+            }));
         }
         let mut w = Worker::new(root, params, shared, main_order, plan, limits.nodes, true);
         let mut last: Option<Iteration> = None;
@@ -196,6 +197,12 @@ pub fn think(
             std::thread::sleep(Duration::from_millis(1));
         }
         shared.stop.store(true, Ordering::Relaxed);
+        // Joined by hand: the scope's own wait ends when the closures
+        // return, before the threads have exited; one still exiting when
+        // the process ends leaves its stack behind (valgrind: possibly lost).
+        for h in helpers {
+            h.join().expect("a search helper panicked");
+        }
         (last, w.nodes())
     });
     let best = last.as_ref().and_then(|it| it.pv.first().copied());

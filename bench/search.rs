@@ -27,7 +27,7 @@
 //! Run with `cargo bench --bench search`; the whole run takes about 40 s.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode, Throughput};
-use leiserchess::check::CheckRep;
+use leiserchess::check_rep::CheckRep;
 use leiserchess::rules::fen;
 use leiserchess::rules::moves::Move;
 use leiserchess::rules::piece::Rot;

@@ -25,13 +25,14 @@
 // table's zeroed allocation (`search::tt`).
 #![deny(unsafe_code)]
 
-pub mod check;
+pub mod check_rep;
+pub mod config;
+pub mod declaration;
 pub mod eval;
 pub mod gui;
 pub mod lab;
 pub mod protocol;
-pub mod quote;
 pub mod rules;
 pub mod search;
-pub mod setting;
 pub mod user_file;
+pub mod user_text;

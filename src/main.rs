@@ -4,14 +4,14 @@
 
 #![forbid(unsafe_code)]
 
+use leiserchess::declaration::Kind as OptionKind;
 use leiserchess::eval::{bench, Weights};
 use leiserchess::lab::{book, datagen, train, tune, wdl};
-use leiserchess::quote::quote;
 use leiserchess::rules::fen;
 use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
 use leiserchess::search::params::{TableSize, TABLE};
 use leiserchess::search::{self, Params};
-use leiserchess::setting::Kind as OptionKind;
+use leiserchess::user_text::quote;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -278,6 +278,6 @@ fn table_flag(
         .ok()
         .filter(|n| (min..=max).contains(n))
         .ok_or(format!("{flag} wants a number {min}..{max}, got '{v}'"))?;
-    (s.set)(table, n);
+    s.set_number(table, n);
     Ok(())
 }

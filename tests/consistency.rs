@@ -27,7 +27,7 @@
 //!   `LEISERCHESS_DEMO_CRASH=1` and checks that `demo/abort` is reported
 //!   failed with SIGABRT while every other case still ran and passed.
 
-use leiserchess::check::CheckRep;
+use leiserchess::check_rep::CheckRep;
 use leiserchess::protocol::client::{Client, ClientError, Stderr};
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;

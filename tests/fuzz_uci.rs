@@ -23,8 +23,9 @@ mod engine;
 #[path = "common/rng.rs"]
 mod rng;
 
+use leiserchess::config::options;
+use leiserchess::declaration::Kind as OptionKind;
 use leiserchess::protocol::client::{Client, ClientError, Stderr};
-use leiserchess::protocol::options::{specs, OptionKind};
 use leiserchess::protocol::uci::position_args;
 use leiserchess::rules::fen;
 use leiserchess::rules::game::Game;
@@ -1540,15 +1541,15 @@ impl Gen {
     /// its range (`hash` at most 64 MB and `threads` at most 4, whatever
     /// the range), a bogus name or value, or a malformed command.
     fn setoption(&mut self) -> String {
-        let options: Vec<_> = specs().filter(|s| s.name != "check_rep").collect();
-        let spec = self.pick(&options);
+        let options: Vec<_> = options().filter(|o| o.name() != "check_rep").collect();
+        let option = self.pick(&options);
         let name = match self.one_in(5) {
-            true => spec.name.to_ascii_uppercase(),
-            false => spec.name.to_string(),
+            true => option.name().to_ascii_uppercase(),
+            false => option.name().to_string(),
         };
         match self.below(10) {
             0..=5 => {
-                let value = match (spec.kind, spec.name) {
+                let value = match (option.kind(), option.name()) {
                     (_, "hash") => self.range(-2, 64).to_string(),
                     (_, "threads") => self.range(-1, 4).to_string(),
                     (OptionKind::Spin { min, max }, _) => match self.below(4) {

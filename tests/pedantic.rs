@@ -4,7 +4,7 @@
 //! and `debug` do not exist; with it (the default), exactly those plus
 //! `dump` (listed), `debug` (hidden) and the `check_rep` option.
 
-use leiserchess::protocol::options::{Options, SPECS};
+use leiserchess::config::EngineConfig;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -104,9 +104,13 @@ fn the_options_are_the_engines_plus_check_rep_only_with_the_feature() {
     let out = run_ok("uci\n");
     let options: Vec<&String> = out.iter().filter(|l| l.starts_with("option ")).collect();
     let check_rep = "option name check_rep type check default false";
-    assert_eq!(options.len(), SPECS.len() + DEBUG as usize, "{out:?}");
+    assert_eq!(
+        options.len(),
+        leiserchess::config::options().count(),
+        "{out:?}"
+    );
     assert_eq!(options.iter().any(|l| *l == check_rep), DEBUG, "{out:?}");
-    assert_eq!(Options::uci_lines().len(), options.len());
+    assert_eq!(EngineConfig::uci_lines().len(), options.len());
 
     let out = run_ok("setoption name check_rep value true\n");
     let want = if DEBUG {

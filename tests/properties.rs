@@ -2,7 +2,7 @@
 //! position of a playout is checked, and a failure message names the FEN,
 //! the move, and the moves of the playout that led there.
 
-use leiserchess::check::CheckRep;
+use leiserchess::check_rep::CheckRep;
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen::{self, FenError};
 use leiserchess::rules::game::{Game, MoveError, Outcome};

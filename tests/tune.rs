@@ -2,6 +2,7 @@
 //! the weights' recovery from synthetic targets over the 300 reference
 //! positions, and the command's output and errors.
 
+use leiserchess::declaration;
 use leiserchess::eval::{evaluate, Weights, WEIGHTS};
 use leiserchess::lab::data;
 use leiserchess::lab::tune::{
@@ -10,7 +11,6 @@ use leiserchess::lab::tune::{
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
 use leiserchess::rules::piece::Color;
-use leiserchess::setting;
 
 /// The 300 reference positions (`perft/data/positions.txt`).
 fn reference_boards() -> Vec<Board> {
@@ -40,7 +40,7 @@ fn synthetic(w: &[f64; N], k: f64) -> Vec<Point> {
 
 /// `w` as the evaluation's weights (rounded).
 fn weights_of(w: &[f64; N]) -> Weights {
-    setting::apply(Weights::default(), WEIGHTS, |s| {
+    declaration::apply(Weights::default(), WEIGHTS, |s| {
         let i = WEIGHTS.iter().position(|x| x.name == s.name).unwrap();
         w[i].round() as i64
     })

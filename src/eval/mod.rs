@@ -14,14 +14,15 @@
 
 pub mod bench;
 pub mod coverage;
+pub mod evaluator;
 pub mod nnue;
 pub mod wdl;
 
+use crate::declaration::{self, Declaration};
 use crate::rules::bitboard::squares;
 use crate::rules::board::Board;
 use crate::rules::piece::Color;
 use crate::rules::square::Square;
-use crate::setting::{self, Setting};
 
 /// The evaluation weights, declared once in [`WEIGHTS`]: defaults fitted to
 /// self-play by `leiserchess tune` and accepted by an SPRT (BENCHMARKS.md); [`Weights::REFERENCE`] are EVAL.md's, with
@@ -44,24 +45,24 @@ pub struct Weights {
 }
 
 /// Every weight as a UCI option: name, default, range, field.
-pub const WEIGHTS: &[Setting<Weights>] = &[
-    Setting::spin("pcentral", -1707, -10000, 10000, |w, v| {
+pub const WEIGHTS: &[Declaration<Weights>] = &[
+    Declaration::spin("pcentral", -1707, -10000, 10000, |w, v| {
         w.pcentral = v as i32
     }),
-    Setting::spin("pbetween", 2805, -10000, 10000, |w, v| {
+    Declaration::spin("pbetween", 2805, -10000, 10000, |w, v| {
         w.pbetween = v as i32
     }),
-    Setting::spin("kface", 18779, 0, 30000, |w, v| w.kface = v as i32),
-    Setting::spin("kaggressive", 1336, 0, 60000, |w, v| {
+    Declaration::spin("kface", 18779, 0, 30000, |w, v| w.kface = v as i32),
+    Declaration::spin("kaggressive", 1336, 0, 60000, |w, v| {
         w.kaggressive = v as i32
     }),
-    Setting::spin("lcoverage", 2119, 0, 10000, |w, v| w.lcoverage = v as i32),
-    Setting::spin("kshield", 1827, -10000, 10000, |w, v| w.kshield = v as i32),
-    Setting::spin("kfree", 1315, -10000, 10000, |w, v| w.kfree = v as i32),
-    Setting::spin("padvance", 435, -10000, 10000, |w, v| w.padvance = v as i32),
-    Setting::spin("kshield2", 0, -10000, 10000, |w, v| w.kshield2 = v as i32),
-    Setting::spin("kedge", 0, -10000, 10000, |w, v| w.kedge = v as i32),
-    Setting::spin("pconn", 0, -10000, 10000, |w, v| w.pconn = v as i32),
+    Declaration::spin("lcoverage", 2119, 0, 10000, |w, v| w.lcoverage = v as i32),
+    Declaration::spin("kshield", 1827, -10000, 10000, |w, v| w.kshield = v as i32),
+    Declaration::spin("kfree", 1315, -10000, 10000, |w, v| w.kfree = v as i32),
+    Declaration::spin("padvance", 435, -10000, 10000, |w, v| w.padvance = v as i32),
+    Declaration::spin("kshield2", 0, -10000, 10000, |w, v| w.kshield2 = v as i32),
+    Declaration::spin("kedge", 0, -10000, 10000, |w, v| w.kedge = v as i32),
+    Declaration::spin("pconn", 0, -10000, 10000, |w, v| w.pconn = v as i32),
 ];
 
 impl Weights {
@@ -96,7 +97,7 @@ impl Default for Weights {
             kedge: 0,
             pconn: 0,
         };
-        setting::defaults(zero, WEIGHTS)
+        declaration::defaults(zero, WEIGHTS)
     }
 }
 

@@ -21,7 +21,7 @@ mod store;
 mod think;
 mod view;
 
-use crate::quote::quote;
+use crate::user_text::quote;
 use std::net::IpAddr;
 
 pub use server::{router, serve, Config};

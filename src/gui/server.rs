@@ -103,7 +103,7 @@ async fn not_found(uri: Uri) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
         "path",
-        format!("no such path '{}'", crate::quote::quote(uri.path())),
+        format!("no such path '{}'", crate::user_text::quote(uri.path())),
     )
 }
 
@@ -113,7 +113,7 @@ async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
         "method",
         format!(
             "{method} is not allowed on '{}'",
-            crate::quote::quote(uri.path())
+            crate::user_text::quote(uri.path())
         ),
     )
 }

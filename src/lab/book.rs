@@ -75,7 +75,7 @@ impl Book {
                 format!(
                     "game {}: bad FEN '{}': {e}",
                     n + 1,
-                    crate::quote::quote(&g.fen)
+                    crate::user_text::quote(&g.fen)
                 )
             })?;
             for text in g.moves.iter().take(plies) {
@@ -317,7 +317,7 @@ pub fn command(args: &[String]) -> Result<(), String> {
             flag if flag.starts_with("--") => {
                 return Err(format!(
                     "book: unknown flag '{}'",
-                    crate::quote::quote(flag)
+                    crate::user_text::quote(flag)
                 ))
             }
             path => inputs.push(path.to_string()),

@@ -15,7 +15,6 @@ use crate::rules::fen;
 use crate::rules::game::{Game, Outcome as GameOutcome};
 use crate::rules::piece::Color;
 use crate::search::order::Order;
-use crate::search::think::EMBEDDED;
 use crate::search::time::SearchLimits;
 use crate::search::{Params, Root, Shared, MATE_BOUND};
 use std::fs::OpenOptions;
@@ -70,7 +69,7 @@ impl Config {
             threads: 1,
             seed: 1,
             max_plies: 400,
-            net: Some(EMBEDDED.clone()),
+            net: Some(Network::shared_embedded()),
         };
         while let Some(flag) = it.next() {
             if flag == "--hand" {
@@ -93,7 +92,7 @@ impl Config {
                 _ => {
                     return Err(format!(
                         "datagen: unknown flag '{}'",
-                        crate::quote::quote(flag)
+                        crate::user_text::quote(flag)
                     ))
                 }
             }
@@ -178,7 +177,7 @@ fn play_game(c: &Config, n: u64, shared: &Shared, order: &mut Order) -> Option<P
 /// Runs `datagen` until the file holds `c.positions` records, printing
 /// progress on standard error.
 pub fn run(c: &Config) -> Result<(), String> {
-    let name = crate::quote::quote(&c.out.display().to_string());
+    let name = crate::user_text::quote(&c.out.display().to_string());
     let mut file = OpenOptions::new()
         .create(true)
         .append(true)
@@ -364,7 +363,7 @@ mod tests {
             (c.net, decode_all(&std::fs::read(&out).unwrap()).unwrap())
         };
         let (embedded, by_net) = data("");
-        assert!(Arc::ptr_eq(&embedded.unwrap(), &EMBEDDED));
+        assert!(Arc::ptr_eq(&embedded.unwrap(), &Network::shared_embedded()));
         let (loaded, by_file) = data(&format!("--net {}", net.display()));
         assert!(*loaded.unwrap() == Network::embedded());
         let (hand, by_hand) = data("--hand");

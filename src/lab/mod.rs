@@ -61,7 +61,7 @@ pub(crate) fn whole(flag: &str, value: &str, lo: u64, hi: u64) -> Result<u64, St
         .filter(|n| (lo..=hi).contains(n))
         .ok_or(format!(
             "{flag} wants a number {lo}..{hi}, got '{}'",
-            crate::quote::quote(value)
+            crate::user_text::quote(value)
         ))
 }
 
@@ -77,7 +77,10 @@ pub(crate) fn real(
         .parse::<f64>()
         .ok()
         .filter(|x| x.is_finite() && ok(*x))
-        .ok_or(format!("{flag} {}: not {what}", crate::quote::quote(value)))
+        .ok_or(format!(
+            "{flag} {}: not {what}",
+            crate::user_text::quote(value)
+        ))
 }
 
 /// `--lambda`: the result's weight in the target, 0 to 1.

@@ -23,10 +23,10 @@
 //! takes.
 
 use super::{data, Output};
+use crate::declaration::{self, Kind};
 use crate::eval::{evaluate, Weights, WEIGHTS};
 use crate::rules::board::Board;
 use crate::rules::piece::Color;
-use crate::setting::{self, Kind};
 use std::time::Instant;
 
 /// The `tune` command's usage, in the style of the binary's.
@@ -66,7 +66,7 @@ pub struct Point {
 impl Point {
     /// `b`'s features, with `target`.
     pub fn new(b: &Board, target: f64) -> Point {
-        let w = setting::apply(Weights::default(), WEIGHTS, |_| SCALE);
+        let w = declaration::apply(Weights::default(), WEIGHTS, |_| SCALE);
         let t = evaluate(b, &w);
         let sign = match t.to_move {
             Color::White => 1.0,

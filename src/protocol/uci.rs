@@ -11,17 +11,17 @@ mod go;
 mod info;
 mod lab;
 mod net;
+mod setoption;
 
+use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
 use crate::lab::book::Book;
-use crate::protocol::options::Options;
-use crate::quote::{escape_controls, quote};
 use crate::rules::fen;
-use crate::rules::game::{self, Game};
+use crate::rules::game::Game;
 use crate::search::order::Order;
 use crate::search::think::think;
-use crate::search::think::EMBEDDED;
 use crate::search::{Root, Shared};
+use crate::user_text::{escape_controls, quote};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -88,7 +88,7 @@ impl Running {
 /// The engine's state between commands.
 pub struct Engine {
     game: Game,
-    options: Options,
+    config: EngineConfig,
     /// Draws the `randomize` noise of the `eval` command; fixed seed.
     rng: fastrand::Rng,
     shared: Arc<Shared>,
@@ -136,18 +136,18 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) {
 impl Engine {
     /// An engine whose search thread writes to `output`.
     pub fn new(output: Output) -> Engine {
-        let options = Options::default();
+        let config = EngineConfig::default();
         Engine {
-            game: new_game(&options),
+            game: new_game(&config),
             rng: fastrand::Rng::with_seed(RNG_SEED),
             book: Book::embedded(),
             book_rng: fastrand::Rng::with_seed(RNG_SEED),
-            shared: Arc::new(new_shared(&options, EMBEDDED.clone())),
-            net: EMBEDDED.clone(),
+            shared: Arc::new(new_shared(&config, Network::shared_embedded())),
+            net: Network::shared_embedded(),
             orders: vec![Order::default()],
             running: None,
             freeing: None,
-            options,
+            config,
             output,
         }
     }
@@ -206,7 +206,7 @@ impl Engine {
         self.join_freeing();
         let old = std::mem::replace(
             &mut self.shared,
-            Arc::new(new_shared(&self.options, self.net.clone())),
+            Arc::new(new_shared(&self.config, self.net.clone())),
         );
         self.freeing = Some(std::thread::spawn(move || drop(old)));
     }
@@ -247,7 +247,7 @@ impl Engine {
             "isready" => line_out(out, "readyok"),
             "setoption" => self.setoption(args, out),
             "ucinewgame" => {
-                self.game = new_game(&self.options);
+                self.game = new_game(&self.config);
                 self.renew_table();
                 self.orders.iter_mut().for_each(Order::clear);
             }
@@ -277,47 +277,10 @@ impl Engine {
             &format!("id name leiserchess {}", env!("CARGO_PKG_VERSION")),
         );
         line_out(out, "id author the leiserchess authors");
-        for l in Options::uci_lines() {
+        for l in EngineConfig::uci_lines() {
             line_out(out, &l);
         }
         line_out(out, "uciok");
-    }
-
-    fn setoption(&mut self, args: &[&str], out: &mut Vec<u8>) {
-        let name_at = args.iter().position(|t| t.eq_ignore_ascii_case("name"));
-        let Some(n) = name_at else {
-            return say(out, "error: setoption needs 'name <id>'".to_string());
-        };
-        // `value` counts only after the name (`setoption value 1 name x`
-        // names the option "x" and gives it no value).
-        let value_at = args[n + 1..]
-            .iter()
-            .position(|t| t.eq_ignore_ascii_case("value"))
-            .map(|v| n + 1 + v);
-        let name = args[n + 1..value_at.unwrap_or(args.len())].join(" ");
-        let value = value_at.map(|v| args[v + 1..].join(" "));
-        let book_file = self.options.text("BookFile").to_string();
-        let eval_file = self.options.text("EvalFile").to_string();
-        match self.options.set(&name, value.as_deref()) {
-            Ok(report) if name.eq_ignore_ascii_case("BookFile") => {
-                say(out, report);
-                self.load_book(&book_file, out);
-            }
-            Ok(report) if name.eq_ignore_ascii_case("EvalFile") => {
-                say(out, report);
-                self.load_net(&eval_file, out);
-            }
-            Ok(report) => {
-                if ["hash", "tt_ways", "Clear Hash", "use_nnue"]
-                    .iter()
-                    .any(|n| n.eq_ignore_ascii_case(&name))
-                {
-                    self.renew_table();
-                }
-                say(out, report)
-            }
-            Err(e) => say(out, format!("error: {e}")),
-        }
     }
 
     fn position(&mut self, args: &[&str], out: &mut Vec<u8>) {
@@ -335,7 +298,7 @@ impl Engine {
             }
         };
         let mut game = match fen::parse(&text) {
-            Ok(b) => Game::with_rules(b, draw_rules(&self.options)),
+            Ok(b) => Game::with_rules(b, self.config.draw_rules()),
             Err(e) => {
                 return say(
                     out,
@@ -389,13 +352,13 @@ impl Engine {
         }
         let mut root = Root::from_game(&self.game);
         root.searchmoves = request.searchmoves;
-        let limits = self.options.time_use(request.limits);
-        let params = self.options.params();
+        let limits = self.config.limits(request.limits);
+        let params = self.config.search;
         let style = info::Style {
             multipv: params.multipv > 1,
-            wdl: self.options.get("UCI_ShowWDL") != 0,
+            wdl: self.config.show_wdl,
         };
-        let threads = self.options.get("threads") as usize;
+        let threads = self.config.threads;
         let mut orders = std::mem::take(&mut self.orders);
         orders.resize_with(threads, Order::default);
         orders.truncate(threads);
@@ -434,19 +397,11 @@ impl Engine {
     }
 }
 
-/// The rules' draw limits, the no-zap one from the `no_zap_plies` option.
-fn draw_rules(o: &Options) -> game::DrawRules {
-    game::DrawRules {
-        no_zap_plies: o.get("no_zap_plies") as u32,
-        ..game::DrawRules::default()
-    }
-}
-
 /// A game from the start position, under the options' draw limits.
-fn new_game(o: &Options) -> Game {
+fn new_game(c: &EngineConfig) -> Game {
     Game::with_rules(
         fen::parse(fen::STARTPOS).expect("the start position parses"),
-        draw_rules(o),
+        c.draw_rules(),
     )
 }
 
@@ -470,9 +425,8 @@ pub fn position_args<'a>(args: &'a [&'a str]) -> (Result<String, String>, &'a [&
 
 /// The search's table and flags, sized by the `hash` and `tt_ways`
 /// options, with the net `net`.
-fn new_shared(o: &Options, net: Arc<Network>) -> Shared {
-    let t = o.table_size();
-    Shared::with_net(t.hash_mb, t.ways, net)
+fn new_shared(c: &EngineConfig, net: Arc<Network>) -> Shared {
+    Shared::with_net(c.table.hash_mb, c.table.ways, net)
 }
 
 fn line_out(out: &mut Vec<u8>, text: &str) {

@@ -2,10 +2,10 @@
 //! plain squares, validated, and only then made a `Board`. Every error names
 //! what is wrong and its byte offset in the text.
 
-use crate::quote::quote;
 use crate::rules::board::{Board, BoardError};
 use crate::rules::piece::{Color, Piece};
 use crate::rules::square::Square;
+use crate::user_text::quote;
 use std::fmt;
 
 pub const STARTPOS: &str = "ss7/3nwse3/2nwse4/1nwse3NW1/1se3NWSE1/4NWSE2/3NWSE3/7NN W";

@@ -15,12 +15,17 @@ use crate::rules::piece::Color;
 use crate::rules::repetition::{self, GAME_REPETITIONS, TREE_REPETITIONS};
 use std::fmt;
 
+/// Plies without a zap that draw a game (RULES.md): the one place the
+/// rule's number is written; the `no_zap_plies` option and autotest take
+/// their default from here.
+pub const NO_ZAP_PLIES: u32 = 100;
+
 /// When a game is drawn; RULES.md's values by default.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct DrawRules {
     /// The occurrence of one position that draws (third by default).
     pub repetitions: u32,
-    /// Plies without a zap that draw (100 by default; 0: never).
+    /// Plies without a zap that draw ([`NO_ZAP_PLIES`] by default; 0: never).
     pub no_zap_plies: u32,
 }
 
@@ -28,7 +33,7 @@ impl Default for DrawRules {
     fn default() -> Self {
         DrawRules {
             repetitions: GAME_REPETITIONS,
-            no_zap_plies: 100,
+            no_zap_plies: NO_ZAP_PLIES,
         }
     }
 }

@@ -213,7 +213,7 @@ pub struct MoveParseError {
 
 impl fmt::Display for MoveParseError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let text = crate::quote::quote(&self.text);
+        let text = crate::user_text::quote(&self.text);
         write!(f, "cannot parse move '{text}': {}", self.why)
     }
 }

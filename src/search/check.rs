@@ -4,7 +4,7 @@
 
 use super::order::MAX_PLY;
 use super::Worker;
-use crate::check::{ensure, CheckRep};
+use crate::check_rep::{ensure, CheckRep};
 use crate::eval::nnue::accumulator::Accumulator;
 
 impl Worker<'_> {
@@ -19,14 +19,14 @@ impl Worker<'_> {
     /// After a make (`king_zapped`: it zapped a King) or an unmake: the
     /// board and the stacks.
     pub(super) fn check_made(&self, king_zapped: bool) {
-        crate::check::report("board", self.board.check_rep_with(king_zapped));
-        crate::check::check(self);
+        crate::check_rep::report("board", self.board.check_rep_with(king_zapped));
+        crate::check_rep::check(self);
     }
 
     /// At a node at `ply`, which may be at most `max_ply`: the board, the
     /// stacks, this ply's killers and the table bucket the node probes.
     pub(super) fn check_node(&self, ply: usize, max_ply: usize) {
-        use crate::check::{check, report};
+        use crate::check_rep::{check, report};
         check(&self.board);
         check(self);
         report("search stack", self.check_ply(ply, max_ply));
@@ -50,9 +50,9 @@ impl Worker<'_> {
     /// move-ordering tables and (main thread) the transposition table.
     pub(super) fn check_iteration(&self) {
         self.check_node(0, 0);
-        crate::check::check(&*self.order);
+        crate::check_rep::check(&*self.order);
         if self.main {
-            crate::check::check(&self.shared.tt);
+            crate::check_rep::check(&self.shared.tt);
         }
     }
 }
@@ -119,7 +119,7 @@ impl Worker<'_> {
     /// With the net: one accumulator a position from the root, the last
     /// equal to one built from scratch for the board.
     fn check_accumulators(&self, n: usize) -> Result<(), String> {
-        let Some(net) = self.net else {
+        let Some(net) = self.evaluator.net() else {
             return ensure(self.accumulators.is_empty(), || {
                 format!("{} accumulators without a net", self.accumulators.len())
             });

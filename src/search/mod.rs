@@ -20,9 +20,8 @@ pub mod think;
 pub mod time;
 pub mod tt;
 
-use crate::eval::evaluate;
+use crate::eval::evaluator::Evaluator;
 use crate::eval::nnue::accumulator::{Accumulator, Before};
-use crate::eval::nnue::Network;
 use crate::rules::board::{Board, Undo};
 use crate::rules::game::DrawRules;
 use crate::rules::movegen::generate;
@@ -93,9 +92,9 @@ pub struct Worker<'a> {
     pondered: bool,
     /// The lengths of `keys` and `touched` at the root (for `check_rep`).
     root_len: (usize, usize),
-    /// With `use_nnue`, the net and its accumulator for each position from
-    /// the root to the current one.
-    net: Option<&'a Network>,
+    /// The evaluation in use; with the net, its accumulator for each
+    /// position from the root to the current one.
+    evaluator: Evaluator<'a>,
     accumulators: Vec<Accumulator>,
 }
 
@@ -126,7 +125,8 @@ impl<'a> Worker<'a> {
         let mut zap_clock = vec![0; root.history.len()];
         zap_clock.push(root.plies_since_zap);
         let touched: Vec<u64> = root.last_move.map(|m| m.touched()).into_iter().collect();
-        let net = params.use_nnue.then_some(&*shared.net);
+        let evaluator = Evaluator::choose(params.use_nnue, &shared.net, params.weights);
+        let net = evaluator.net();
         let mut accumulators = Vec::with_capacity(if net.is_some() { MAX_PLY + 2 } else { 0 });
         accumulators.extend(net.map(|n| Accumulator::refresh(n, &root.board)));
         Worker {
@@ -156,7 +156,7 @@ impl<'a> Worker<'a> {
             rng: fastrand::Rng::with_seed(params.seed),
             main,
             pondered: shared.pondering.load(Ordering::Relaxed),
-            net,
+            evaluator,
             accumulators,
         }
     }
@@ -325,13 +325,8 @@ impl<'a> Worker<'a> {
         }
         let r = self.params.randomize;
         let noise = if r > 0 { self.rng.i32(-r..=r) } else { 0 };
-        let score = match self.net {
-            Some(net) => {
-                let acc = self.accumulators.last().expect("the root's accumulator");
-                net.evaluate(acc, &self.board) + noise / 100
-            }
-            None => evaluate(&self.board, &self.params.weights).score_cp(noise),
-        } + self.params.hmb;
+        let acc = self.accumulators.last();
+        let score = self.evaluator.score_cp(&self.board, acc, noise) + self.params.hmb;
         self.eval_cache[slot] = (key, score);
         score
     }
@@ -373,9 +368,12 @@ impl<'a> Worker<'a> {
         self.keys.push(self.board.key());
         self.touched.push(s.touched);
         let clock = *self.zap_clock.last().expect("clock");
-        let before = self.net.map(|_| Before::of(&self.board, s.touched));
+        let before = self
+            .evaluator
+            .net()
+            .map(|_| Before::of(&self.board, s.touched));
         let undo = self.board.make_with(s.mv, |_| s.victim);
-        if let (Some(net), Some(before)) = (self.net, before) {
+        if let (Some(net), Some(before)) = (self.evaluator.net(), before) {
             let mut acc = self
                 .accumulators
                 .last()
@@ -392,7 +390,7 @@ impl<'a> Worker<'a> {
 
     fn unplay(&mut self, s: &Scored, undo: Undo) {
         self.board.unmake(s.mv, undo);
-        if self.net.is_some() {
+        if self.evaluator.net().is_some() {
             self.accumulators.pop();
         }
         self.keys.pop();
@@ -435,7 +433,7 @@ impl<'a> Worker<'a> {
         let entry = self.shared.tt.probe(key);
         check_rep!(self, {
             if let Some(e) = &entry {
-                crate::check::check(e);
+                crate::check_rep::check(e);
             }
         });
         if let Some(e) = entry.filter(|e| !pv_node && ply > 0 && e.depth as i32 >= depth) {
@@ -594,10 +592,10 @@ impl<'a> Worker<'a> {
                 bound,
                 age: 0,
             };
-            check_rep!(self, crate::check::check(&e));
+            check_rep!(self, crate::check_rep::check(&e));
             self.shared.tt.store(key, e);
             check_rep!(self, {
-                crate::check::report("tt", self.shared.tt.check_bucket(key));
+                crate::check_rep::report("tt", self.shared.tt.check_bucket(key));
             });
         }
         best

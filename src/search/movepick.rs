@@ -187,7 +187,7 @@ fn undoes_last(board: &mut Board, m: Move, history: &[u64], check_rep: bool) -> 
 fn checked(board: &Board, check_rep: bool) {
     #[cfg(feature = "debug-commands")]
     if check_rep {
-        crate::check::check(board);
+        crate::check_rep::check(board);
     }
     #[cfg(not(feature = "debug-commands"))]
     let _ = (board, check_rep);

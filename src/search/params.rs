@@ -1,8 +1,9 @@
 //! The search's tunable parameters and the table's shape, each declared
 //! once with its UCI name, default and range.
 
+use crate::declaration::{self, Declaration, Effect};
 use crate::eval::Weights;
-use crate::setting::{self, Setting};
+use crate::rules::game::NO_ZAP_PLIES;
 
 /// The search's tunable parameters (UCI options, reference defaults).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -42,27 +43,30 @@ pub struct Params {
     /// `MultiPV`): line k is the best root move outside lines 1..k.
     pub multipv: usize,
     /// Check every structure's invariants after every make/unmake and at
-    /// every node (the `check_rep` option; see `crate::check`). Always false, and
+    /// every node (the `check_rep` option; see `crate::check_rep`). Always false, and
     /// never read, without the `debug-commands` feature.
     pub check_rep: bool,
 }
 
 /// The search's UCI options: name, default, range, field. RULES.md and the
 /// reference engine's defaults.
-pub const PARAMS: &[Setting<Params>] = &[
-    Setting::spin("randomize", 0, 0, 10000, |p, v| p.randomize = v as i32),
-    Setting::spin("lmr_r1", 5, 1, 100, |p, v| p.lmr_r1 = v as usize),
-    Setting::spin("lmr_r2", 20, 1, 100, |p, v| p.lmr_r2 = v as usize),
-    Setting::spin("fut_depth", 3, 0, 3, |p, v| p.fut_depth = v as i32),
-    Setting::check("use_nmm", true, |p, v| p.use_nmm = v != 0),
-    Setting::spin("draw", -7, -1000, 1000, |p, v| p.draw = v as i32),
-    Setting::spin("hmb", 3, -100, 100, |p, v| p.hmb = v as i32),
-    Setting::spin("aspiration", 25, 0, 1000, |p, v| p.aspiration = v as i32),
-    Setting::spin("null_r", 0, 0, 6, |p, v| p.null_r = v as i32),
-    Setting::spin("seed", 0, 0, i32::MAX as i64, |p, v| p.seed = v as u64),
-    Setting::check("use_nnue", true, |p, v| p.use_nnue = v != 0),
-    Setting::spin("MultiPV", 1, 1, 16, |p, v| p.multipv = v as usize),
-    Setting::spin("no_zap_plies", 100, 0, 10000, |p, v| {
+pub const PARAMS: &[Declaration<Params>] = &[
+    Declaration::spin("randomize", 0, 0, 10000, |p, v| p.randomize = v as i32),
+    Declaration::spin("lmr_r1", 5, 1, 100, |p, v| p.lmr_r1 = v as usize),
+    Declaration::spin("lmr_r2", 20, 1, 100, |p, v| p.lmr_r2 = v as usize),
+    Declaration::spin("fut_depth", 3, 0, 3, |p, v| p.fut_depth = v as i32),
+    Declaration::check("use_nmm", true, |p, v| p.use_nmm = v != 0),
+    Declaration::spin("draw", -7, -1000, 1000, |p, v| p.draw = v as i32),
+    Declaration::spin("hmb", 3, -100, 100, |p, v| p.hmb = v as i32),
+    Declaration::spin("aspiration", 25, 0, 1000, |p, v| p.aspiration = v as i32),
+    Declaration::spin("null_r", 0, 0, 6, |p, v| p.null_r = v as i32),
+    Declaration::spin("seed", 0, 0, i32::MAX as i64, |p, v| p.seed = v as u64),
+    // The table's scores came from the other evaluation.
+    Effect::NewTable.on(Declaration::check("use_nnue", true, |p, v| {
+        p.use_nnue = v != 0
+    })),
+    Declaration::spin("MultiPV", 1, 1, 16, |p, v| p.multipv = v as usize),
+    Declaration::spin("no_zap_plies", NO_ZAP_PLIES as i64, 0, 10000, |p, v| {
         p.no_zap_plies = v as u32
     }),
 ];
@@ -70,11 +74,12 @@ pub const PARAMS: &[Setting<Params>] = &[
 /// `check_rep`: check every structure's invariants during the search; an
 /// option only in builds with the `debug-commands` feature.
 #[cfg(feature = "debug-commands")]
-pub const DEBUG_PARAMS: &[Setting<Params>] = &[Setting::check("check_rep", false, |p, v| {
-    p.check_rep = v != 0
-})];
+pub const DEBUG_PARAMS: &[Declaration<Params>] =
+    &[Declaration::check("check_rep", false, |p, v| {
+        p.check_rep = v != 0
+    })];
 #[cfg(not(feature = "debug-commands"))]
-pub const DEBUG_PARAMS: &[Setting<Params>] = &[];
+pub const DEBUG_PARAMS: &[Declaration<Params>] = &[];
 
 impl Default for Params {
     fn default() -> Self {
@@ -95,7 +100,7 @@ impl Default for Params {
             multipv: 0,
             check_rep: false,
         };
-        setting::defaults(setting::defaults(zero, PARAMS), DEBUG_PARAMS)
+        declaration::defaults(declaration::defaults(zero, PARAMS), DEBUG_PARAMS)
     }
 }
 
@@ -109,14 +114,18 @@ pub struct TableSize {
     pub ways: usize,
 }
 
-pub const TABLE: &[Setting<TableSize>] = &[
-    Setting::spin("hash", 16, 1, 4096, |t, v| t.hash_mb = v as usize),
-    Setting::spin("tt_ways", 4, 1, 16, |t, v| t.ways = v as usize),
+pub const TABLE: &[Declaration<TableSize>] = &[
+    Effect::NewTable.on(Declaration::spin("hash", 16, 1, 4096, |t, v| {
+        t.hash_mb = v as usize
+    })),
+    Effect::NewTable.on(Declaration::spin("tt_ways", 4, 1, 16, |t, v| {
+        t.ways = v as usize
+    })),
 ];
 
 impl Default for TableSize {
     fn default() -> Self {
-        setting::defaults(
+        declaration::defaults(
             TableSize {
                 hash_mb: 0,
                 ways: 0,

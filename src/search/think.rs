@@ -12,11 +12,8 @@ use crate::rules::board::Board;
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// The embedded net, parsed once.
-pub static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| Arc::new(Network::embedded()));
 
 /// What the threads of one search share.
 pub struct Shared {
@@ -35,7 +32,7 @@ impl Shared {
     /// Idle search state with a table of `hash_mb` MB in `ways`-way
     /// buckets and the embedded net.
     pub fn new(hash_mb: usize, ways: usize) -> Shared {
-        Shared::with_net(hash_mb, ways, EMBEDDED.clone())
+        Shared::with_net(hash_mb, ways, Network::shared_embedded())
     }
 
     /// The same with `net`.

@@ -7,7 +7,7 @@
 //! [`STABLE_ITERATIONS`] iterations, or `time_changed` percent when the
 //! last iteration changed it.
 
-use crate::setting::{self, Setting};
+use crate::declaration::{self, Declaration};
 use std::time::{Duration, Instant};
 
 /// The limits of one search, as `go` gives them, with the clock's use
@@ -25,6 +25,13 @@ pub struct SearchLimits {
     pub movestogo: Option<u32>,
     pub infinite: bool,
     pub ponder: bool,
+    /// How the clock is used: the options', not the `go`'s.
+    pub clock: ClockUse,
+}
+
+/// How the clock is used, from the options in [`TIME`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ClockUse {
     /// Milliseconds never planned from the clock (the `move_overhead`
     /// option): process start, output and the referee's own work need them.
     pub overhead: u64,
@@ -38,12 +45,25 @@ pub struct SearchLimits {
 }
 
 /// How the clock is used, as UCI options: name, default, range, field.
-pub const TIME: &[Setting<SearchLimits>] = &[
-    Setting::spin("move_overhead", 30, 0, 5000, |l, v| l.overhead = v as u64),
-    Setting::spin("time_moves", 40, 5, 500, |l, v| l.moves = v as u64),
-    Setting::spin("time_stable", 30, 5, 100, |l, v| l.stable_pct = v as u64),
-    Setting::spin("time_changed", 80, 5, 100, |l, v| l.changed_pct = v as u64),
+pub const TIME: &[Declaration<ClockUse>] = &[
+    Declaration::spin("move_overhead", 30, 0, 5000, |l, v| l.overhead = v as u64),
+    Declaration::spin("time_moves", 40, 5, 500, |l, v| l.moves = v as u64),
+    Declaration::spin("time_stable", 30, 5, 100, |l, v| l.stable_pct = v as u64),
+    Declaration::spin("time_changed", 80, 5, 100, |l, v| l.changed_pct = v as u64),
 ];
+
+impl Default for ClockUse {
+    /// [`TIME`]'s defaults.
+    fn default() -> Self {
+        let zero = ClockUse {
+            overhead: 0,
+            moves: 0,
+            stable_pct: 0,
+            changed_pct: 0,
+        };
+        declaration::defaults(zero, TIME)
+    }
+}
 
 /// Iterations in a row with one best move after which it counts as
 /// settled.
@@ -79,7 +99,7 @@ impl Stability {
 impl Default for SearchLimits {
     /// No limit, and the clock's use at [`TIME`]'s defaults.
     fn default() -> Self {
-        let none = SearchLimits {
+        SearchLimits {
             depth: None,
             mate: None,
             nodes: None,
@@ -89,12 +109,8 @@ impl Default for SearchLimits {
             movestogo: None,
             infinite: false,
             ponder: false,
-            overhead: 0,
-            moves: 0,
-            stable_pct: 0,
-            changed_pct: 0,
-        };
-        setting::defaults(none, TIME)
+            clock: ClockUse::default(),
+        }
     }
 }
 
@@ -118,8 +134,8 @@ impl Plan {
             start,
             soft,
             hard,
-            stable_pct: l.stable_pct,
-            changed_pct: l.changed_pct,
+            stable_pct: l.clock.stable_pct,
+            changed_pct: l.clock.changed_pct,
         };
         if let Some(t) = l.movetime {
             // A fixed time a move: the best move's history changes nothing.
@@ -131,10 +147,10 @@ impl Plan {
         }
         match l.time {
             Some(left) if !l.infinite => {
-                let usable = left.saturating_sub(l.overhead);
+                let usable = left.saturating_sub(l.clock.overhead);
                 let goal = match l.movestogo {
                     Some(n) if n > 0 => usable / n as u64,
-                    _ => usable / l.moves.max(1) + l.inc * 4 / 5,
+                    _ => usable / l.clock.moves.max(1) + l.inc * 4 / 5,
                 };
                 let goal = goal.min(usable / 10).max(1);
                 plan(
@@ -176,7 +192,6 @@ mod tests {
         let l = SearchLimits {
             time: Some(60_000),
             inc: 1_000,
-            overhead: 30,
             ..SearchLimits::default()
         };
         let p = Plan::new(&l, Instant::now());
@@ -184,7 +199,16 @@ mod tests {
         assert_eq!(p.soft, Some(Duration::from_millis(1499 + 800)));
         assert_eq!(p.hard, Some(Duration::from_millis(3 * 2299)));
         // `time_moves` 20: twice the share of the clock.
-        let p = Plan::new(&SearchLimits { moves: 20, ..l }, Instant::now());
+        let p = Plan::new(
+            &SearchLimits {
+                clock: ClockUse {
+                    moves: 20,
+                    ..l.clock
+                },
+                ..l
+            },
+            Instant::now(),
+        );
         assert_eq!(p.soft, Some(Duration::from_millis(2998 + 800)));
     }
 
@@ -198,10 +222,12 @@ mod tests {
     fn a_settled_best_move_stops_sooner_and_a_changed_one_later() {
         let l = SearchLimits {
             time: Some(500_030),
-            overhead: 30,
-            moves: 50,
-            stable_pct: 20,
-            changed_pct: 90,
+            clock: ClockUse {
+                overhead: 30,
+                moves: 50,
+                stable_pct: 20,
+                changed_pct: 90,
+            },
             ..SearchLimits::default()
         };
         assert_eq!(started_ago(l, 0).soft, Some(Duration::from_millis(10_000)));
@@ -238,7 +264,6 @@ mod tests {
         let l = SearchLimits {
             time: Some(100),
             inc: 2_000,
-            overhead: 30,
             ..SearchLimits::default()
         };
         let p = Plan::new(&l, Instant::now());

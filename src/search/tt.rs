@@ -230,7 +230,7 @@ pub fn from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::CheckRep;
+    use crate::check_rep::CheckRep;
     use crate::rules::square::Square;
 
     /// An exact entry with a move.

@@ -22,10 +22,11 @@
 pub mod accumulator;
 pub mod features;
 
-use crate::quote::quote;
 use crate::rules::board::Board;
+use crate::user_text::quote;
 use accumulator::Accumulator;
 use std::fmt;
+use std::sync::{Arc, LazyLock};
 
 /// Units of the first layer, per perspective.
 pub const HIDDEN: usize = 128;
@@ -107,6 +108,12 @@ impl Network {
     /// The net built into the engine.
     pub fn embedded() -> Network {
         Network::from_bytes(EMBEDDED).expect("the embedded net is well formed")
+    }
+
+    /// The net built into the engine, parsed once and shared.
+    pub fn shared_embedded() -> Arc<Network> {
+        static NET: LazyLock<Arc<Network>> = LazyLock::new(|| Arc::new(Network::embedded()));
+        NET.clone()
     }
 
     /// The number of input features.

@@ -85,7 +85,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
             flag if flag.starts_with("--") => {
                 return Err(format!(
                     "train: unknown flag '{}'",
-                    crate::quote::quote(flag)
+                    crate::user_text::quote(flag)
                 ))
             }
             path => a.files.push(path.to_string()),

@@ -288,7 +288,12 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         match arg.as_str() {
             "--out-svg" => a.svg = Some(value.clone()),
             "--bucket" => a.bucket = super::whole(arg, value, 1, 10_000)? as f64,
-            _ => return Err(format!("wdl: unknown flag '{}'", crate::quote::quote(arg))),
+            _ => {
+                return Err(format!(
+                    "wdl: unknown flag '{}'",
+                    crate::user_text::quote(arg)
+                ))
+            }
         }
     }
     if a.files.is_empty() {

@@ -7,9 +7,9 @@
 use super::go::Go;
 use super::{say, Engine};
 use crate::lab::book::Book;
-use crate::quote::quote;
 use crate::rules::moves::Move;
 use crate::user_file;
+use crate::user_text::quote;
 
 /// The largest book file `BookFile` reads: the embedded book is 96 KB.
 const MAX_BOOK_BYTES: u64 = 64 << 20;
@@ -18,7 +18,7 @@ impl Engine {
     /// Loads the book `BookFile` names (the embedded one when empty). On
     /// failure the option goes back to the file in use, whose book stays.
     pub(super) fn load_book(&mut self, previous: &str, out: &mut Vec<u8>) {
-        let path = self.options.text("BookFile").to_string();
+        let path = self.config.book_file.clone();
         let (what, loaded) = if path.is_empty() {
             ("the embedded book".to_string(), Ok(Book::embedded()))
         } else {
@@ -40,7 +40,7 @@ impl Engine {
             }
             Err(e) => {
                 say(out, format!("error: {what}: {e}; book unchanged"));
-                let _ = self.options.set("BookFile", Some(previous));
+                self.config.book_file = previous.to_string();
             }
         }
     }
@@ -54,7 +54,7 @@ impl Engine {
             && !l.infinite
             && !l.ponder
             && request.searchmoves.is_empty();
-        if self.options.get("OwnBook") == 0 || self.book.is_empty() || !searches_freely {
+        if !self.config.own_book || self.book.is_empty() || !searches_freely {
             return None;
         }
         self.book.pick(&mut self.game, &mut self.book_rng)

@@ -3,17 +3,17 @@
 
 use super::{line_out, say, Engine};
 use crate::protocol::dump::{find_dump, Context, DUMPS};
-use crate::quote::quote;
 use crate::rules::board::Corruption;
 use crate::rules::game::{Game, Outcome};
+use crate::user_text::quote;
 
 impl Engine {
     /// With the `check_rep` option on, checks the game's board (a board
     /// whose King was zapped is the end of a game, and allowed).
     pub(super) fn check_game(&self) {
-        if self.options.get("check_rep") != 0 {
+        if self.config.search.check_rep {
             let zapped = matches!(self.game.outcome(), Some(Outcome::KingZapped { .. }));
-            crate::check::report("board", self.game.board().check_rep_with(zapped));
+            crate::check_rep::report("board", self.game.board().check_rep_with(zapped));
         }
     }
 

@@ -6,10 +6,10 @@
 //! `movestogo`, or nothing) left unlimited: it searches
 //! [`DEFAULT_BUDGET_MS`]; only `infinite` searches until `stop`.
 
-use crate::quote::quote;
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::search::time::SearchLimits;
+use crate::user_text::quote;
 
 /// Deepest `go depth`; deeper requests are searched to this.
 const MAX_DEPTH: u64 = 64;

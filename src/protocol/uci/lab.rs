@@ -3,13 +3,14 @@
 
 use super::{line_out, say, Engine, Running};
 use crate::eval::evaluate;
+use crate::eval::evaluator::Evaluator;
 use crate::eval::nnue::accumulator::Accumulator;
-use crate::quote::quote;
 use crate::rules::fen;
 use crate::rules::game::Outcome;
 use crate::rules::movegen::generate;
 use crate::rules::moves::MoveList;
 use crate::rules::perft::perft_threads_until;
+use crate::user_text::quote;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -41,7 +42,7 @@ impl Engine {
         if depth == 0 {
             return line_out(out, "perft 0 1");
         }
-        let threads = self.options.get("threads") as usize;
+        let threads = self.config.threads;
         let board = self.game.board().clone();
         let stop = Arc::new(AtomicBool::new(false));
         let (stopped, output) = (stop.clone(), self.output.clone());
@@ -104,7 +105,7 @@ impl Engine {
                 format!("no evaluation: the game is over ({} {o})", o.score_text()),
             );
         }
-        let terms = evaluate(game.board(), &self.options.params().weights);
+        let terms = evaluate(game.board(), &self.config.search.weights);
         line_out(
             out,
             &format!(
@@ -124,7 +125,7 @@ impl Engine {
                 "total", totals[0], totals[1]
             ),
         );
-        let r = self.options.get("randomize") as i32;
+        let r = self.config.search.randomize;
         let noise = if r > 0 { self.rng.i32(-r..=r) } else { 0 };
         if r > 0 {
             say(out, format!("randomize noise {noise} ev"));
@@ -134,11 +135,9 @@ impl Engine {
         let learned = self.net.evaluate(&net, board);
         let hand = terms.score_cp(noise);
         say(out, format!("nnue cp {learned}, hand-written cp {hand}"));
-        let in_use = if self.options.params().use_nnue {
-            learned + noise / 100
-        } else {
-            hand
-        };
+        let p = &self.config.search;
+        let in_use =
+            Evaluator::choose(p.use_nnue, &self.net, p.weights).score_cp(board, Some(&net), noise);
         line_out(out, &format!("info score cp {in_use}"));
     }
 

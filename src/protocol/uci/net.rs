@@ -5,17 +5,16 @@
 
 use super::{say, Engine};
 use crate::eval::nnue::Network;
-use crate::quote::quote;
-use crate::search::think::EMBEDDED;
+use crate::user_text::quote;
 use std::sync::Arc;
 
 impl Engine {
     /// Loads the net `EvalFile` names. On failure the option goes back to
     /// `previous`, whose net stays.
     pub(super) fn load_net(&mut self, previous: &str, out: &mut Vec<u8>) {
-        let path = self.options.text("EvalFile").to_string();
+        let path = self.config.eval_file.clone();
         let loaded = if path.is_empty() {
-            Ok(EMBEDDED.clone())
+            Ok(Network::shared_embedded())
         } else {
             Network::load(&path).map(Arc::new)
         };
@@ -32,7 +31,7 @@ impl Engine {
             }
             Err(e) => {
                 say(out, format!("error: {e}; net unchanged"));
-                let _ = self.options.set("EvalFile", Some(previous));
+                self.config.eval_file = previous.to_string();
             }
         }
     }

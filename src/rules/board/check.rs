@@ -2,7 +2,7 @@
 //! `debug corrupt board` command, ways to break each one on purpose.
 
 use super::Board;
-use crate::check::{ensure, CheckRep};
+use crate::check_rep::{ensure, CheckRep};
 use crate::rules::piece::Color;
 #[cfg(feature = "debug-commands")]
 use crate::rules::piece::{Kind, Piece};

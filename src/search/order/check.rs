@@ -2,7 +2,7 @@
 //! and `dump history` texts.
 
 use super::{Order, HISTORY_SIZE, MAX_PLY};
-use crate::check::{ensure, CheckRep};
+use crate::check_rep::{ensure, CheckRep};
 use crate::rules::moves::Move;
 
 impl Order {

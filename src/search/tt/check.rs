@@ -2,7 +2,7 @@
 //! table's) and the `dump tt` text.
 
 use super::{Entry, Table, AGE_MASK};
-use crate::check::{ensure, CheckRep};
+use crate::check_rep::{ensure, CheckRep};
 use crate::search::MATE;
 use std::sync::atomic::Ordering;
 

@@ -1,0 +1,138 @@
+//! The engine's configuration: [`EngineConfig`], a typed field for every
+//! setting, and the options that set it, each declared once (name, kind,
+//! default, range, effect) beside the structure its value lands in:
+//! `eval::WEIGHTS`, `search::params::PARAMS` and `TABLE`,
+//! `search::time::TIME`, and the engine's own here ([`ENGINE_FIRST`],
+//! [`ENGINE_LAST`]). `setoption`, the command line's engine flags and the
+//! GUI all go through [`EngineConfig::set`], so a value is parsed, clamped
+//! and refused the same way everywhere; the caller then carries out the
+//! returned [`Effect`]. Adding an option is one declaration and its use.
+//! Names are case-insensitive.
+
+mod entry;
+mod error;
+
+use crate::declaration::{self, Declaration, Effect, Kind};
+use crate::rules::game::DrawRules;
+use crate::search::params::{Params, TableSize};
+use crate::search::time::{ClockUse, SearchLimits};
+pub use entry::{options, Entry};
+pub use error::OptionError;
+
+/// Everything a user can set about the engine.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct EngineConfig {
+    /// Search threads (`Threads`).
+    pub threads: usize,
+    /// The search's parameters, the evaluation's weights among them.
+    pub search: Params,
+    /// The transposition table's shape.
+    pub table: TableSize,
+    /// How the clock is used.
+    pub clock: ClockUse,
+    /// Whether `go` on the clock plays the book's moves (`OwnBook`).
+    pub own_book: bool,
+    /// The book file (`BookFile`; empty: the embedded book).
+    pub book_file: String,
+    /// The net file (`EvalFile`; empty: the embedded net).
+    pub eval_file: String,
+    /// Whether `info` lines carry `wdl` (`UCI_ShowWDL`).
+    pub show_wdl: bool,
+}
+
+/// The engine's own options that `uci` lists first.
+pub const ENGINE_FIRST: &[Declaration<EngineConfig>] =
+    &[Declaration::spin("threads", 1, 1, 64, |c, v| {
+        c.threads = v as usize
+    })];
+
+/// The engine's own options that `uci` lists after the search's.
+pub const ENGINE_LAST: &[Declaration<EngineConfig>] = &[
+    Declaration::check("OwnBook", true, |c, v| c.own_book = v != 0),
+    Effect::LoadBook.on(Declaration::text("BookFile", |c, v| {
+        c.book_file = v.to_string()
+    })),
+    Effect::LoadNet.on(Declaration::text("EvalFile", |c, v| {
+        c.eval_file = v.to_string()
+    })),
+    Declaration::check("UCI_ShowWDL", false, |c, v| c.show_wdl = v != 0),
+    Effect::NewTable.on(Declaration::button("Clear Hash")),
+];
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        let zero = EngineConfig {
+            threads: 0,
+            search: Params::default(),
+            table: TableSize::default(),
+            clock: ClockUse::default(),
+            own_book: false,
+            book_file: String::new(),
+            eval_file: String::new(),
+            show_wdl: false,
+        };
+        let first = declaration::defaults(zero, ENGINE_FIRST);
+        declaration::defaults(first, ENGINE_LAST)
+    }
+}
+
+/// What a successful `set` did.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Change {
+    /// One line for the user (`hash set to 64`, `… (999 is outside 1..64)`).
+    pub report: String,
+    /// What the engine must now do.
+    pub effect: Effect,
+}
+
+impl EngineConfig {
+    /// Sets option `name` from text: numbers are clamped to the option's
+    /// range, anything else unparsable is refused and changes nothing.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
+        let entry = Entry::find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let report = entry.set(self, value)?;
+        Ok(Change {
+            report,
+            effect: entry.effect(),
+        })
+    }
+
+    /// `go`'s limits with the clock used as configured.
+    pub fn limits(&self, go: SearchLimits) -> SearchLimits {
+        SearchLimits {
+            clock: self.clock,
+            ..go
+        }
+    }
+
+    /// The rules' draw limits, the no-zap one as configured.
+    pub fn draw_rules(&self) -> DrawRules {
+        DrawRules {
+            no_zap_plies: self.search.no_zap_plies,
+            ..DrawRules::default()
+        }
+    }
+
+    /// The `option name … type …` lines of the `uci` answer.
+    pub fn uci_lines() -> Vec<String> {
+        options()
+            .map(|o| match o.kind() {
+                Kind::Spin { min, max } => format!(
+                    "option name {} type spin default {} min {min} max {max}",
+                    o.name(),
+                    o.default()
+                ),
+                Kind::Check => format!(
+                    "option name {} type check default {}",
+                    o.name(),
+                    o.default() != 0
+                ),
+                Kind::Button => format!("option name {} type button", o.name()),
+                Kind::Text => format!("option name {} type string default <empty>", o.name()),
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;

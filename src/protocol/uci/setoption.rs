@@ -1,0 +1,126 @@
+//! `setoption`: parse, set the configuration, then carry out the option's
+//! declared effect (a new table, a net or a book loaded).
+
+use super::{say, Engine};
+use crate::declaration::Effect;
+
+impl Engine {
+    pub(super) fn setoption(&mut self, args: &[&str], out: &mut Vec<u8>) {
+        let name_at = args.iter().position(|t| t.eq_ignore_ascii_case("name"));
+        let Some(n) = name_at else {
+            return say(out, "error: setoption needs 'name <id>'".to_string());
+        };
+        // `value` counts only after the name (`setoption value 1 name x`
+        // names the option "x" and gives it no value).
+        let value_at = args[n + 1..]
+            .iter()
+            .position(|t| t.eq_ignore_ascii_case("value"))
+            .map(|v| n + 1 + v);
+        let name = args[n + 1..value_at.unwrap_or(args.len())].join(" ");
+        let value = value_at.map(|v| args[v + 1..].join(" "));
+        let before = self.config.clone();
+        match self.config.set(&name, value.as_deref()) {
+            Ok(change) => {
+                say(out, change.report);
+                match change.effect {
+                    Effect::None => {}
+                    Effect::NewTable => self.renew_table(),
+                    Effect::LoadNet => self.load_net(&before.eval_file, out),
+                    Effect::LoadBook => self.load_book(&before.book_file, out),
+                }
+            }
+            Err(e) => say(out, format!("error: {e}")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Engine, Output};
+    use crate::config::{options, EngineConfig};
+    use crate::declaration::{Effect, Kind};
+    use crate::eval::nnue::Network;
+    use std::sync::Arc;
+
+    fn engine() -> Engine {
+        Engine::new(Output::new(std::io::sink()))
+    }
+
+    fn send(e: &mut Engine, line: &str) -> String {
+        let mut out = Vec::new();
+        e.handle(line, &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    /// The `uci` answer lists exactly the declarations, and `setoption` of
+    /// every one of them stores its value and carries out its effect: a
+    /// new table, a net or a book loaded, or nothing beyond the value.
+    #[test]
+    fn setoption_applies_every_declared_effect() {
+        let dir = std::env::temp_dir().join(format!("setoption-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let net_file = dir.join("net.nnue");
+        std::fs::write(&net_file, Network::embedded().to_bytes()).unwrap();
+        let book_file = dir.join("one.book");
+        std::fs::write(&book_file, crate::lab::book::Book::embedded().to_bytes()).unwrap();
+
+        let mut e = engine();
+        let listed: Vec<String> = send(&mut e, "uci")
+            .lines()
+            .filter(|l| l.starts_with("option "))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(listed, EngineConfig::uci_lines());
+        assert_eq!(listed.len(), options().count());
+
+        for o in options() {
+            let mut e = engine();
+            let value = match o.kind() {
+                Kind::Spin { min, max } => (if o.default() == max { min } else { max }).to_string(),
+                Kind::Check => (o.default() == 0).to_string(),
+                Kind::Button => String::new(),
+                Kind::Text if o.effect() == Effect::LoadNet => net_file.display().to_string(),
+                Kind::Text => book_file.display().to_string(),
+            };
+            let (table, net) = (e.shared.clone(), e.net.clone());
+            let book_len = e.book.len();
+            let line = format!("setoption name {} value {value}", o.name());
+            let answer = send(&mut e, line.trim_end());
+            assert!(!answer.contains("error"), "{line}: {answer}");
+            let new_table = !Arc::ptr_eq(&table, &e.shared);
+            let new_net = !Arc::ptr_eq(&net, &e.net);
+            match o.effect() {
+                Effect::None => {
+                    assert!(!new_table && !new_net, "{line}");
+                    assert_ne!(e.config, EngineConfig::default(), "{line} stored nothing");
+                }
+                Effect::NewTable => assert!(new_table && !new_net, "{line}"),
+                // A new net's scores differ from the old one's: a new table too.
+                Effect::LoadNet => {
+                    assert!(new_net && new_table, "{line}");
+                    assert_eq!(e.config.eval_file, value);
+                }
+                Effect::LoadBook => {
+                    assert!(answer.contains(&format!("{book_len} moves")), "{answer}");
+                    assert_eq!(e.config.book_file, value);
+                }
+            }
+            e.finish();
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_that_fails_to_load_leaves_the_option_as_it_was() {
+        let mut e = engine();
+        for name in ["EvalFile", "BookFile"] {
+            let answer = send(
+                &mut e,
+                &format!("setoption name {name} value /no/such/file"),
+            );
+            assert!(answer.contains("error"), "{answer}");
+        }
+        assert_eq!(e.config, EngineConfig::default());
+        e.finish();
+    }
+}

@@ -1,16 +1,25 @@
 //! The crate's layers import only downwards (src/lib.rs): the leaves
-//! (`quote`, `check`, `setting`, `user_file`) nothing, `rules` the leaves, `eval` the
-//! rules, `search` the evaluation, `lab` the search, `protocol` the layers
-//! below, `gui` everything; and within `rules`, each module only the ones
-//! before it. Test code (from the first `#[cfg(test)]` or `#[cfg(all(test`
+//! (`user_text`, `check_rep`, `declaration`, `user_file`) nothing, `rules`
+//! the leaves, `eval` the rules, `search` the evaluation, `config` the
+//! search, `lab` the configuration, `protocol` the layers below, `gui`
+//! everything; within `rules`, each module only the ones before it; and
+//! within `search`, the parts every algorithm shares import no algorithm's
+//! folder, and no algorithm imports another's. Test code (from the first `#[cfg(test)]` or `#[cfg(all(test`
 //! of a file on) may import anything.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The layers, bottom first.
-const LAYERS: &[&str] = &["leaf", "rules", "eval", "search", "lab", "protocol", "gui"];
-const LEAVES: &[&str] = &["quote", "check", "setting", "user_file"];
+const LAYERS: &[&str] = &[
+    "leaf", "rules", "eval", "search", "config", "lab", "protocol", "gui",
+];
+const LEAVES: &[&str] = &["user_text", "check_rep", "declaration", "user_file"];
+
+/// The search algorithms, each a folder of `src/search`; the rest of
+/// `src/search` is shared by all of them, except `bench`, whose workload
+/// runs one.
+const ALGORITHMS: &[&str] = &["pvs"];
 
 /// The rules' modules, each allowed to import the ones before it.
 const RULES: &[&str] = &[
@@ -133,6 +142,53 @@ fn the_scanner_sees_paths_and_stops_at_tests() {
             ("eval".to_string(), "evaluate".to_string())
         ]
     );
-    assert_eq!(layer_of("check"), 0);
+    assert_eq!(layer_of("check_rep"), 0);
     assert!(layer_of("rules") < layer_of("protocol"));
+}
+
+/// The `search` modules `code` names, by `crate::search::x` and, in a file
+/// directly in `src/search`, by `super::x`.
+fn search_modules(code: &str, top_level: bool) -> Vec<String> {
+    let mut out: Vec<String> = crate_paths(code)
+        .into_iter()
+        .filter(|(a, _)| a == "search")
+        .map(|(_, b)| b)
+        .collect();
+    if top_level {
+        for (i, _) in code.match_indices("super::") {
+            let rest = &code[i + "super::".len()..];
+            out.push(
+                rest.chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect(),
+            );
+        }
+    }
+    out
+}
+
+#[test]
+fn the_searches_share_their_common_parts_and_nothing_else() {
+    let search = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/search");
+    let mut files = Vec::new();
+    rust_files(&search, &mut files);
+    let mut wrong = Vec::new();
+    for path in &files {
+        let rel = path.strip_prefix(&search).unwrap();
+        let first = rel.iter().next().unwrap().to_str().unwrap();
+        let part = first.trim_end_matches(".rs");
+        let top_level = rel.iter().count() == 1;
+        for m in search_modules(&code(path), top_level) {
+            // An algorithm's folder: only itself and the bench may name it.
+            let ok = !ALGORITHMS.contains(&m.as_str()) || m == part || part == "bench";
+            if !ok {
+                wrong.push(format!("search/{} imports search::{m}", rel.display()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(
+        search_modules("use super::pvs::think;", true) == ["pvs"],
+        "the scanner must see super:: paths"
+    );
 }

@@ -15,8 +15,8 @@ use leiserchess::rules::perft::perft_plain;
 use leiserchess::rules::piece::{Color, Rot};
 use leiserchess::rules::repetition::LastMove;
 use leiserchess::rules::square::Square;
-use leiserchess::search::movepick::{MovePicker, Node, Scored, Stage};
-use leiserchess::search::order::Order;
+use leiserchess::search::pvs::movepick::{MovePicker, Node, Scored, Stage};
+use leiserchess::search::pvs::order::Order;
 use std::path::PathBuf;
 
 #[path = "common/playout.rs"]

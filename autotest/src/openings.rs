@@ -14,7 +14,7 @@
 use crate::record::Start;
 use leiserchess::rules::fen;
 use leiserchess::rules::game::Game;
-use leiserchess::search::think::search_depth;
+use leiserchess::search::pvs::search_depth;
 use leiserchess::search::{Params, Root};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;

@@ -14,7 +14,7 @@ use crate::eval::nnue::Network;
 use crate::rules::fen;
 use crate::rules::game::{Game, Outcome as GameOutcome};
 use crate::rules::piece::Color;
-use crate::search::order::Order;
+use crate::search::pvs::order::Order;
 use crate::search::time::SearchLimits;
 use crate::search::{Params, Root, Shared, MATE_BOUND};
 use std::fs::OpenOptions;
@@ -134,7 +134,7 @@ fn play_game(c: &Config, n: u64, shared: &Shared, order: &mut Order) -> Option<P
         }
         let root = Root::from_game(&game);
         shared.stop.store(false, Ordering::Relaxed);
-        let answer = crate::search::think::think(
+        let answer = crate::search::pvs::think(
             &root,
             &limits,
             Params {

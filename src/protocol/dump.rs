@@ -5,7 +5,7 @@
 use crate::rules::board::Board;
 use crate::rules::fen;
 use crate::rules::piece::Color;
-use crate::search::order::Order;
+use crate::search::pvs::order::Order;
 use crate::search::tt::Table;
 use std::fmt::Write;
 /// What the dumps can see: the engine's state between searches.

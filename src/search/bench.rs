@@ -2,7 +2,7 @@
 //! thread, a fresh 16 MB table per position. Single-thread search is
 //! deterministic, so the node total is the search's fingerprint.
 
-use super::think::search_depth;
+use super::pvs::search_depth;
 use super::{Params, Root};
 use crate::rules::fen;
 use crate::rules::moves::Move;

@@ -6,7 +6,7 @@
 
 use crate::eval::wdl::wdl;
 use crate::search::score_text;
-use crate::search::think::Iteration;
+use crate::search::Iteration;
 
 /// How the lines are written: the `MultiPV` and `UCI_ShowWDL` options.
 #[derive(Clone, Copy, Debug)]
@@ -48,7 +48,7 @@ pub(super) fn lines(it: &Iteration, style: Style, ms: u64, nodes: u64, hashfull:
 mod tests {
     use super::*;
     use crate::rules::moves::Move;
-    use crate::search::think::Line;
+    use crate::search::Line;
     use crate::search::MATE;
 
     fn iteration(scores: &[i32]) -> Iteration {

@@ -1,119 +1,47 @@
-//! One `go`: what it searches (`Root`) with what its threads share
-//! (`Shared`), iterative deepening on the main thread, helper threads
-//! searching the same position into the shared table (Lazy SMP, odd helpers
-//! one ply deeper), the stop rules, and the answer.
+//! Principal variation search (PVS): each thread's `Worker` searches with
+//! null-window scouts, a quiescence search over zapping moves, late-move
+//! reductions, futility and margin pruning, and a one-ply extension for
+//! moves that zap an enemy piece (`worker` holds a thread's state and its
+//! root, `node` the search below the root). Inside the tree a position's
+//! second occurrence is a draw (`DrawRules::in_tree`).
+//!
+//! Here, `think`: one `go` — iterative deepening on the main thread,
+//! helper threads searching the same position into the shared table (Lazy
+//! SMP, odd helpers one ply deeper), the stop rules and the answer. Beside
+//! it: `movepick` (a node's moves in order) with its killer and history
+//! tables (`order`), and the thread's `check_rep` invariants (`check`).
 
-use super::order::{Order, MAX_PLY};
+/// Runs the statements only while the `check_rep` option is on, and only in
+/// builds with the `debug-commands` feature: without it they do not exist,
+/// and with it the cost when off is one predictable branch.
+macro_rules! check_rep {
+    ($self:ident, $($body:tt)*) => {
+        #[cfg(feature = "debug-commands")]
+        {
+            if $self.params.check_rep {
+                $($body)*
+            }
+        }
+    };
+}
+
+mod check;
+pub mod movepick;
+mod node;
+pub mod order;
+mod worker;
+
+use super::root::{Answer, Iteration, Root};
+use super::shared::Shared;
 use super::time::{Plan, SearchLimits, Stability};
-use super::tt::Table;
-use super::{Params, Worker, MATE, MATE_BOUND};
-use crate::eval::nnue::Network;
-use crate::rules::board::Board;
-use crate::rules::game::Game;
-use crate::rules::moves::Move;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use super::{Params, MATE, MATE_BOUND};
+use order::{Order, MAX_PLY};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
+pub use worker::Worker;
 
-/// What the threads of one search share.
-pub struct Shared {
-    pub tt: Table,
-    /// Set to end the search (by `stop`, or by the main thread's limits).
-    pub stop: AtomicBool,
-    /// While set, the clock does not run (`go ponder` until `ponderhit`).
-    pub pondering: AtomicBool,
-    /// The helper threads' nodes.
-    pub nodes: AtomicU64,
-    /// The learned evaluation's net (`EvalFile`), used with `use_nnue`.
-    pub net: Arc<Network>,
-}
-
-impl Shared {
-    /// Idle search state with a table of `hash_mb` MB in `ways`-way
-    /// buckets and the embedded net.
-    pub fn new(hash_mb: usize, ways: usize) -> Shared {
-        Shared::with_net(hash_mb, ways, Network::shared_embedded())
-    }
-
-    /// The same with `net`.
-    pub fn with_net(hash_mb: usize, ways: usize, net: Arc<Network>) -> Shared {
-        Shared {
-            tt: Table::new(hash_mb, ways),
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            net,
-        }
-    }
-}
-
-/// The position to search: the board and the keys of the game's earlier
-/// positions (for repetitions and the Ko rule).
-#[derive(Clone)]
-pub struct Root {
-    pub board: Board,
-    pub history: Vec<u64>,
-    pub plies_since_zap: u32,
-    /// The move that led to `board`, if the game has one.
-    pub last_move: Option<Move>,
-    /// The root moves to search (`go searchmoves`); empty: all.
-    pub searchmoves: Vec<Move>,
-}
-
-impl Root {
-    /// `board` with no game before it.
-    pub fn new(board: Board) -> Root {
-        Root {
-            board,
-            history: Vec::new(),
-            plies_since_zap: 0,
-            last_move: None,
-            searchmoves: Vec::new(),
-        }
-    }
-
-    pub fn from_game(g: &Game) -> Root {
-        Root {
-            board: g.board().clone(),
-            history: g.history().to_vec(),
-            plies_since_zap: g.plies_since_zap(),
-            last_move: g.moves().last().copied(),
-            searchmoves: Vec::new(),
-        }
-    }
-}
-
-/// One completed iteration: its best line's score and moves, and with
-/// `MultiPV` more than 1 the root's best lines, best first.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Iteration {
-    pub depth: u32,
-    pub seldepth: u32,
-    pub score: i32,
-    pub nodes: u64,
-    pub pv: Vec<Move>,
-    /// Every line found, the best (`score`, `pv`) first; of the main
-    /// thread only.
-    pub lines: Vec<Line>,
-}
-
-/// One root move's line: its score and moves.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
-    pub score: i32,
-    pub pv: Vec<Move>,
-}
-
-/// The answer of a search.
-#[derive(Clone, Debug)]
-pub struct Answer {
-    pub best: Option<Move>,
-    pub ponder: Option<Move>,
-    pub last: Option<Iteration>,
-    /// All threads' nodes.
-    pub nodes: u64,
-    pub elapsed: Duration,
-}
+/// Above every score.
+const INF: i32 = MATE + 1;
 
 /// Searches `root` within `limits` with one `Order` per thread (their
 /// count is the thread count), calling `report` after every completed
@@ -240,6 +168,8 @@ pub fn search_depth(
 mod tests {
     use super::*;
     use crate::rules::fen;
+    use crate::rules::game::Game;
+    use crate::rules::moves::Move;
 
     /// With `null_r` on, the bench positions cost fewer nodes, and every
     /// King zap the full search proves is still proven. The hand-written

@@ -139,11 +139,12 @@ impl Worker<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::time::{Plan, SearchLimits};
-    use super::super::{Order, Params, Root, Shared};
+    use super::super::Order;
     use super::*;
     use crate::rules::fen;
     use crate::rules::moves::Move;
+    use crate::search::time::{Plan, SearchLimits};
+    use crate::search::{Params, Root, Shared};
 
     fn root() -> Root {
         Root {

@@ -14,7 +14,7 @@ use crate::rules::movegen::for_each_move;
 use crate::rules::moves::Move;
 use crate::rules::repetition::{self, LastMove};
 use crate::rules::square::Square;
-use crate::search::order::Order;
+use crate::search::pvs::order::Order;
 
 /// Where a move stands in the order, first to last.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]

@@ -1,0 +1,269 @@
+//! The search below the root: PVS with null-window scouts, null-move
+//! pruning, late-move reductions, futility and margin pruning, the zap
+//! extension, and the quiescence search over zapping moves.
+
+use super::movepick::{MovePicker, Stage};
+use super::order::MAX_PLY;
+use super::worker::Worker;
+use super::INF;
+use crate::rules::board::Undo;
+use crate::rules::piece::Color;
+use crate::search::tt::{from_tt, to_tt, Bound, Entry};
+use crate::search::{MATE, MATE_BOUND};
+
+/// Futility and margin pruning margins by remaining depth, in cp.
+const MARGIN: [i32; 4] = [0, 50, 100, 250];
+
+impl Worker<'_> {
+    /// The score of a move that zapped a King, from the mover's view.
+    fn king_zap_score(&self, undo: &Undo, mover: Color, ply: usize) -> Option<i32> {
+        let (_, p) = undo.zapped.filter(|(_, p)| p.is_king())?;
+        let at = (ply + 1) as i32;
+        Some(if p.color() == mover {
+            -(MATE - at)
+        } else {
+            MATE - at
+        })
+    }
+
+    /// The score of the current position, `ply` plies from the root,
+    /// searched `depth` plies deep within (`alpha`, `beta`); its line in
+    /// `pv[ply]`.
+    pub(super) fn pvs(&mut self, alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        if ply > 0 && self.is_draw() {
+            return self.draw_score();
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiesce(alpha, beta, ply);
+        }
+        self.nodes += 1;
+        check_rep!(self, self.check_node(ply, MAX_PLY - 1));
+        self.poll();
+        if ply > 0 && self.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        let pv_node = beta - alpha > 1;
+        let key = self.board.key();
+        let entry = self.shared.tt.probe(key);
+        check_rep!(self, {
+            if let Some(e) = &entry {
+                crate::check_rep::check(e);
+            }
+        });
+        if let Some(e) = entry.filter(|e| !pv_node && ply > 0 && e.depth as i32 >= depth) {
+            let score = from_tt(e.score as i32, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                return score;
+            }
+        }
+        // The static score only serves the shallow pruning below: the
+        // evaluation is most of a node's cost, so skip it elsewhere.
+        let shallow = !pv_node && ply > 0 && depth <= self.params.fut_depth.max(2);
+        let stand = if shallow { self.static_eval() } else { 0 };
+        if shallow && self.params.use_nmm && depth <= 2 && stand - MARGIN[depth as usize] >= beta {
+            return stand - MARGIN[depth as usize];
+        }
+        if self.null_move_cuts(beta, depth, ply, pv_node) {
+            return beta;
+        }
+        let futile = shallow
+            && depth <= self.params.fut_depth
+            && stand + MARGIN[depth.clamp(0, 3) as usize] <= alpha;
+
+        let mut moves = self.picker(ply, entry.and_then(|e| e.mv), false);
+        let score = self.search_moves(&mut moves, alpha, beta, depth, ply, stand, futile);
+        self.lists[ply] = moves.into_list();
+        score
+    }
+
+    /// Null-move pruning (`null_r`): whether passing, then searching the
+    /// other side's replies `null_r` plies shallower, still fails high. Not
+    /// at PV nodes, near mate scores, right after a pass, or when the
+    /// static score is below beta; passing gives up the mover's shot, so it
+    /// is a pessimistic bound in all but rare zugzwangs.
+    fn null_move_cuts(&mut self, beta: i32, depth: i32, ply: usize, pv_node: bool) -> bool {
+        let r = self.params.null_r;
+        let after_pass = self.touched.last() == Some(&0);
+        if r == 0 || pv_node || ply == 0 || depth < 3 || after_pass || beta.abs() >= MATE_BOUND {
+            return false;
+        }
+        if self.static_eval() < beta {
+            return false;
+        }
+        let clock = *self.zap_clock.last().expect("clock");
+        self.keys.push(self.board.key());
+        self.touched.push(0);
+        self.zap_clock.push(clock + 1);
+        self.board.pass();
+        let score = -self.pvs(-beta, -beta + 1, depth - 1 - r, ply + 1);
+        self.board.pass();
+        self.keys.pop();
+        self.touched.pop();
+        self.zap_clock.pop();
+        !self.stopped() && score >= beta
+    }
+
+    /// The move loop of `pvs`.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        moves: &mut MovePicker,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        stand: i32,
+        futile: bool,
+    ) -> i32 {
+        let key = self.board.key();
+        let side = self.board.side();
+        let mut best = -INF;
+        let mut best_move = None;
+        let alpha0 = alpha;
+        for i in 0.. {
+            let Some(s) = moves.next() else { break };
+            let quiet = s.stage.is_quiet();
+            if futile && quiet && i > 0 {
+                // The picker hands out the TT move and every enemy-zapping
+                // move before all quiet ones, so the rest are quiet too and
+                // would each be skipped the same way: stop picking.
+                debug_assert!(moves.rest().iter().all(|m| m.stage.is_quiet()));
+                best = best.max(stand + MARGIN[depth.clamp(0, 3) as usize]);
+                break;
+            }
+            let undo = self.play(&s);
+            let score = if let Some(z) = self.king_zap_score(&undo, side, ply) {
+                // The game ends here: no line continues it.
+                self.pv[ply + 1].clear();
+                z
+            } else {
+                let ext = i32::from(s.zaps_enemy && ply < 2 * depth as usize + 4);
+                let killer = s.stage == Stage::Killer;
+                let reduce = if depth >= 3 && quiet && !killer && !s.zaps_own {
+                    (i >= self.params.lmr_r1) as i32 + (i >= self.params.lmr_r2) as i32
+                } else {
+                    0
+                };
+                let d = depth - 1 + ext;
+                if i == 0 {
+                    -self.pvs(-beta, -alpha, d, ply + 1)
+                } else {
+                    let mut sc = -self.pvs(-alpha - 1, -alpha, d - reduce, ply + 1);
+                    if sc > alpha && reduce > 0 {
+                        sc = -self.pvs(-alpha - 1, -alpha, d, ply + 1);
+                    }
+                    if sc > alpha && sc < beta {
+                        sc = -self.pvs(-beta, -alpha, d, ply + 1);
+                    }
+                    sc
+                }
+            };
+            self.unplay(&s, undo);
+            if self.stopped() {
+                if ply > 0 {
+                    return 0;
+                }
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(s.mv);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(s.mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if quiet {
+                            self.order.cutoff(side, s.mv, ply, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if moves.is_empty() {
+            return self.draw_score();
+        }
+        if !(ply == 0 && self.stopped()) {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha0 {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let e = Entry {
+                mv: best_move,
+                score: to_tt(best, ply) as i16,
+                depth: depth.min(127) as i8,
+                bound,
+                age: 0,
+            };
+            check_rep!(self, crate::check_rep::check(&e));
+            self.shared.tt.store(key, e);
+            check_rep!(self, {
+                crate::check_rep::report("tt", self.shared.tt.check_bucket(key));
+            });
+        }
+        best
+    }
+
+    /// Quiescence: stand pat, or zap an enemy piece.
+    pub(super) fn quiesce(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        check_rep!(self, self.check_node(ply, MAX_PLY));
+        self.poll();
+        self.seldepth = self.seldepth.max(ply as u32);
+        let stand = self.static_eval();
+        if stand >= beta || ply >= MAX_PLY {
+            return stand;
+        }
+        let mut moves = self.picker(ply, None, true);
+        let score = self.quiesce_moves(&mut moves, alpha.max(stand), beta, stand, ply);
+        self.lists[ply] = moves.into_list();
+        score
+    }
+
+    /// The move loop of `quiesce`.
+    fn quiesce_moves(
+        &mut self,
+        moves: &mut MovePicker,
+        mut alpha: i32,
+        beta: i32,
+        stand: i32,
+        ply: usize,
+    ) -> i32 {
+        let side = self.board.side();
+        let mut best = stand;
+        for s in moves {
+            let undo = self.play(&s);
+            let score = match self.king_zap_score(&undo, side, ply) {
+                Some(z) => z,
+                None => -self.quiesce(-beta, -alpha, ply + 1),
+            };
+            self.unplay(&s, undo);
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

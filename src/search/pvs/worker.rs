@@ -1,0 +1,368 @@
+//! A PVS thread's state, its root search (iterations, aspiration windows,
+//! `MultiPV` lines) and the helpers every node uses: the evaluation with
+//! its cache, draws, move picking, and make/unmake with the net's
+//! accumulators.
+
+use super::movepick::{MovePicker, Node, Scored};
+use super::order::{Order, MAX_PLY};
+use super::INF;
+use crate::eval::evaluator::Evaluator;
+use crate::eval::nnue::accumulator::{Accumulator, Before};
+use crate::rules::board::{Board, Undo};
+use crate::rules::game::DrawRules;
+use crate::rules::movegen::generate;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::piece::Color;
+use crate::rules::repetition::LastMove;
+use crate::search::root::{Iteration, Line, Root};
+use crate::search::shared::Shared;
+use crate::search::time::Plan;
+use crate::search::{Params, MATE_BOUND};
+use std::sync::atomic::Ordering;
+
+/// Entries of a thread's evaluation cache (a power of two).
+const EVAL_CACHE: usize = 1 << 15;
+
+/// A search thread's state.
+pub struct Worker<'a> {
+    pub(super) board: Board,
+    /// Keys of every position before the current one, game and path.
+    pub(super) keys: Vec<u64>,
+    /// Plies since the last zap, for each position on `keys` and the current.
+    pub(super) zap_clock: Vec<u32>,
+    /// The squares each move since the root changed, and the game's last
+    /// move's before it (the Ko rule looks one move back).
+    pub(super) touched: Vec<u64>,
+    pub(super) root_side: Color,
+    pub(super) searchmoves: Vec<Move>,
+    /// The root moves the line being searched may pick: `searchmoves` for
+    /// the first line; for line k, those not in lines 1..k.
+    pub(super) root_only: Vec<Move>,
+    /// The lines to find (`MultiPV`; 1 on helper threads).
+    pub(super) multipv: usize,
+    pub(super) params: Params,
+    /// The draws inside the tree: a position's second occurrence.
+    pub(super) draws: DrawRules,
+    pub(super) shared: &'a Shared,
+    pub(super) order: &'a mut Order,
+    pub(super) plan: Plan,
+    pub(super) node_limit: Option<u64>,
+    pub(super) nodes: u64,
+    /// The iteration being searched.
+    pub(super) depth: u32,
+    pub(super) seldepth: u32,
+    /// The score of the last completed iteration (the aspiration's centre).
+    pub(super) last_score: Option<i32>,
+    /// With `MultiPV`, the last iteration's lines (line k's aspiration
+    /// centre).
+    pub(super) last_lines: Vec<Line>,
+    pub(super) pv: Vec<Vec<Move>>,
+    /// A move list per ply, reused so that no node allocates.
+    pub(super) lists: Vec<Vec<Scored>>,
+    /// `(key | 1, score)`; 0 marks an empty slot.
+    pub(super) eval_cache: Vec<(u64, i32)>,
+    pub(super) rng: fastrand::Rng,
+    /// Only the main thread checks the clock and reports.
+    pub(super) main: bool,
+    /// Whether this search began pondering and has not yet seen `ponderhit`.
+    pub(super) pondered: bool,
+    /// The lengths of `keys` and `touched` at the root (for `check_rep`).
+    pub(super) root_len: (usize, usize),
+    /// The evaluation in use; with the net, its accumulator for each
+    /// position from the root to the current one.
+    pub(super) evaluator: Evaluator<'a>,
+    pub(super) accumulators: Vec<Accumulator>,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        root: &Root,
+        params: Params,
+        shared: &'a Shared,
+        order: &'a mut Order,
+        plan: Plan,
+        node_limit: Option<u64>,
+        main: bool,
+    ) -> Worker<'a> {
+        let mut zap_clock = vec![0; root.history.len()];
+        zap_clock.push(root.plies_since_zap);
+        let touched: Vec<u64> = root.last_move.map(|m| m.touched()).into_iter().collect();
+        let evaluator = Evaluator::choose(params.use_nnue, &shared.net, params.weights);
+        let net = evaluator.net();
+        let mut accumulators = Vec::with_capacity(if net.is_some() { MAX_PLY + 2 } else { 0 });
+        accumulators.extend(net.map(|n| Accumulator::refresh(n, &root.board)));
+        Worker {
+            root_len: (root.history.len(), touched.len()),
+            board: root.board.clone(),
+            keys: root.history.clone(),
+            zap_clock,
+            touched,
+            root_side: root.board.side(),
+            searchmoves: root.searchmoves.clone(),
+            root_only: root.searchmoves.clone(),
+            multipv: if main { params.multipv.max(1) } else { 1 },
+            params,
+            draws: DrawRules::in_tree(params.no_zap_plies),
+            shared,
+            order,
+            plan,
+            node_limit,
+            nodes: 0,
+            depth: 0,
+            seldepth: 0,
+            last_score: None,
+            last_lines: Vec::new(),
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
+            eval_cache: vec![(0, 0); EVAL_CACHE],
+            rng: fastrand::Rng::with_seed(params.seed),
+            main,
+            pondered: shared.pondering.load(Ordering::Relaxed),
+            evaluator,
+            accumulators,
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Whether to stop searching. The main thread finishes the first root
+    /// move of depth 1 whatever happens, so that every answer is a searched
+    /// move, never a blind pick (with at most 8 pieces a side that move's
+    /// subtree is small).
+    pub(super) fn stopped(&self) -> bool {
+        self.shared.stop.load(Ordering::Relaxed)
+            && !(self.main && self.depth == 1 && self.pv[0].is_empty())
+    }
+
+    /// Every 1024 nodes: a helper adds them to the shared count; the main
+    /// thread checks the limits and sets the shared stop flag.
+    pub(super) fn poll(&mut self) {
+        if !self.nodes.is_multiple_of(1024) {
+            return;
+        }
+        if !self.main {
+            self.shared.nodes.fetch_add(1024, Ordering::Relaxed);
+            return;
+        }
+        let total = self.shared.nodes.load(Ordering::Relaxed) + self.nodes;
+        let clock = !self.shared.pondering.load(Ordering::Relaxed);
+        if clock && self.pondered {
+            // `ponderhit`: the move was played, our clock starts now.
+            self.pondered = false;
+            self.plan.start = std::time::Instant::now();
+        }
+        if clock && self.plan.past_hard() || self.node_limit.is_some_and(|n| total >= n) {
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Searches `depth` plies from the root; `None` if stopped before the
+    /// iteration completed (at depth 1: before any root move was scored).
+    /// With `MultiPV` k, the root is searched again for each further line
+    /// without the moves of the lines before; a stop keeps the lines
+    /// already complete.
+    pub fn iterate(&mut self, depth: u32) -> Option<Iteration> {
+        self.seldepth = 0;
+        self.depth = depth;
+        self.root_only.clone_from(&self.searchmoves);
+        let score = self.root_search(depth as i32, self.last_score);
+        check_rep!(self, self.check_iteration());
+        // A stopped iteration is incomplete; depth 1 still counts if it
+        // finished at least its first root move.
+        if self.stopped() && (depth > 1 || self.pv[0].is_empty()) {
+            return None;
+        }
+        self.last_score = Some(score);
+        let mut lines = vec![Line {
+            score,
+            pv: self.pv[0].clone(),
+        }];
+        if self.multipv > 1 {
+            self.more_lines(depth, &mut lines);
+        }
+        Some(Iteration {
+            depth,
+            seldepth: self.seldepth,
+            score: lines[0].score,
+            nodes: self.nodes,
+            pv: lines[0].pv.clone(),
+            lines,
+        })
+    }
+
+    /// Lines 2..=`multipv` of this iteration after the first, best first.
+    fn more_lines(&mut self, depth: u32, lines: &mut Vec<Line>) {
+        let candidates: Vec<Move> = if self.searchmoves.is_empty() {
+            let mut list = MoveList::new();
+            generate(&self.board, &mut list);
+            list.iter().collect()
+        } else {
+            self.searchmoves.clone()
+        };
+        while lines.len() < self.multipv {
+            let taken: Vec<Move> = lines.iter().filter_map(|l| l.pv.first().copied()).collect();
+            self.root_only = candidates
+                .iter()
+                .copied()
+                .filter(|m| !taken.contains(m))
+                .collect();
+            if self.root_only.is_empty() {
+                break;
+            }
+            let centre = self.last_lines.get(lines.len()).map(|l| l.score);
+            let score = self.root_search(depth as i32, centre);
+            // A stopped line is incomplete; an empty one had no move the
+            // Ko rule allows.
+            if self.stopped() || self.pv[0].is_empty() {
+                break;
+            }
+            lines.push(Line {
+                score,
+                pv: self.pv[0].clone(),
+            });
+        }
+        // A later line can score above an earlier one when the table
+        // changed in between: the best first, ties in search order.
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+        self.last_lines.clone_from(lines);
+    }
+
+    /// The root's search: full width, or with `aspiration` set, from depth
+    /// 4 and away from mate scores, first within ± that many cp of
+    /// `centre` (the last iteration's score); a bound that fails is
+    /// widened, doubling, until the score falls inside (past 1000 cp the
+    /// side opens completely).
+    fn root_search(&mut self, depth: i32, centre: Option<i32>) -> i32 {
+        let w = self.params.aspiration;
+        let centre = centre.filter(|s| w > 0 && depth >= 4 && s.abs() < MATE_BOUND);
+        let Some(centre) = centre else {
+            return self.pvs(-INF, INF, depth, 0);
+        };
+        let bound = |width: i32, sign: i32| {
+            if width > 1000 {
+                sign * INF
+            } else {
+                centre + sign * width
+            }
+        };
+        let (mut below, mut above) = (w, w);
+        loop {
+            let (alpha, beta) = (bound(below, -1), bound(above, 1));
+            let score = self.pvs(alpha, beta, depth, 0);
+            if self.stopped() {
+                return score;
+            }
+            if score <= alpha && alpha > -INF {
+                below *= 2;
+            } else if score >= beta && beta < INF {
+                above *= 2;
+            } else {
+                return score;
+            }
+        }
+    }
+
+    /// The score of a draw for the side to move.
+    pub(super) fn draw_score(&self) -> i32 {
+        if self.board.side() == self.root_side {
+            self.params.draw
+        } else {
+            -self.params.draw
+        }
+    }
+
+    /// The static score of the position for the side to move, from a
+    /// small per-thread cache keyed by the position's key: searches meet
+    /// the same positions again and again, and the evaluation is the
+    /// costliest part of a node.
+    pub(super) fn static_eval(&mut self) -> i32 {
+        // Keys in one slot share their low bits, bit 0 included, so setting
+        // bit 0 keeps them apart and never matches an empty slot.
+        let slot = (self.board.key() as usize) & (EVAL_CACHE - 1);
+        let key = self.board.key() | 1;
+        if self.eval_cache[slot].0 == key {
+            return self.eval_cache[slot].1;
+        }
+        let r = self.params.randomize;
+        let noise = if r > 0 { self.rng.i32(-r..=r) } else { 0 };
+        let acc = self.accumulators.last();
+        let score = self.evaluator.score_cp(&self.board, acc, noise) + self.params.hmb;
+        self.eval_cache[slot] = (key, score);
+        score
+    }
+
+    /// Whether the current position is a draw by the tree's rules: it
+    /// repeats an earlier one, or the no-zap rule has drawn the game.
+    pub(super) fn is_draw(&self) -> bool {
+        let clock = *self.zap_clock.last().expect("the root's clock");
+        let key = self.board.key();
+        self.draws.draw(key, &self.keys, clock).is_some()
+    }
+
+    /// The picker of the current position's moves at `ply` (all of them,
+    /// or with `zaps_only` those that zap an enemy piece), in this ply's
+    /// list.
+    pub(super) fn picker(
+        &mut self,
+        ply: usize,
+        tt_move: Option<Move>,
+        zaps_only: bool,
+    ) -> MovePicker {
+        let clock = *self.zap_clock.last().expect("the root's clock");
+        let last = self.touched.last().map(|&touched| LastMove {
+            touched,
+            zapped: clock == 0,
+        });
+        let node = Node {
+            board: &mut self.board,
+            history: &self.keys,
+            last,
+            order: self.order,
+            ply,
+            tt_move,
+            only: if ply == 0 { &self.root_only } else { &[] },
+            zaps_only,
+            check_rep: self.params.check_rep,
+        };
+        MovePicker::new(std::mem::take(&mut self.lists[ply]), node)
+    }
+
+    /// Plays a picked move (its shot's victim known) onto the board and the
+    /// stacks; the undo says what it zapped.
+    pub(super) fn play(&mut self, s: &Scored) -> Undo {
+        self.keys.push(self.board.key());
+        self.touched.push(s.touched);
+        let clock = *self.zap_clock.last().expect("clock");
+        let before = self
+            .evaluator
+            .net()
+            .map(|_| Before::of(&self.board, s.touched));
+        let undo = self.board.make_with(s.mv, |_| s.victim);
+        if let (Some(net), Some(before)) = (self.evaluator.net(), before) {
+            let mut acc = self
+                .accumulators
+                .last()
+                .expect("the root's accumulator")
+                .clone();
+            acc.update(net, &self.board, &before, &undo);
+            self.accumulators.push(acc);
+        }
+        self.zap_clock
+            .push(if undo.zapped.is_some() { 0 } else { clock + 1 });
+        check_rep!(self, self.check_made(undo.king_zapped()));
+        undo
+    }
+
+    pub(super) fn unplay(&mut self, s: &Scored, undo: Undo) {
+        self.board.unmake(s.mv, undo);
+        if self.evaluator.net().is_some() {
+            self.accumulators.pop();
+        }
+        self.keys.pop();
+        self.touched.pop();
+        self.zap_clock.pop();
+        check_rep!(self, self.check_made(false));
+    }
+}

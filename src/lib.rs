@@ -2,23 +2,27 @@
 //!
 //! The folders are the layers; each imports only the ones listed before it:
 //!
-//! - `quote`, `check` (the `check_rep` tools), `setting` (a tunable's
-//!   one declaration) and `user_file` (reading a file a user names):
-//!   leaves that import nothing from the crate.
+//! - `user_text` (echoing user input in messages), `check_rep` (the
+//!   invariant tools), `declaration` (an option's one declaration: name,
+//!   kind, default, range, effect) and `user_file` (reading a file a user
+//!   names): leaves that import nothing from the crate.
 //! - `rules`: squares, pieces, moves, the board and its in-place
 //!   make/unmake, the laser, move generation, FEN, a game's history and
 //!   rules, perft.
 //! - `eval`: the evaluation and its laser-coverage term; `eval::nnue`, the
-//!   learned evaluation.
-//! - `search`: PVS with its transposition table, move ordering, time
-//!   management and the `bench` workload.
+//!   learned evaluation; `eval::evaluator`, which of the two is in use.
+//! - `search`: what every search shares (the root and its reports, limits
+//!   and time, the transposition table, parameters, the `bench` workload)
+//!   and one folder per algorithm (`search::pvs`).
+//! - `config`: `EngineConfig`, every setting of the engine as a typed
+//!   field, set through the declarations.
 //! - `lab`: self-play data, the evaluation's tuning, the learned
 //!   evaluation's training, the opening book, the win/draw/loss model's
 //!   fit.
-//! - `protocol`: the UCI loop, its options and the `dump` registry;
-//!   `protocol::client`, the other end (a UCI program as a child process),
-//!   which autotest and the tests drive engines with; and `protocol::pgn`,
-//!   the PGN writer of autotest and the GUI.
+//! - `play`: engines as child processes spoken to over UCI (`play::client`)
+//!   and the PGN of finished games (`play::pgn`), for autotest, the GUI and
+//!   the tests.
+//! - `protocol`: the UCI loop and the `dump` registry.
 //! - `gui`: `leiserchess gui`, the browser GUI's HTTP server and page.
 
 // One measured exception, with its `// SAFETY:` line: the transposition
@@ -31,6 +35,7 @@ pub mod declaration;
 pub mod eval;
 pub mod gui;
 pub mod lab;
+pub mod play;
 pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -5,7 +5,7 @@
 //! nodes; every dump prints. Only with the `debug-commands` feature.
 #![cfg(feature = "debug-commands")]
 
-use leiserchess::protocol::client::{Client, Stderr};
+use leiserchess::play::client::{Client, Stderr};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 

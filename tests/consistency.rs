@@ -28,7 +28,7 @@
 //!   failed with SIGABRT while every other case still ran and passed.
 
 use leiserchess::check_rep::CheckRep;
-use leiserchess::protocol::client::{Client, ClientError, Stderr};
+use leiserchess::play::client::{Client, ClientError, Stderr};
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
 use leiserchess::rules::game::{Game, MoveError, Outcome};

@@ -25,7 +25,7 @@ mod rng;
 
 use leiserchess::config::options;
 use leiserchess::declaration::Kind as OptionKind;
-use leiserchess::protocol::client::{Client, ClientError, Stderr};
+use leiserchess::play::client::{Client, ClientError, Stderr};
 use leiserchess::protocol::uci::position_args;
 use leiserchess::rules::fen;
 use leiserchess::rules::game::Game;

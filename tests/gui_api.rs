@@ -11,7 +11,7 @@ use axum::http::{header, Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt;
 use leiserchess::gui::{router, Config};
-use leiserchess::protocol::pgn;
+use leiserchess::play::pgn;
 use leiserchess::rules::fen;
 use leiserchess::rules::game::Game;
 use leiserchess::rules::laser::beam;

@@ -1,7 +1,8 @@
 //! The crate's layers import only downwards (src/lib.rs): the leaves
 //! (`user_text`, `check_rep`, `declaration`, `user_file`) nothing, `rules`
 //! the leaves, `eval` the rules, `search` the evaluation, `config` the
-//! search, `lab` the configuration, `protocol` the layers below, `gui`
+//! search, `lab` the configuration, `play` (engines as child processes,
+//! PGN) the lab, `protocol` the layers below, `gui`
 //! everything; within `rules`, each module only the ones before it; and
 //! within `search`, the parts every algorithm shares import no algorithm's
 //! folder, and no algorithm imports another's. Test code (from the first `#[cfg(test)]` or `#[cfg(all(test`
@@ -12,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers, bottom first.
 const LAYERS: &[&str] = &[
-    "leaf", "rules", "eval", "search", "config", "lab", "protocol", "gui",
+    "leaf", "rules", "eval", "search", "config", "lab", "play", "protocol", "gui",
 ];
 const LEAVES: &[&str] = &["user_text", "check_rep", "declaration", "user_file"];
 

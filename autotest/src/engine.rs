@@ -1,5 +1,5 @@
 //! A UCI engine in a child process: started from its command line and
-//! driven by the library's client (`leiserchess::protocol::client`), which
+//! driven by the library's client (`leiserchess::play::client`), which
 //! reads with deadlines so that a hung engine is noticed and a crashed one
 //! is too. This layer adds the handshake, the options (checked by
 //! `crate::option_check`) and `isready`, the engine's standard error
@@ -8,7 +8,7 @@
 use crate::option_check;
 use crate::spec::EngineSpec;
 use crate::stderr_log::{self, StderrLog};
-use leiserchess::protocol::client::{Client, ClientError, Stderr};
+use leiserchess::play::client::{Client, ClientError, Stderr};
 use std::os::unix::process::CommandExt;
 use std::process::Command;
 use std::time::{Duration, Instant};

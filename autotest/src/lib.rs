@@ -4,7 +4,7 @@
 //! `config::course_file`, the course's config files, and `config::flags`,
 //! cutechess-style flags), both reading their numbers with `numbers`;
 //! `course` (a course config file as the course referee runs it); `engine`
-//! (a UCI engine over `leiserchess::protocol::client`, the child-process
+//! (a UCI engine over `leiserchess::play::client`, the child-process
 //! driver the tests share) with `option_check` (the spec's options listed
 //! by the engine and not refused) and `stderr_log` (its standard error:
 //! `NAME.stderr.log` beside the PGN, the last lines of a dead engine);

@@ -2,7 +2,7 @@
 //!
 //! # Standard
 //!
-//! The engine library's writer (`leiserchess::protocol::pgn`, which
+//! The engine library's writer (`leiserchess::play::pgn`, which
 //! documents the layout and also writes the browser GUI's games): the
 //! record's tags, its book moves as the `Opening`, `Termination` from
 //! [`crate::record::Termination::pgn_tag`] and its words as the closing
@@ -23,7 +23,7 @@
 
 use crate::record::{GameRecord, MoveRecord, Start};
 use crate::spec::PgnStyle;
-use leiserchess::protocol::pgn::{self, black_starts, date, tag, MoveNumbers, Standard};
+use leiserchess::play::pgn::{self, black_starts, date, tag, MoveNumbers, Standard};
 
 pub fn to_pgn(r: &GameRecord, style: PgnStyle) -> String {
     let result = if r.result.is_empty() {

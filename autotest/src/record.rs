@@ -133,7 +133,7 @@ impl std::fmt::Display for Termination {
 
 /// One move with what the engine said about it: the engine library's PGN
 /// record, which autotest writes through the same PGN writer.
-pub use leiserchess::protocol::pgn::MoveRecord;
+pub use leiserchess::play::pgn::MoveRecord;
 
 /// How a game started.
 #[derive(Clone, PartialEq, Eq, Debug)]

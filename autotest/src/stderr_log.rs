@@ -1,5 +1,5 @@
 //! An engine's standard error. The client keeps it while the engine runs
-//! (`leiserchess::protocol::client::Stderr::Capture`); when the engine
+//! (`leiserchess::play::client::Stderr::Capture`); when the engine
 //! ends, it is appended to `NAME.stderr.log` beside the PGN file, one
 //! block per run of the engine (a game, or the start-up check) under a
 //! header line; when the engine dies, its last lines go into the message.

@@ -7,7 +7,7 @@
 //! no-zap rule), as autotest's referee ends its games.
 
 use super::think::Control;
-use crate::protocol::pgn::{self, MoveRecord, Standard};
+use crate::play::pgn::{self, MoveRecord, Standard};
 use crate::rules::board::Board;
 use crate::rules::fen::{self, FenError};
 use crate::rules::game::{Game, MoveError, Outcome};

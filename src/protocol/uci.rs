@@ -9,8 +9,9 @@ mod commands;
 mod debug;
 mod go;
 mod info;
-mod lab;
+mod inspect;
 mod net;
+mod perft;
 mod setoption;
 
 use crate::config::EngineConfig;

@@ -1,6 +1,6 @@
 //! The engine binary, run end to end on a given input.
 
-use leiserchess::protocol::client::{Client, Stderr};
+use leiserchess::play::client::{Client, Stderr};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 

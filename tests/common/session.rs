@@ -1,5 +1,5 @@
 //! A live UCI session with the engine binary, over the library's client
-//! (`protocol::client`): commands written to its input, every output line
+//! (`play::client`): commands written to its input, every output line
 //! timestamped as it is read, and the transcript shown when a test fails.
 //! Every read has a timeout, so a hung engine fails the test instead of
 //! hanging the suite.
@@ -7,7 +7,7 @@
 // Each test file uses a different part of the driver.
 #![allow(dead_code)]
 
-use leiserchess::protocol::client::{Client, ClientError, Line, Stderr};
+use leiserchess::play::client::{Client, ClientError, Line, Stderr};
 use std::process::Command;
 use std::time::{Duration, Instant};
 

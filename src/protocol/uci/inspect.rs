@@ -1,7 +1,7 @@
-//! The lab's commands beside UCI: `perft`, `display`, `eval`, `generate`
-//! and `move`.
+//! The commands that look at the position: `display`, `eval`, `generate`,
+//! and `move` (play one move, with the rules' verdict).
 
-use super::{line_out, say, Engine, Running};
+use super::{line_out, say, Engine};
 use crate::eval::evaluate;
 use crate::eval::evaluator::Evaluator;
 use crate::eval::nnue::accumulator::Accumulator;
@@ -9,58 +9,9 @@ use crate::rules::fen;
 use crate::rules::game::Outcome;
 use crate::rules::movegen::generate;
 use crate::rules::moves::MoveList;
-use crate::rules::perft::perft_threads_until;
 use crate::user_text::quote;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-
-/// Deepest `perft` the loop runs, so that a typo can not hang the engine.
-const MAX_PERFT_DEPTH: u32 = 7;
 
 impl Engine {
-    /// `perft [d]`: counts depth 1..d on a thread of its own, one line a
-    /// depth, while the loop goes on reading; `stop`, `quit` or a new `go`
-    /// or `perft` cut it short. `perft 0` counts the position
-    /// itself, as `leiserchess perft 0` does.
-    pub(super) fn perft(&mut self, args: &[&str], out: &mut Vec<u8>) {
-        let depth = match args {
-            [] => 4,
-            [d] => match d.parse::<u32>() {
-                Ok(d) if d <= MAX_PERFT_DEPTH => d,
-                _ => {
-                    return say(
-                        out,
-                        format!(
-                            "error: perft depth must be a number 0..{MAX_PERFT_DEPTH}, got '{}'",
-                            quote(d)
-                        ),
-                    )
-                }
-            },
-            _ => return say(out, "error: perft takes at most one depth".to_string()),
-        };
-        if depth == 0 {
-            return line_out(out, "perft 0 1");
-        }
-        let threads = self.config.threads;
-        let board = self.game.board().clone();
-        let stop = Arc::new(AtomicBool::new(false));
-        let (stopped, output) = (stop.clone(), self.output.clone());
-        let thread = std::thread::spawn(move || {
-            for k in 1..=depth {
-                let n = (!stopped.load(Ordering::Relaxed))
-                    .then(|| perft_threads_until(&board, k, threads, &stopped))
-                    .flatten();
-                let Some(n) = n else {
-                    output.write(format!("info string perft stopped at depth {k}\n").as_bytes());
-                    break;
-                };
-                output.write(format!("perft {k} {n}\n").as_bytes());
-            }
-        });
-        self.running = Some(Running::Perft { thread, stop });
-    }
-
     pub(super) fn display(&self, out: &mut Vec<u8>) {
         let b = self.game.board();
         for line in b.diagram().lines() {
@@ -167,7 +118,7 @@ impl Engine {
 
 /// The rules' verdict on the game's position: a zapped King ends it; a
 /// draw is reported, and play may go on (the referee decides).
-pub(super) fn verdict(o: Outcome) -> String {
+fn verdict(o: Outcome) -> String {
     match o {
         Outcome::KingZapped { .. } => format!("game over: {} {o}", o.score_text()),
         _ => format!("{} {o} by the rules; play may go on", o.score_text()),

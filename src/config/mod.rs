@@ -13,11 +13,13 @@ mod entry;
 mod error;
 
 use crate::declaration::{self, Declaration, Effect, Kind};
+use crate::eval::nnue::Network;
 use crate::rules::game::DrawRules;
 use crate::search::params::{Params, TableSize};
 use crate::search::time::{ClockUse, SearchLimits};
 pub use entry::{options, Entry};
 pub use error::OptionError;
+use std::sync::Arc;
 
 /// Everything a user can set about the engine.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -110,6 +112,16 @@ impl EngineConfig {
         DrawRules {
             no_zap_plies: self.search.no_zap_plies,
             ..DrawRules::default()
+        }
+    }
+
+    /// The net `eval_file` names (the embedded one when empty), for the
+    /// evaluation when `search.use_nnue`.
+    pub fn net(&self) -> Result<Arc<Network>, String> {
+        if self.eval_file.is_empty() {
+            Ok(Network::shared_embedded())
+        } else {
+            Network::load(&self.eval_file).map(Arc::new)
         }
     }
 

@@ -4,21 +4,14 @@
 //! since the old one's scores came from the other evaluation.
 
 use super::{say, Engine};
-use crate::eval::nnue::Network;
 use crate::user_text::quote;
-use std::sync::Arc;
 
 impl Engine {
     /// Loads the net `EvalFile` names. On failure the option goes back to
     /// `previous`, whose net stays.
     pub(super) fn load_net(&mut self, previous: &str, out: &mut Vec<u8>) {
         let path = self.config.eval_file.clone();
-        let loaded = if path.is_empty() {
-            Ok(Network::shared_embedded())
-        } else {
-            Network::load(&path).map(Arc::new)
-        };
-        match loaded {
+        match self.config.net() {
             Ok(net) => {
                 let what = if path.is_empty() {
                     "the embedded net".to_string()

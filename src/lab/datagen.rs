@@ -18,6 +18,8 @@ use crate::search::order::Order;
 use crate::search::think::EMBEDDED;
 use crate::search::time::SearchLimits;
 use crate::search::{Params, Root, Shared, MATE_BOUND};
+use clap::builder::RangedU64ValueParser;
+use clap::value_parser;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::PathBuf;
@@ -25,16 +27,76 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-pub const USAGE: &str = "  leiserchess datagen FILE [--positions N] [--nodes N] [--random-plies K]
-                      [--threads T] [--seed S] [--max-plies P] [--net FILE | --hand]
-                              self-play data for `tune` and `train`: appends
-                              positions with their search score and game result to
-                              FILE until it holds N (default 1000000); N nodes a move
-                              (default 3000), K random opening plies (default 8), T
-                              threads (default 1), games longer than P plies (default
-                              400) are draws; both sides evaluate with the embedded
-                              net, --net: with that net (`train`'s), --hand: with the
-                              hand-written evaluation; run it again to resume";
+/// Self-play data for `tune`, `train` and `wdl`.
+///
+/// Appends positions with their search score and game result to FILE
+/// until it holds --positions; both sides evaluate with the embedded net
+/// unless told otherwise. Run it again to resume.
+#[derive(clap::Parser, Clone, Debug, PartialEq)]
+#[command(name = "datagen")]
+pub struct Args {
+    /// The data file, appended to.
+    pub file: PathBuf,
+    /// Positions the file is to hold.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1_000_000,
+        value_parser = value_parser!(u64).range(1..),
+        allow_negative_numbers = true,
+    )]
+    pub positions: u64,
+    /// Nodes searched a move, 1..100000000.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 3000,
+        value_parser = value_parser!(u64).range(1..=100_000_000),
+        allow_negative_numbers = true,
+    )]
+    pub nodes: u64,
+    /// Random plies opening each game, 0..100.
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = 8,
+        value_parser = value_parser!(u32).range(0..=100),
+        allow_negative_numbers = true,
+    )]
+    pub random_plies: u32,
+    /// Games played at once, 1..256.
+    #[arg(
+        long,
+        value_name = "T",
+        default_value_t = 1,
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=256),
+        allow_negative_numbers = true,
+    )]
+    pub threads: usize,
+    /// Seeds the openings.
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
+    pub seed: u64,
+    /// Plies after the opening at which a game is a draw, 1..100000.
+    #[arg(
+        long,
+        value_name = "P",
+        default_value_t = 400,
+        value_parser = value_parser!(u32).range(1..=100_000),
+        allow_negative_numbers = true,
+    )]
+    pub max_plies: u32,
+    /// Both sides evaluate with this net (`train`'s) instead.
+    #[arg(long, value_name = "FILE", conflicts_with = "hand")]
+    pub net: Option<PathBuf>,
+    /// Both sides evaluate with the hand-written evaluation instead.
+    #[arg(long)]
+    pub hand: bool,
+}
 
 /// What one run does.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,50 +117,23 @@ pub struct Config {
 const HASH_MB: usize = 8;
 
 impl Config {
-    /// The configuration of `datagen`'s arguments.
-    pub fn parse(args: &[String]) -> Result<Config, String> {
-        let mut it = args.iter();
-        let out = it
-            .next()
-            .filter(|a| !a.starts_with("--"))
-            .ok_or("datagen needs an output file first")?;
-        let mut c = Config {
-            out: PathBuf::from(out),
-            positions: 1_000_000,
-            nodes: 3000,
-            random_plies: 8,
-            threads: 1,
-            seed: 1,
-            max_plies: 400,
-            net: Some(EMBEDDED.clone()),
+    /// The run `datagen`'s arguments ask for, with `--net`'s net loaded.
+    pub fn new(a: &Args) -> Result<Config, String> {
+        let net = match (&a.net, a.hand) {
+            (Some(path), _) => Some(Arc::new(Network::load(path)?)),
+            (None, true) => None,
+            (None, false) => Some(EMBEDDED.clone()),
         };
-        while let Some(flag) = it.next() {
-            if flag == "--hand" {
-                c.net = None;
-                continue;
-            }
-            let value = it.next().ok_or(format!("{flag} needs a value"))?;
-            if flag == "--net" {
-                c.net = Some(Arc::new(Network::load(value)?));
-                continue;
-            }
-            let number = |lo: u64, hi: u64| super::whole(flag, value, lo, hi);
-            match flag.as_str() {
-                "--positions" => c.positions = number(1, u64::MAX)?,
-                "--nodes" => c.nodes = number(1, 100_000_000)?,
-                "--random-plies" => c.random_plies = number(0, 100)? as u32,
-                "--threads" => c.threads = number(1, 256)? as usize,
-                "--seed" => c.seed = number(0, u64::MAX)?,
-                "--max-plies" => c.max_plies = number(1, 100_000)? as u32,
-                _ => {
-                    return Err(format!(
-                        "datagen: unknown flag '{}'",
-                        crate::quote::quote(flag)
-                    ))
-                }
-            }
-        }
-        Ok(c)
+        Ok(Config {
+            out: a.file.clone(),
+            positions: a.positions,
+            nodes: a.nodes,
+            random_plies: a.random_plies,
+            threads: a.threads,
+            seed: a.seed,
+            max_plies: a.max_plies,
+            net,
+        })
     }
 }
 
@@ -285,32 +320,37 @@ fn progress(total: u64, had: u64, target: u64, games: u64, elapsed: Duration) ->
 }
 
 /// `leiserchess datagen …`.
-pub fn command(args: &[String]) -> Result<(), String> {
-    run(&Config::parse(args)?)
+pub fn command(args: &Args) -> Result<(), String> {
+    run(&Config::new(args)?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::lab::data::decode_all;
+    use clap::Parser;
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
+    /// The run of `datagen`'s command line `s`.
+    fn parse(s: &str) -> Result<Config, String> {
+        let words = std::iter::once("datagen").chain(s.split_whitespace());
+        Config::new(&Args::try_parse_from(words).map_err(|e| e.to_string())?)
     }
 
     #[test]
     fn flags_parse_and_bad_ones_are_named() {
-        let c = Config::parse(&args("x.bin --positions 50 --nodes 200 --threads 2")).unwrap();
+        let c = parse("x.bin --positions 50 --nodes 200 --threads 2").unwrap();
         assert_eq!((c.positions, c.nodes, c.threads), (50, 200, 2));
-        assert!(Config::parse(&[]).unwrap_err().contains("output file"));
-        let e = Config::parse(&args("x.bin --nodes 0")).unwrap_err();
-        assert!(e.contains("--nodes wants a number 1.."), "{e}");
-        let e = Config::parse(&args("x.bin --bogus 1")).unwrap_err();
-        assert!(e.contains("unknown flag '--bogus'"), "{e}");
-        assert!(Config::parse(&args("x.bin --seed"))
-            .unwrap_err()
-            .contains("needs a value"));
-        let e = Config::parse(&args("x.bin --net /nonexistent.nnue")).unwrap_err();
+        for (line, named) in [
+            ("", "<FILE>"),
+            ("x.bin --nodes 0", "'0' for '--nodes <N>'"),
+            ("x.bin --bogus 1", "'--bogus'"),
+            ("x.bin --seed", "'--seed <S>'"),
+            ("x.bin --net n.nnue --hand", "'--net <FILE>'"),
+        ] {
+            let e = parse(line).unwrap_err();
+            assert!(e.contains(named), "{line}: {e}");
+        }
+        let e = parse("x.bin --net /nonexistent.nnue").unwrap_err();
         assert!(e.contains("'/nonexistent.nnue': cannot read"), "{e}");
     }
 
@@ -320,11 +360,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let out = dir.join("d.bin");
         let _ = std::fs::remove_file(&out);
-        let mut c = Config::parse(&args(&format!(
-            "{} --positions 40 --nodes 300",
-            out.display()
-        )))
-        .unwrap();
+        let mut c = parse(&format!("{} --positions 40 --nodes 300", out.display())).unwrap();
         run(&c).unwrap();
         let first = std::fs::read(&out).unwrap();
         let samples = decode_all(&first).unwrap();
@@ -355,10 +391,10 @@ mod tests {
         let data = |flags: &str| {
             let out = dir.join("d.bin");
             let _ = std::fs::remove_file(&out);
-            let c = Config::parse(&args(&format!(
+            let c = parse(&format!(
                 "{} --positions 30 --nodes 300 {flags}",
                 out.display()
-            )))
+            ))
             .unwrap();
             run(&c).unwrap();
             (c.net, decode_all(&std::fs::read(&out).unwrap()).unwrap())

@@ -211,6 +211,32 @@ impl Options {
         }
     }
 
+    /// The options that command-line flags set: each `(name, value)` given
+    /// is set exactly as `setoption` sets it, and `setoption`'s report line
+    /// of every value clamped into its option's range goes to `clamped`.
+    pub fn from_flags(
+        flags: &[(&str, Option<&str>)],
+        mut clamped: impl FnMut(String),
+    ) -> Result<Options, OptionError> {
+        let mut o = Options::default();
+        for (name, text) in flags {
+            if let Some(report) = text.map(|t| o.set_flag(name, t)).transpose()?.flatten() {
+                clamped(report);
+            }
+        }
+        Ok(o)
+    }
+
+    /// Sets option `name` from `text` as `setoption` does; returns the
+    /// report line if the value was clamped.
+    fn set_flag(&mut self, name: &str, text: &str) -> Result<Option<String>, OptionError> {
+        let report = self.set(name, Some(text))?;
+        let spin = find(name).is_some_and(|(_, s)| matches!(s.kind, OptionKind::Spin { .. }));
+        // A number set as given reads back as itself; a clamped one does not.
+        let clamped = spin && text.parse::<i64>().ok() != Some(self.get(name));
+        Ok(clamped.then_some(report))
+    }
+
     /// The search's parameters as these options set them.
     pub fn params(&self) -> Params {
         let weights = setting::apply(Weights::default(), WEIGHTS, |s| self.get(s.name));
@@ -249,6 +275,19 @@ impl Options {
                 OptionKind::Text => format!("option name {} type string default <empty>", s.name),
             })
             .collect()
+    }
+}
+
+/// A command-line flag's value parser for option `name`: it refuses what
+/// `setoption` refuses and keeps the text, so that a number out of range
+/// is clamped, and reported, when [`Options::from_flags`] sets it.
+pub fn flag_value(
+    name: &'static str,
+) -> impl Fn(&str) -> Result<String, OptionError> + Clone + Send + Sync + 'static {
+    move |text| {
+        Options::default()
+            .set(name, Some(text))
+            .map(|_| text.to_string())
     }
 }
 
@@ -309,6 +348,42 @@ mod tests {
             Err(OptionError::MissingValue(_))
         ));
         assert_eq!(o.get("threads"), 64);
+    }
+
+    #[test]
+    fn a_flag_sets_as_setoption_and_reports_only_a_clamp() {
+        let mut o = Options::default();
+        assert_eq!(o.set_flag("hash", "64"), Ok(None));
+        assert_eq!(o.set_flag("hash", "+064"), Ok(None));
+        assert_eq!(o.get("hash"), 64);
+        assert_eq!(
+            o.set_flag("hash", "0"),
+            Ok(Some("hash set to 1 (0 is outside 1..4096)".to_string()))
+        );
+        assert_eq!(
+            o.set_flag("threads", "99999999999999999999").unwrap(),
+            Some("threads set to 64 (99999999999999999999 is outside 1..64)".to_string())
+        );
+        assert_eq!(o.set_flag("use_nnue", "false"), Ok(None));
+        assert!(o.set_flag("hash", "x").is_err());
+        let mut said = Vec::new();
+        let o = Options::from_flags(
+            &[
+                ("hash", Some("5")),
+                ("tt_ways", None),
+                ("threads", Some("0")),
+            ],
+            |r| said.push(r),
+        )
+        .unwrap();
+        assert_eq!(
+            (o.get("hash"), o.get("tt_ways"), o.get("threads")),
+            (5, 4, 1)
+        );
+        assert_eq!(said, ["threads set to 1 (0 is outside 1..64)"]);
+        let check = flag_value("hash");
+        assert_eq!(check("0"), Ok("0".to_string()));
+        assert!(matches!(check("1.5"), Err(OptionError::NotANumber { .. })));
     }
 
     #[test]

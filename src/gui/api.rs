@@ -4,9 +4,9 @@
 //! wrong gets a 4xx whose body is `{"error": what was wrong, "field":
 //! where}`. A request that changes a game cancels its running search.
 
-use super::server::AppState;
+use super::state::{AppState, Running};
 use super::store::{Entry, Players};
-use super::think::{self, Limit, Running, Task};
+use super::think::{self, Control, EngineMove, Last, Limit, Task};
 use super::view;
 use crate::quote::quote;
 use crate::rules::fen;
@@ -367,14 +367,60 @@ fn start(state: &Arc<AppState>, id: u64, task: impl FnOnce(Move) -> Task) -> Ans
             ),
         )
     })?;
-    let start = think::Start {
-        id,
-        version: entry.version,
-        root: crate::search::Root::from_game(&entry.game),
+    let root = crate::search::Root::from_game(&entry.game);
+    let (shared, version) = (state.clone(), entry.version);
+    // The callback holds the search's place among the running ones until
+    // the search has finished.
+    let done = move |control: &Arc<Control>, play| {
+        let _running = running;
+        finish(&shared, id, version, control, play)
     };
-    let (control, events) = think::spawn(state.clone(), running, start, task(fallback));
+    let threads = state.config.engine_threads;
+    let (control, events) = think::spawn(root, task(fallback), threads, done);
     entry.search = Some(control);
     Ok(events.into_response())
+}
+
+/// A search's completion for game `id` at `version`: plays its move
+/// (`play`; none for an analysis) into the game unless the search was
+/// cancelled or the game changed meanwhile, and says what the last event
+/// is.
+fn finish(
+    state: &AppState,
+    id: u64,
+    version: u64,
+    control: &Arc<Control>,
+    play: Option<(Move, EngineMove)>,
+) -> Last {
+    let mut store = state.lock();
+    let Some(entry) = store.get_mut(id) else {
+        return Last::Stopped("the game is no longer kept".into());
+    };
+    if entry
+        .search
+        .as_ref()
+        .is_some_and(|c| Arc::ptr_eq(c, control))
+    {
+        entry.search = None;
+    }
+    let cancelled = control.is_cancelled() || entry.version != version;
+    let Some((best, said)) = play else {
+        return Last::Stopped(if cancelled {
+            "the analysis was cancelled".into()
+        } else {
+            "the analysis was stopped".into()
+        });
+    };
+    if cancelled {
+        return Last::Stopped("the search was cancelled; nothing played".into());
+    }
+    match entry.play(best, Some(said)) {
+        Ok(()) => Last::Played {
+            mv: best,
+            state: view::game(id, entry),
+        },
+        Err(e) => Last::Stopped(format!("the engine's move {best} was refused: {e}")),
+    }
 }
 
 /// `POST /api/games/{id}/stop`: the running search for a move plays the

@@ -3,20 +3,28 @@
 //! rule decision (legal moves, Ko, the beam, the result) is the rules
 //! code's: the page asks for them and holds no copy.
 //!
+//! The files, each importing only the ones listed after it (no circle;
+//! tests/layers.rs checks):
+//!
 //! - `server`: the HTTP server (axum on a one-thread tokio runtime), its
-//!   routes and limits, and the page's assets, embedded in the binary.
+//!   routes, and the page's assets, embedded in the binary.
 //! - `api`: the JSON requests and answers, and the errors (a 4xx with a
-//!   JSON body naming what was wrong).
+//!   JSON body naming what was wrong); it starts searches, and plays their
+//!   moves when they end.
+//! - `view`: a game as the page sees it: board, legal moves, beam, result.
+//! - `state`: what every request shares: the games, the limits
+//!   (`Config`), the count of running searches.
 //! - `store`: the games kept in memory, at most `Config::max_games` (the
 //!   oldest evicted), each a rules `Game` with its PGN record.
-//! - `view`: a game as the page sees it: board, legal moves, beam, result.
 //! - `think`: one engine search on a thread of its own, for a move or an
 //!   analysis (MultiPV lines until stopped), streamed as server-sent
-//!   events and stopped when the stream is dropped.
+//!   events, stopped when the stream is dropped, and handing its move to
+//!   a completion callback.
 //! - `page/`: the page (`index.html`, `style.css`, `app.js`).
 
 mod api;
-pub mod server;
+mod server;
+mod state;
 mod store;
 mod think;
 mod view;
@@ -24,7 +32,8 @@ mod view;
 use crate::protocol::options::{flag_value, Options};
 use std::net::IpAddr;
 
-pub use server::{router, serve, Config};
+pub use server::{router, serve};
+pub use state::Config;
 
 /// Serve the browser GUI until Ctrl-C.
 ///

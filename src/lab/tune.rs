@@ -324,7 +324,7 @@ fn named(w: &[f64; N], sep: &str) -> String {
     pairs.join(sep)
 }
 
-/// `leiserchess tune` (see [`USAGE`]): reads the data, fits `K` and then
+/// `leiserchess tune` (see [`Args`]): reads the data, fits `K` and then
 /// the weights, prints an epoch a line, and writes the weights to `--out`.
 pub fn command(a: &Args) -> Result<(), String> {
     let mut out = a

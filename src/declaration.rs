@@ -40,15 +40,54 @@ impl Effect {
     }
 }
 
-/// Where a value lands.
+/// Where a value lands, and how it is read back.
 pub enum Store<T> {
-    /// A number (booleans as 0 or 1), already in range.
-    Number(fn(&mut T, i64)),
+    /// A number (booleans as 0 or 1), set already in range.
+    Number {
+        set: fn(&mut T, i64),
+        get: fn(&T) -> i64,
+    },
     /// Text.
-    Text(fn(&mut T, &str)),
+    Text {
+        set: fn(&mut T, &str),
+        get: fn(&T) -> &str,
+    },
     /// Nothing: a button's whole meaning is its effect.
     Nothing,
 }
+
+/// The store of a number field (`number_field!(lmr_r1)`, or a path:
+/// `number_field!(search.draw)`).
+macro_rules! number_field {
+    ($($f:ident).+) => {
+        $crate::declaration::Store::Number {
+            set: |t, v| t.$($f).+ = v as _,
+            get: |t| t.$($f).+ as i64,
+        }
+    };
+}
+
+/// The store of a boolean field (0 or 1).
+macro_rules! bool_field {
+    ($($f:ident).+) => {
+        $crate::declaration::Store::Number {
+            set: |t, v| t.$($f).+ = v != 0,
+            get: |t| t.$($f).+ as i64,
+        }
+    };
+}
+
+/// The store of a text field (a `String`).
+macro_rules! text_field {
+    ($($f:ident).+) => {
+        $crate::declaration::Store::Text {
+            set: |t, v| t.$($f).+ = v.to_string(),
+            get: |t| &t.$($f).+,
+        }
+    };
+}
+
+pub(crate) use {bool_field, number_field, text_field};
 
 /// One option of a `T`.
 pub struct Declaration<T> {
@@ -67,34 +106,34 @@ impl<T> Declaration<T> {
         default: i64,
         min: i64,
         max: i64,
-        set: fn(&mut T, i64),
+        store: Store<T>,
     ) -> Self {
         Declaration {
             name,
             kind: Kind::Spin { min, max },
             default,
             effect: Effect::None,
-            store: Store::Number(set),
+            store,
         }
     }
 
-    pub const fn check(name: &'static str, default: bool, set: fn(&mut T, i64)) -> Self {
+    pub const fn check(name: &'static str, default: bool, store: Store<T>) -> Self {
         Declaration {
             name,
             kind: Kind::Check,
             default: default as i64,
             effect: Effect::None,
-            store: Store::Number(set),
+            store,
         }
     }
 
-    pub const fn text(name: &'static str, set: fn(&mut T, &str)) -> Self {
+    pub const fn text(name: &'static str, store: Store<T>) -> Self {
         Declaration {
             name,
             kind: Kind::Text,
             default: 0,
             effect: Effect::None,
-            store: Store::Text(set),
+            store,
         }
     }
 
@@ -111,7 +150,7 @@ impl<T> Declaration<T> {
     /// Stores the number `v` (already in range) in `target`; text options
     /// and buttons take none.
     pub fn set_number(&self, target: &mut T, v: i64) {
-        if let Store::Number(set) = self.store {
+        if let Store::Number { set, .. } = self.store {
             set(target, v);
         }
     }
@@ -146,9 +185,9 @@ mod tests {
     }
 
     const TWO: &[Declaration<Two>] = &[
-        Declaration::spin("a", 7, 0, 9, |t, v| t.a = v as i32),
-        Effect::NewTable.on(Declaration::check("b", true, |t, v| t.b = v != 0)),
-        Declaration::text("c", |t, v| t.c = v.to_string()),
+        Declaration::spin("a", 7, 0, 9, number_field!(a)),
+        Effect::NewTable.on(Declaration::check("b", true, bool_field!(b))),
+        Declaration::text("c", text_field!(c)),
     ];
 
     #[test]
@@ -163,5 +202,14 @@ mod tests {
         assert_eq!(set, two(3, false));
         assert_eq!(TWO[1].effect, Effect::NewTable);
         assert_eq!(TWO[0].effect, Effect::None);
+        let mut t = Two::default();
+        TWO[0].set_number(&mut t, 5);
+        let (Store::Number { get, .. }, Store::Text { set, get: read }) =
+            (&TWO[0].store, &TWO[2].store)
+        else {
+            panic!("a number and a text")
+        };
+        set(&mut t, "x");
+        assert_eq!((get(&t), read(&t)), (5, "x"));
     }
 }

@@ -4,157 +4,236 @@
 
 #![forbid(unsafe_code)]
 
-use leiserchess::declaration::Kind as OptionKind;
+use clap::{value_parser, Parser, Subcommand};
+use leiserchess::config::{flag_value, EngineConfig};
 use leiserchess::eval::{bench, Weights};
 use leiserchess::lab::{book, datagen, train, tune, wdl};
+use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
 use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
-use leiserchess::search::params::{TableSize, TABLE};
-use leiserchess::search::{self, Params};
+use leiserchess::search;
 use leiserchess::user_text::quote;
+use std::ffi::OsString;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-const HEADER: &str = "usage:
-  leiserchess                 run the Leiserchess UCI loop on stdin/stdout
-  leiserchess --version       print the name and version
-  leiserchess COMMAND --help  the usage of one command";
+/// A Leiserchess 2018 engine and its performance lab.
+///
+/// With no command it runs the UCI loop on stdin/stdout (`help` there
+/// lists the loop's commands).
+#[derive(Parser)]
+// A flag given twice counts the last time, as the command lines always
+// have. Plain text, no colours: `refuse` prints clap's text itself, with
+// the user's input in it quoted (`quoted`).
+#[command(
+    name = "leiserchess",
+    version,
+    args_override_self = true,
+    styles = clap::builder::Styles::plain()
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
 
-const PERFT_USAGE: &str =
-    "  leiserchess perft <depth> [--fen FEN|startpos|endgame] [--threads N] [--plain] [--divide]
-                              count leaf nodes from a position (default: startpos)";
+/// The one-shot commands, in the order `--help` lists them.
+#[derive(Subcommand)]
+enum Command {
+    Perft(PerftArgs),
+    Bench(BenchArgs),
+    Evalbench(EvalbenchArgs),
+    Gui(leiserchess::gui::Args),
+    Datagen(datagen::Args),
+    Tune(tune::Args),
+    Train(train::Args),
+    Book(book::Args),
+    Wdl(wdl::Args),
+}
 
-const BENCH_USAGE: &str =
-    "  leiserchess bench [depth] [--hash MB] [--ways K] [--hand] [--check-rep]
-                              search the fixed bench positions to depth (default 6),
-                              one thread; ends with the node total and nps; --hand
-                              evaluates with the hand-written evaluation instead of
-                              the embedded net;
-                              --check-rep (not in the pedantic build) checks every
-                              invariant as the check_rep option does";
+/// Count the leaf nodes from a position.
+#[derive(clap::Args)]
+struct PerftArgs {
+    /// Plies to count, 0..12.
+    #[arg(value_parser = value_parser!(u32).range(0..=12), allow_negative_numbers = true)]
+    depth: u32,
+    /// The position: a FEN, `startpos` or `endgame`.
+    #[arg(long, value_name = "FEN", default_value = "startpos", value_parser = position)]
+    fen: Board,
+    /// Threads sharing the root moves: the engine's `threads` option
+    /// (1..64; clamped as `setoption` clamps).
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = flag_value("threads"),
+        allow_negative_numbers = true,
+    )]
+    threads: Option<String>,
+    /// Count with the plain oracle (one thread, no shortcuts).
+    #[arg(long)]
+    plain: bool,
+    /// Print the count under each root move.
+    #[arg(long)]
+    divide: bool,
+}
 
-const EVALBENCH_USAGE: &str = "  leiserchess evalbench [FILE] [--seconds S]
-                              evaluate every FEN of FILE (default: the 300 reference
-                              positions) for S seconds (default 3); ends with evals/s";
+/// Search the bench positions; the node total is the search's signature.
+///
+/// Each of the fixed positions is searched to the depth on one thread with
+/// a fresh table; the run ends with the node total and nps.
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Depth of each search, 1..30.
+    #[arg(
+        default_value_t = search::bench::DEFAULT_DEPTH,
+        value_parser = value_parser!(u32).range(1..=30),
+        allow_negative_numbers = true,
+    )]
+    depth: u32,
+    /// Table size in MB: the `hash` option (clamped as `setoption` clamps).
+    #[arg(
+        long,
+        value_name = "MB",
+        value_parser = flag_value("hash"),
+        allow_negative_numbers = true,
+    )]
+    hash: Option<String>,
+    /// Table entries a bucket: the `tt_ways` option (clamped likewise).
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = flag_value("tt_ways"),
+        allow_negative_numbers = true,
+    )]
+    ways: Option<String>,
+    /// Evaluate with the hand-written evaluation, not the embedded net.
+    #[arg(long)]
+    hand: bool,
+    /// Check every invariant as the `check_rep` option does.
+    #[cfg(feature = "debug-commands")]
+    #[arg(long)]
+    check_rep: bool,
+}
 
-/// A one-shot command: its name, its usage and what runs it.
-type Command = (
-    &'static str,
-    &'static str,
-    fn(&[String]) -> Result<(), String>,
-);
-
-/// Every one-shot command, in the order the usage lists them.
-const COMMANDS: &[Command] = &[
-    ("perft", PERFT_USAGE, perft_command),
-    ("bench", BENCH_USAGE, bench_command),
-    ("evalbench", EVALBENCH_USAGE, evalbench_command),
-    ("gui", leiserchess::gui::USAGE, leiserchess::gui::command),
-    ("datagen", datagen::USAGE, datagen::command),
-    ("tune", tune::USAGE, tune::command),
-    ("train", train::USAGE, train::command),
-    ("book", book::USAGE, book::command),
-    ("wdl", wdl::USAGE, wdl::command),
-];
-
-/// The whole usage text: every command's.
-fn usage() -> String {
-    let mut text = HEADER.to_string();
-    for (_, usage, _) in COMMANDS {
-        text += "\n";
-        text += usage;
-    }
-    text
+/// Evaluations per second over a set of positions.
+///
+/// Evaluates every position of the file, over and over, for the given
+/// seconds; ends with evals/s.
+#[derive(clap::Args)]
+struct EvalbenchArgs {
+    /// FENs, one a line (default: the 300 reference positions).
+    file: Option<PathBuf>,
+    /// Seconds to evaluate for, 0..3600.
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 3.0,
+        value_parser = seconds,
+        allow_negative_numbers = true,
+    )]
+    seconds: f64,
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (result, usage) = match args.first().map(String::as_str) {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => return refuse(&e, &args),
+    };
+    let result = match cli.command {
         None => {
             leiserchess::protocol::uci::run(std::io::stdin().lock(), std::io::stdout());
-            (Ok(()), usage())
+            Ok(())
         }
-        Some("help" | "--help" | "-h") => {
-            println!("{}", usage());
-            (Ok(()), usage())
-        }
-        Some("--version" | "-V") => {
-            println!("leiserchess {}", env!("CARGO_PKG_VERSION"));
-            (Ok(()), usage())
-        }
-        Some(name) => match COMMANDS.iter().find(|(n, _, _)| *n == name) {
-            // `--help` anywhere after a command asks for its usage, never
-            // names a file or a value.
-            Some((_, usage, _)) if args[1..].iter().any(|a| a == "--help" || a == "-h") => {
-                println!("{usage}");
-                (Ok(()), usage.to_string())
-            }
-            Some((_, usage, run)) => (run(&args[1..]), usage.to_string()),
-            None => (Err(format!("unknown command '{}'", quote(name))), usage()),
-        },
+        Some(Command::Perft(a)) => perft_command(&a),
+        Some(Command::Bench(a)) => bench_command(&a),
+        Some(Command::Evalbench(a)) => evalbench_command(&a),
+        Some(Command::Gui(a)) => leiserchess::gui::command(&a),
+        Some(Command::Datagen(a)) => datagen::command(&a),
+        Some(Command::Tune(a)) => tune::command(&a),
+        Some(Command::Train(a)) => train::command(&a),
+        Some(Command::Book(a)) => book::command(&a),
+        Some(Command::Wdl(a)) => wdl::command(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("leiserchess: {e}\n{usage}");
+            eprintln!("leiserchess: {}", quoted(&e, &args));
+            // A failed command exits as a refused command line does.
             ExitCode::from(2)
         }
     }
 }
 
-fn perft_command(args: &[String]) -> Result<(), String> {
-    let mut depth = None;
-    let mut position = fen::STARTPOS.to_string();
-    let mut threads = 1usize;
-    let (mut plain, mut per_move) = (false, false);
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
-        match arg.as_str() {
-            "--fen" => position = value("--fen")?,
-            "--threads" => {
-                let v = value("--threads")?;
-                threads = v
-                    .parse()
-                    .ok()
-                    .filter(|&n| (1..=256).contains(&n))
-                    .ok_or(format!(
-                        "--threads wants a number 1..256, got '{}'",
-                        quote(&v)
-                    ))?;
-            }
-            "--plain" => plain = true,
-            "--divide" => per_move = true,
-            d if depth.is_none() => {
-                depth = Some(
-                    d.parse::<u32>()
-                        .ok()
-                        .filter(|&d| d <= 12)
-                        .ok_or(format!("depth must be a number 0..12, got '{}'", quote(d)))?,
-                )
-            }
-            other => return Err(format!("unexpected argument '{}'", quote(other))),
-        }
+/// Prints clap's answer to a command line it did not run (help and the
+/// version on stdout, exit 0; an error on stderr, exit 2).
+fn refuse(e: &clap::Error, args: &[OsString]) -> ExitCode {
+    // `ansi` keeps the text as given (the styles are plain): the plain
+    // rendering would drop an escape sequence instead of showing it.
+    let text = quoted(&e.render().ansi().to_string(), args);
+    if e.use_stderr() {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
     }
-    let depth = depth.ok_or("perft needs a depth")?;
-    let text = match position.as_str() {
+    ExitCode::from(e.exit_code().clamp(0, 255) as u8)
+}
+
+/// `message` with every argument of `args` it echoes that is long or holds
+/// control characters quoted (`quote`): a message stays a few short lines
+/// whatever was typed.
+fn quoted(message: &str, args: &[OsString]) -> String {
+    let mut long: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .filter(|a| quote(a) != *a)
+        .collect();
+    // The longest first, so that one argument inside another is not cut
+    // before the one that holds it.
+    long.sort_by_key(|a| std::cmp::Reverse(a.len()));
+    let mut text = message.to_string();
+    for a in &long {
+        text = text.replace(a.as_str(), &quote(a));
+    }
+    text
+}
+
+/// The position of `--fen`.
+fn position(text: &str) -> Result<Board, String> {
+    let text = match text {
         "startpos" => fen::STARTPOS,
         "endgame" => fen::ENDGAME,
         t => t,
     };
-    let mut board = fen::parse(text).map_err(|e| format!("bad FEN '{}': {e}", quote(text)))?;
+    fen::parse(text).map_err(|e| format!("bad FEN: {e}"))
+}
+
+/// `--seconds`: a finite number from 0 to an hour.
+fn seconds(text: &str) -> Result<f64, String> {
+    text.parse()
+        .ok()
+        .filter(|s: &f64| s.is_finite() && (0.0..=3600.0).contains(s))
+        .ok_or("not a number from 0 to 3600".to_string())
+}
+
+/// The engine options that `flags` set, as `setoption` sets them; each
+/// value clamped is told on stderr with `setoption`'s report line.
+fn options(flags: &[(&str, Option<&str>)]) -> Result<EngineConfig, String> {
+    EngineConfig::from_flags(flags, |r| eprintln!("{r}")).map_err(|e| e.to_string())
+}
+
+fn perft_command(a: &PerftArgs) -> Result<(), String> {
+    let threads = options(&[("threads", a.threads.as_deref())])?.threads;
+    let mut board = a.fen.clone();
+    let depth = a.depth;
     let start = Instant::now();
-    let nodes = if per_move {
+    let nodes = if a.divide {
         let rows = divide(&mut board, depth);
         for (m, n) in &rows {
             println!("{m} {n}");
         }
         rows.iter().map(|r| r.1).sum()
-    } else if plain {
+    } else if a.plain {
         perft_plain(&mut board, depth)
     } else {
         perft_threads(&board, depth, threads)
@@ -169,29 +248,18 @@ fn perft_command(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn evalbench_command(args: &[String]) -> Result<(), String> {
-    let mut file = None;
-    let mut seconds = 3.0f64;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--seconds" => {
-                let v = it.next().ok_or("--seconds needs a value")?;
-                seconds = v
-                    .parse()
-                    .ok()
-                    .filter(|s: &f64| s.is_finite() && *s >= 0.0 && *s <= 3600.0)
-                    .ok_or(format!("--seconds wants a number 0..3600, got '{v}'"))?;
-            }
-            f if file.is_none() => file = Some(f.to_string()),
-            other => return Err(format!("unexpected argument '{}'", quote(other))),
-        }
-    }
-    let text = match &file {
-        Some(f) => std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?,
+fn evalbench_command(a: &EvalbenchArgs) -> Result<(), String> {
+    let text = match &a.file {
+        Some(f) => std::fs::read_to_string(f)
+            .map_err(|e| format!("cannot read {}: {e}", quote(&f.display().to_string())))?,
         None => bench::DEFAULT_POSITIONS.to_string(),
     };
-    let name = file.as_deref().unwrap_or("the reference positions");
+    let name = a
+        .file
+        .as_ref()
+        .map_or("the reference positions".to_string(), |f| {
+            quote(&f.display().to_string())
+        });
     let positions = bench::parse_positions(&text).map_err(|e| format!("{name}: {e}"))?;
     if positions.is_empty() {
         return Err(format!("{name}: no positions"));
@@ -199,7 +267,7 @@ fn evalbench_command(args: &[String]) -> Result<(), String> {
     let r = bench::run(
         &positions,
         &Weights::default(),
-        Duration::from_secs_f64(seconds),
+        Duration::from_secs_f64(a.seconds),
     );
     let secs = r.elapsed.as_secs_f64();
     println!("positions {} checksum {}", positions.len(), r.checksum);
@@ -213,28 +281,16 @@ fn evalbench_command(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn bench_command(args: &[String]) -> Result<(), String> {
-    let mut depth = search::bench::DEFAULT_DEPTH;
-    let mut table = TableSize::default();
-    let mut params = Params::default();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--hash" => table_flag(&mut table, "--hash", "hash", it.next())?,
-            "--ways" => table_flag(&mut table, "--ways", "tt_ways", it.next())?,
-            "--hand" => params.use_nnue = false,
-            #[cfg(feature = "debug-commands")]
-            "--check-rep" => params.check_rep = true,
-            d => {
-                depth = d
-                    .parse()
-                    .ok()
-                    .filter(|d| (1..=30).contains(d))
-                    .ok_or(format!("depth must be a number 1..30, got '{d}'"))?
-            }
-        }
-    }
-    let lines = search::bench::run(depth, params, table.hash_mb, table.ways);
+fn bench_command(a: &BenchArgs) -> Result<(), String> {
+    let config = options(&[
+        ("hash", a.hash.as_deref()),
+        ("tt_ways", a.ways.as_deref()),
+        ("use_nnue", a.hand.then_some("false")),
+        #[cfg(feature = "debug-commands")]
+        ("check_rep", a.check_rep.then_some("true")),
+    ])?;
+    let table = config.table;
+    let lines = search::bench::run(a.depth, config.search, table.hash_mb, table.ways);
     let mut nodes = 0;
     let mut time = Duration::ZERO;
     for (i, l) in lines.iter().enumerate() {
@@ -254,30 +310,5 @@ fn bench_command(args: &[String]) -> Result<(), String> {
         "nodes {nodes} nps {:.0}",
         nodes as f64 / time.as_secs_f64().max(1e-9)
     );
-    Ok(())
-}
-
-/// Sets the table setting `name` from the value after `flag`, within the
-/// setting's range (the same as the UCI option's).
-fn table_flag(
-    table: &mut TableSize,
-    flag: &str,
-    name: &str,
-    value: Option<&String>,
-) -> Result<(), String> {
-    let s = TABLE
-        .iter()
-        .find(|s| s.name == name)
-        .expect("the flag names a table setting");
-    let OptionKind::Spin { min, max } = s.kind else {
-        unreachable!("table settings are numbers")
-    };
-    let v = value.ok_or(format!("{flag} needs a value"))?;
-    let n = v
-        .parse()
-        .ok()
-        .filter(|n| (min..=max).contains(n))
-        .ok_or(format!("{flag} wants a number {min}..{max}, got '{v}'"))?;
-    s.set_number(table, n);
     Ok(())
 }

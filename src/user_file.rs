@@ -8,7 +8,7 @@
 use std::io::Read;
 
 /// What a file must be to be read, and the most bytes of it.
-pub fn read(path: &str, limit: u64) -> Result<Vec<u8>, String> {
+pub fn read(path: impl AsRef<std::path::Path>, limit: u64) -> Result<Vec<u8>, String> {
     let not_regular = |meta: &std::fs::Metadata| {
         if meta.is_dir() {
             "a directory, not a file".to_string()
@@ -18,6 +18,7 @@ pub fn read(path: &str, limit: u64) -> Result<Vec<u8>, String> {
     };
     let too_large = |len: u64| format!("{len} bytes, over the limit of {limit} bytes");
     let cannot = |e: std::io::Error| format!("cannot read: {e}");
+    let path = path.as_ref();
     // The kind is checked on the path first: opening a FIFO would block.
     let meta = std::fs::metadata(path).map_err(cannot)?;
     if !meta.is_file() {

@@ -1017,3 +1017,100 @@ async fn bad_requests_get_a_json_4xx_naming_what_was_wrong() {
     // None of it changed the game.
     assert_eq!(app.ok("GET", &game, NO_BODY).await["history"], json!([]));
 }
+
+/// The engine's options as the page sees them: every declared option in
+/// `uci`'s order with its value; set as `setoption` sets them (clamped,
+/// refused with the option named), and used by the searches after.
+#[tokio::test]
+async fn the_engines_options_are_listed_set_and_used() {
+    let app = App::new();
+    let v = app.ok("GET", "/api/options", NO_BODY).await;
+    let listed = v["options"].as_array().unwrap();
+    let names: Vec<&str> = listed.iter().map(|o| o["name"].as_str().unwrap()).collect();
+    let declared: Vec<String> = leiserchess::config::EngineConfig::uci_lines()
+        .iter()
+        .map(|l| l["option name ".len()..l.find(" type ").unwrap()].to_string())
+        .collect();
+    assert_eq!(names, declared);
+    let threads = &listed[0];
+    assert_eq!(
+        (
+            &threads["value"],
+            &threads["default"],
+            &threads["min"],
+            &threads["max"]
+        ),
+        (&json!(1), &json!(1), &json!(1), &json!(64))
+    );
+    let option = |v: &Value, name: &str| {
+        v["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["name"] == name)
+            .unwrap()["value"]
+            .clone()
+    };
+    assert_eq!(option(&v, "use_nnue"), json!(true));
+
+    let set = |name: &str, value: Value| json!({ "name": name, "value": value });
+    let v = app
+        .ok("POST", "/api/options", set("Hash", json!(99999)))
+        .await;
+    assert_eq!(v["report"], "hash set to 4096 (99999 is outside 1..4096)");
+    assert_eq!(option(&v, "hash"), json!(4096));
+    let v = app
+        .ok("POST", "/api/options", set("draw", json!("-20")))
+        .await;
+    assert_eq!(option(&v, "draw"), json!(-20));
+    let v = app
+        .ok("POST", "/api/options", json!({ "name": "Clear Hash" }))
+        .await;
+    assert_eq!(v["report"], "Clear Hash done");
+
+    let (s, v) = app
+        .call("POST", "/api/options", set("nosuch", json!(1)))
+        .await;
+    check_error(s, &v, 400, "name", "unknown option 'nosuch'");
+    let (s, v) = app
+        .call("POST", "/api/options", set("draw", json!("x")))
+        .await;
+    check_error(s, &v, 400, "value", "option 'draw' wants a whole number");
+    let (s, v) = app
+        .call("POST", "/api/options", set("threads", json!([1])))
+        .await;
+    check_error(s, &v, 400, "value", "text, a number or true/false");
+    let (s, v) = app
+        .call(
+            "POST",
+            "/api/options",
+            set("EvalFile", json!("/no/such.nnue")),
+        )
+        .await;
+    check_error(s, &v, 400, "value", "net unchanged");
+    let (s, v) = app
+        .call("POST", "/api/options", set("BookFile", json!("x.book")))
+        .await;
+    check_error(s, &v, 400, "name", "no book");
+    let v = app.ok("GET", "/api/options", NO_BODY).await;
+    assert_eq!(option(&v, "EvalFile"), json!(""));
+    assert_eq!(option(&v, "draw"), json!(-20));
+
+    // The searches use the options: the hand-written evaluation searches
+    // the start position to depth 3 over another tree than the net.
+    let nodes = |app: &App| {
+        let app = App(app.0.clone());
+        async move {
+            let id = app.new_game(None).await["id"].as_u64().unwrap();
+            let mut body = app.search(id, json!({ "depth": 3 })).await.into_body();
+            let seen = events(&mut body, &["move", "stopped"], Duration::from_secs(30)).await;
+            let (_, rest) = seen.split_last().unwrap();
+            rest.last().unwrap().1["nodes"].as_u64().unwrap()
+        }
+    };
+    let with_net = nodes(&app).await;
+    app.ok("POST", "/api/options", set("use_nnue", json!(false)))
+        .await;
+    let by_hand = nodes(&app).await;
+    assert_ne!(with_net, by_hand);
+}

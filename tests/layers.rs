@@ -2,12 +2,14 @@
 //! (`user_text`, `check_rep`, `declaration`, `user_file`) nothing, `rules`
 //! the leaves, `eval` the rules, `search` the evaluation, `config` the
 //! search, `lab` the configuration, `play` (engines as child processes,
-//! PGN) the lab, `protocol` the layers below, `gui`
-//! everything; within `rules`, each module only the ones before it; and
-//! within `search`, the parts every algorithm shares import no algorithm's
-//! folder, and no algorithm imports another's. Test code (from the first `#[cfg(test)]` or `#[cfg(all(test`
-//! of a file on) may import anything.
+//! PGN) the lab, `protocol` the layers below, `gui` everything; within
+//! `rules`, each module only the ones before it; within `search`, the
+//! parts every algorithm shares import no algorithm's folder, and no
+//! algorithm imports another's; within `gui`, no file's imports lead back
+//! to it. Test code (from the first `#[cfg(test)]` or `#[cfg(all(test` of
+//! a file on) may import anything.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -131,6 +133,185 @@ fn every_layer_imports_only_downwards() {
         wrong.is_empty(),
         "imports against the layers:\n{}",
         wrong.join("\n")
+    );
+}
+
+/// The identifier at the start of `text`.
+fn ident(text: &str) -> &str {
+    let end = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    &text[..end]
+}
+
+/// The first names a path goes on to after its prefix: `x` of `x::y`, and
+/// each one of a group `{x, y::z}`; `*` for a glob.
+fn path_heads(rest: &str) -> Vec<String> {
+    let Some(group) = rest.strip_prefix('{') else {
+        let head = ident(rest);
+        return vec![if head.is_empty() && rest.starts_with('*') {
+            "*".to_string()
+        } else {
+            head.to_string()
+        }];
+    };
+    let (mut depth, mut end) = (0, group.len());
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                end = i;
+                break;
+            }
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    group[..end]
+        .split(',')
+        .map(|part| ident(part.trim()).to_string())
+        .filter(|h| !h.is_empty())
+        .collect()
+}
+
+/// The files of `src/gui` that `code`, the code of file `me` (a module
+/// name, or `mod` for `mod.rs`), imports: the heads of its `crate::gui::`
+/// and (outside `mod.rs`) `super::` paths, a head that is no file naming
+/// an item of `mod.rs`; and in `mod.rs`, its children's paths (`server::`,
+/// `self::server::`).
+fn gui_imports(me: &str, code: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut heads = Vec::new();
+    let mut prefixes = vec!["crate::gui::"];
+    if me != "mod" {
+        prefixes.push("super::");
+    }
+    for prefix in prefixes {
+        for (i, _) in code.match_indices(prefix) {
+            heads.extend(path_heads(&code[i + prefix.len()..]));
+        }
+    }
+    if me == "mod" {
+        for m in modules {
+            let path = format!("{m}::");
+            for (i, _) in code.match_indices(&path) {
+                let before = code[..i].strip_suffix("self::").unwrap_or(&code[..i]);
+                if !before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+                    heads.push(m.clone());
+                }
+            }
+        }
+    }
+    heads
+        .into_iter()
+        .map(|h| {
+            if modules.contains(&h) {
+                h
+            } else {
+                "mod".to_string()
+            }
+        })
+        .filter(|m| m != me)
+        .collect()
+}
+
+/// A cycle of `graph`, as its files in order with the first repeated at
+/// the end, if there is one.
+fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        done: &mut BTreeSet<String>,
+        path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|n| n == node) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(node.to_string());
+            return Some(cycle);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_string());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(cycle) = visit(next, graph, done, path) {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        done.insert(node.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|n| visit(n, graph, &mut done, &mut Vec::new()))
+}
+
+#[test]
+fn the_gui_files_import_in_no_circle() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/gui");
+    let files: Vec<PathBuf> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    let name = |p: &Path| p.file_stem().unwrap().to_str().unwrap().to_string();
+    let modules: BTreeSet<String> = files.iter().map(|p| name(p)).collect();
+    assert!(modules.len() >= 6, "{modules:?}");
+    let graph: BTreeMap<String, BTreeSet<String>> = files
+        .iter()
+        .map(|p| (name(p), gui_imports(&name(p), &code(p), &modules)))
+        .collect();
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!(
+            "the files of src/gui import in a circle: {}\nimports: {graph:#?}",
+            cycle.join(" -> ")
+        );
+    }
+}
+
+#[test]
+fn the_gui_scanner_sees_imports_and_circles() {
+    let modules: BTreeSet<String> = ["mod", "api", "store", "think"]
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    let set = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<BTreeSet<_>>();
+    let api = "use super::store::Entry;\nuse super::{think::{self, Task}, Config};\n\
+               let x = crate::gui::store::Store::new(1);";
+    assert_eq!(
+        gui_imports("api", api, &modules),
+        set(&["store", "think", "mod"])
+    );
+    let top = "mod api;\npub use api::router;\nuse self::store::Store;\n\
+               use crate::config::EngineConfig;\nuse super::think;";
+    assert_eq!(gui_imports("mod", top, &modules), set(&["api", "store"]));
+    let graph = |edges: &[(&str, &[&str])]| {
+        edges
+            .iter()
+            .map(|(from, to)| (from.to_string(), set(to)))
+            .collect::<BTreeMap<_, _>>()
+    };
+    assert_eq!(
+        find_cycle(&graph(&[
+            ("api", &["store"]),
+            ("store", &["think"]),
+            ("think", &["api"])
+        ])),
+        Some(vec![
+            "api".into(),
+            "store".into(),
+            "think".into(),
+            "api".into()
+        ])
+    );
+    assert_eq!(
+        find_cycle(&graph(&[
+            ("api", &["store", "think"]),
+            ("store", &["think"]),
+            ("think", &[])
+        ])),
+        None
     );
 }
 

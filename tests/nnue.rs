@@ -3,6 +3,7 @@
 //! within the bound the model states; training drives the loss down;
 //! checkpoints round trip; and `EvalFile` with a bad file keeps the net.
 
+use clap::Parser;
 use leiserchess::eval::nnue::accumulator::{Accumulator, Before};
 use leiserchess::eval::nnue::{features, Network};
 use leiserchess::lab::data::{Outcome, Sample};
@@ -207,22 +208,27 @@ fn a_checkpoint_round_trips_and_bad_ones_are_named() {
 
 #[test]
 fn train_names_bad_arguments() {
-    let args = |a: &[&str]| train::parse_args(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-    assert_eq!(args(&["d.bin"]).unwrap_err(), "train needs --out FILE");
-    assert_eq!(
-        args(&["--out", "x"]).unwrap_err(),
-        "train needs at least one DATA file"
+    let args = |a: &[&str]| {
+        train::Args::try_parse_from(std::iter::once("train").chain(a.iter().copied()))
+            .map_err(|e| e.to_string())
+    };
+    let refused = |a: &[&str], named: &str| {
+        let e = args(a).unwrap_err();
+        assert!(e.contains(named), "{a:?}: {e}");
+    };
+    refused(&["d.bin"], "--out <FILE>");
+    refused(&["--out", "x"], "<DATA>...");
+    refused(
+        &["d.bin", "--out", "x", "--lambda", "2"],
+        "invalid value '2' for '--lambda <L>': not a number from 0 to 1",
     );
-    assert_eq!(
-        args(&["d.bin", "--out", "x", "--lambda", "2"]).unwrap_err(),
-        "--lambda 2: not a number from 0 to 1"
-    );
-    assert_eq!(
-        args(&["d.bin", "--out", "x", "--wat"]).unwrap_err(),
-        "train: unknown flag '--wat'"
+    refused(
+        &["d.bin", "--out", "x", "--wat"],
+        "unexpected argument '--wat'",
     );
     let a = args(&["d.bin", "--out", "x", "--beam", "--epochs", "3"]).unwrap();
     assert!(a.beam && a.epochs == 3 && !a.resume);
+    assert_eq!(a.beside(".ckpt"), std::path::Path::new("x.ckpt"));
 }
 
 /// The `nnue cp` of the `eval` command's answer.

@@ -2,11 +2,12 @@
 //! the weights' recovery from synthetic targets over the 300 reference
 //! positions, and the command's output and errors.
 
+use clap::Parser;
 use leiserchess::declaration;
 use leiserchess::eval::{evaluate, Weights, WEIGHTS};
 use leiserchess::lab::data;
 use leiserchess::lab::tune::{
-    bounds, command, defaults, fit, fit_k, held_out, sigmoid, Config, Point, N,
+    bounds, command, defaults, fit, fit_k, held_out, sigmoid, Args, Config, Point, N,
 };
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
@@ -199,8 +200,10 @@ fn records() -> Vec<u8> {
     bytes
 }
 
+/// `tune`'s command line `args`, parsed (clap's message if refused) and run.
 fn run(args: &[&str]) -> Result<(), String> {
-    command(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    let words = std::iter::once("tune").chain(args.iter().copied());
+    command(&Args::try_parse_from(words).map_err(|e| e.to_string())?)
 }
 
 #[test]
@@ -227,14 +230,17 @@ fn bad_arguments_and_data_are_named() {
         let e = run(args).unwrap_err();
         assert!(e.contains(want), "{args:?}: {e}");
     };
-    fails(&[], "no DATA file");
-    fails(&["x.bin", "--epochs", "0"], "--epochs 0");
-    fails(&["x.bin", "--lambda", "1.5"], "--lambda 1.5");
-    fails(&["x.bin", "--validation", "1"], "--validation 1");
-    fails(&["x.bin", "--rate", "-2"], "--rate -2");
-    fails(&["x.bin", "--seed", "s"], "--seed s");
-    fails(&["x.bin", "--seed"], "--seed needs a value");
-    fails(&["x.bin", "--bogus", "3"], "unknown option --bogus");
+    fails(&[], "<DATA>...");
+    fails(&["x.bin", "--epochs", "0"], "'0' for '--epochs <N>'");
+    fails(&["x.bin", "--lambda", "1.5"], "'1.5' for '--lambda <L>'");
+    fails(
+        &["x.bin", "--validation", "1"],
+        "'1' for '--validation <F>'",
+    );
+    fails(&["x.bin", "--rate", "-2"], "'-2' for '--rate <R>'");
+    fails(&["x.bin", "--seed", "s"], "'s' for '--seed <S>'");
+    fails(&["x.bin", "--seed"], "a value is required for '--seed <S>'");
+    fails(&["x.bin", "--bogus", "3"], "unexpected argument '--bogus'");
     fails(&["/nonexistent/x.bin"], "/nonexistent/x.bin");
     fails(
         &["x.bin", "--out", "/nonexistent/w.txt"],

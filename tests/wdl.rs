@@ -4,9 +4,10 @@
 //! drawn from the model; the command on the committed sample
 //! (`tests/data/wdl-sample.bin`) and its errors, each naming the file.
 
+use clap::Parser;
 use leiserchess::eval::wdl::{wdl, win_probability, Model, MODEL};
 use leiserchess::lab::data::{self, RECORD};
-use leiserchess::lab::wdl::{command, fit, log_loss, phase, Point};
+use leiserchess::lab::wdl::{command, fit, log_loss, phase, Args, Point};
 use leiserchess::search::{MATE, MATE_BOUND};
 use std::path::PathBuf;
 
@@ -157,7 +158,7 @@ fn scratch(name: &str) -> PathBuf {
 
 #[test]
 fn the_sample_fits_near_the_engine_s_constants() {
-    let points: Vec<Point> = data::read(&sample())
+    let points: Vec<Point> = data::read(sample())
         .unwrap()
         .iter()
         .map(Point::of)
@@ -171,12 +172,18 @@ fn the_sample_fits_near_the_engine_s_constants() {
     assert!((f.model.a() - MODEL.a()).abs() < 10.0, "{f:?}");
 }
 
+/// `wdl`'s command line `args`, parsed and run.
+fn run(args: &[String]) -> Result<(), String> {
+    let words = std::iter::once("wdl").chain(args.iter().map(String::as_str));
+    command(&Args::try_parse_from(words).map_err(|e| e.to_string())?)
+}
+
 #[test]
 fn the_command_reads_the_sample_and_draws_it() {
     let dir = scratch("draw");
     let svg = dir.join("wdl.svg");
     let args = [sample(), "--out-svg".into(), svg.display().to_string()];
-    command(&args).unwrap();
+    run(&args).unwrap();
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg") && text.ends_with("</svg>\n"));
     assert_eq!(text.matches("<polyline").count(), 3);
@@ -199,23 +206,23 @@ fn bad_files_are_named() {
         ("empty.bin", Vec::new(), "no positions in"),
     ] {
         std::fs::write(path(name), bytes).unwrap();
-        let e = command(&[path(name)]).unwrap_err();
+        let e = run(&[path(name)]).unwrap_err();
         assert!(e.contains(&path(name)) && e.contains(what), "{e}");
     }
     let missing = path("missing.bin");
-    let e = command(std::slice::from_ref(&missing)).unwrap_err();
+    let e = run(std::slice::from_ref(&missing)).unwrap_err();
     assert!(e.starts_with(&format!("{missing}: ")), "{e}");
     // One result only: the file is named with the fit's complaint.
     std::fs::write(path("wins.bin"), record.repeat(10)).unwrap();
-    let e = command(&[path("wins.bin")]).unwrap_err();
+    let e = run(&[path("wins.bin")]).unwrap_err();
     assert!(e.contains(&path("wins.bin")) && e.contains("needs wins, draws and losses"));
     // A failed run leaves the chart it would have replaced as it was.
     std::fs::write(path("old.svg"), "old").unwrap();
     let args = [missing, "--out-svg".into(), path("old.svg")];
-    assert!(command(&args).is_err());
+    assert!(run(&args).is_err());
     assert_eq!(std::fs::read_to_string(path("old.svg")).unwrap(), "old");
     let args = [sample(), "--out-svg".into(), path("no/such/dir.svg")];
-    let e = command(&args).unwrap_err();
+    let e = run(&args).unwrap_err();
     assert!(e.starts_with(&format!("--out-svg {}: ", path("no/such/dir.svg"))));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -20,6 +20,15 @@ pub enum Entry {
     Clock(&'static Declaration<ClockUse>),
 }
 
+/// An option's value as read back (booleans as 0 or 1).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Value<'a> {
+    Number(i64),
+    Text(&'a str),
+    /// A button's: none.
+    None,
+}
+
 /// Every option of this build, in the order `uci` lists them.
 pub fn options() -> impl Iterator<Item = Entry> {
     let engine = |list: &'static [Declaration<EngineConfig>]| list.iter().map(Entry::Engine);
@@ -69,22 +78,23 @@ impl Entry {
     }
 
     /// Parses `value` for this option and stores it in `c`; returns the
-    /// report line. Nothing changes on an error.
+    /// report line and whether the number given was clamped into range.
+    /// Nothing changes on an error.
     pub(super) fn set(
         self,
         c: &mut EngineConfig,
         value: Option<&str>,
-    ) -> Result<String, OptionError> {
+    ) -> Result<(String, bool), OptionError> {
         let name = self.name();
         let text = match (self.kind(), value) {
-            (Kind::Button, _) => return Ok(format!("{name} done")),
+            (Kind::Button, _) => return Ok((format!("{name} done"), false)),
             (_, Some(text)) => text,
             (_, None) => return Err(OptionError::MissingValue(name)),
         };
         match self.kind() {
             Kind::Text => {
                 self.store_text(c, text);
-                Ok(format!("{name} set to '{}'", quote(text)))
+                Ok((format!("{name} set to '{}'", quote(text)), false))
             }
             Kind::Spin { min, max } => {
                 let v = whole_number(text).ok_or_else(|| OptionError::NotANumber {
@@ -94,12 +104,13 @@ impl Entry {
                 let clamped = v.clamp(min as i128, max as i128) as i64;
                 self.store_number(c, clamped);
                 Ok(if clamped as i128 == v {
-                    format!("{name} set to {v}")
+                    (format!("{name} set to {v}"), false)
                 } else {
-                    format!(
+                    let report = format!(
                         "{name} set to {clamped} ({} is outside {min}..{max})",
                         quote(text)
-                    )
+                    );
+                    (report, true)
                 })
             }
             Kind::Check | Kind::Button => {
@@ -114,7 +125,7 @@ impl Entry {
                     }
                 };
                 self.store_number(c, v);
-                Ok(format!("{name} set to {text}"))
+                Ok((format!("{name} set to {text}"), false))
             }
         }
     }
@@ -132,11 +143,29 @@ impl Entry {
     /// Text options are the engine's own (file names).
     fn store_text(self, c: &mut EngineConfig, text: &str) {
         if let Entry::Engine(Declaration {
-            store: Store::Text(set),
+            store: Store::Text { set, .. },
             ..
         }) = self
         {
             set(c, text);
+        }
+    }
+
+    /// The option's value in `c`, read back from its field.
+    pub fn value(self, c: &EngineConfig) -> Value<'_> {
+        fn read<'c, T>(d: &Declaration<T>, t: &'c T) -> Value<'c> {
+            match d.store {
+                Store::Number { get, .. } => Value::Number(get(t)),
+                Store::Text { get, .. } => Value::Text(get(t)),
+                Store::Nothing => Value::None,
+            }
+        }
+        match self {
+            Entry::Engine(d) => read(d, c),
+            Entry::Weights(d) => read(d, &c.search.weights),
+            Entry::Search(d) => read(d, &c.search),
+            Entry::Table(d) => read(d, &c.table),
+            Entry::Clock(d) => read(d, &c.clock),
         }
     }
 }

@@ -11,14 +11,16 @@
 
 mod entry;
 mod error;
+mod flags;
 
-use crate::declaration::{self, Declaration, Effect, Kind};
+use crate::declaration::{self, bool_field, number_field, text_field, Declaration, Effect, Kind};
 use crate::eval::nnue::Network;
 use crate::rules::game::DrawRules;
 use crate::search::params::{Params, TableSize};
 use crate::search::time::{ClockUse, SearchLimits};
-pub use entry::{options, Entry};
+pub use entry::{options, Entry, Value};
 pub use error::OptionError;
+pub use flags::flag_value;
 use std::sync::Arc;
 
 /// Everything a user can set about the engine.
@@ -43,21 +45,20 @@ pub struct EngineConfig {
 }
 
 /// The engine's own options that `uci` lists first.
-pub const ENGINE_FIRST: &[Declaration<EngineConfig>] =
-    &[Declaration::spin("threads", 1, 1, 64, |c, v| {
-        c.threads = v as usize
-    })];
+pub const ENGINE_FIRST: &[Declaration<EngineConfig>] = &[Declaration::spin(
+    "threads",
+    1,
+    1,
+    64,
+    number_field!(threads),
+)];
 
 /// The engine's own options that `uci` lists after the search's.
 pub const ENGINE_LAST: &[Declaration<EngineConfig>] = &[
-    Declaration::check("OwnBook", true, |c, v| c.own_book = v != 0),
-    Effect::LoadBook.on(Declaration::text("BookFile", |c, v| {
-        c.book_file = v.to_string()
-    })),
-    Effect::LoadNet.on(Declaration::text("EvalFile", |c, v| {
-        c.eval_file = v.to_string()
-    })),
-    Declaration::check("UCI_ShowWDL", false, |c, v| c.show_wdl = v != 0),
+    Declaration::check("OwnBook", true, bool_field!(own_book)),
+    Effect::LoadBook.on(Declaration::text("BookFile", text_field!(book_file))),
+    Effect::LoadNet.on(Declaration::text("EvalFile", text_field!(eval_file))),
+    Declaration::check("UCI_ShowWDL", false, bool_field!(show_wdl)),
     Effect::NewTable.on(Declaration::button("Clear Hash")),
 ];
 
@@ -83,6 +84,8 @@ impl Default for EngineConfig {
 pub struct Change {
     /// One line for the user (`hash set to 64`, `… (999 is outside 1..64)`).
     pub report: String,
+    /// Whether the number given was outside the option's range.
+    pub clamped: bool,
     /// What the engine must now do.
     pub effect: Effect,
 }
@@ -92,9 +95,10 @@ impl EngineConfig {
     /// range, anything else unparsable is refused and changes nothing.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
         let entry = Entry::find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
-        let report = entry.set(self, value)?;
+        let (report, clamped) = entry.set(self, value)?;
         Ok(Change {
             report,
+            clamped,
             effect: entry.effect(),
         })
     }

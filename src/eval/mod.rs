@@ -18,7 +18,7 @@ pub mod evaluator;
 pub mod nnue;
 pub mod wdl;
 
-use crate::declaration::{self, Declaration};
+use crate::declaration::{self, number_field, Declaration};
 use crate::rules::bitboard::squares;
 use crate::rules::board::Board;
 use crate::rules::piece::Color;
@@ -46,23 +46,17 @@ pub struct Weights {
 
 /// Every weight as a UCI option: name, default, range, field.
 pub const WEIGHTS: &[Declaration<Weights>] = &[
-    Declaration::spin("pcentral", -1707, -10000, 10000, |w, v| {
-        w.pcentral = v as i32
-    }),
-    Declaration::spin("pbetween", 2805, -10000, 10000, |w, v| {
-        w.pbetween = v as i32
-    }),
-    Declaration::spin("kface", 18779, 0, 30000, |w, v| w.kface = v as i32),
-    Declaration::spin("kaggressive", 1336, 0, 60000, |w, v| {
-        w.kaggressive = v as i32
-    }),
-    Declaration::spin("lcoverage", 2119, 0, 10000, |w, v| w.lcoverage = v as i32),
-    Declaration::spin("kshield", 1827, -10000, 10000, |w, v| w.kshield = v as i32),
-    Declaration::spin("kfree", 1315, -10000, 10000, |w, v| w.kfree = v as i32),
-    Declaration::spin("padvance", 435, -10000, 10000, |w, v| w.padvance = v as i32),
-    Declaration::spin("kshield2", 0, -10000, 10000, |w, v| w.kshield2 = v as i32),
-    Declaration::spin("kedge", 0, -10000, 10000, |w, v| w.kedge = v as i32),
-    Declaration::spin("pconn", 0, -10000, 10000, |w, v| w.pconn = v as i32),
+    Declaration::spin("pcentral", -1707, -10000, 10000, number_field!(pcentral)),
+    Declaration::spin("pbetween", 2805, -10000, 10000, number_field!(pbetween)),
+    Declaration::spin("kface", 18779, 0, 30000, number_field!(kface)),
+    Declaration::spin("kaggressive", 1336, 0, 60000, number_field!(kaggressive)),
+    Declaration::spin("lcoverage", 2119, 0, 10000, number_field!(lcoverage)),
+    Declaration::spin("kshield", 1827, -10000, 10000, number_field!(kshield)),
+    Declaration::spin("kfree", 1315, -10000, 10000, number_field!(kfree)),
+    Declaration::spin("padvance", 435, -10000, 10000, number_field!(padvance)),
+    Declaration::spin("kshield2", 0, -10000, 10000, number_field!(kshield2)),
+    Declaration::spin("kedge", 0, -10000, 10000, number_field!(kedge)),
+    Declaration::spin("pconn", 0, -10000, 10000, number_field!(pconn)),
 ];
 
 impl Weights {

@@ -4,9 +4,9 @@
 //! wrong gets a 4xx whose body is `{"error": what was wrong, "field":
 //! where}`. A request that changes a game cancels its running search.
 
-use super::server::AppState;
+use super::state::{AppState, Running};
 use super::store::{Entry, Players};
-use super::think::{self, Limit, Running, Task};
+use super::think::{self, Control, EngineMove, Last, Limit, Task};
 use super::view;
 use crate::rules::fen;
 use crate::rules::game::MoveError;
@@ -49,7 +49,7 @@ impl ApiError {
         }
     }
 
-    fn bad(field: &'static str, message: impl Into<String>) -> ApiError {
+    pub(super) fn bad(field: &'static str, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, field, message)
     }
 }
@@ -68,11 +68,11 @@ fn json_headers() -> [(header::HeaderName, &'static str); 2] {
     ]
 }
 
-fn ok(value: Value) -> Response {
+pub(super) fn ok(value: Value) -> Response {
     (StatusCode::OK, json_headers(), value.to_string()).into_response()
 }
 
-type Answer = Result<Response, ApiError>;
+pub(super) type Answer = Result<Response, ApiError>;
 
 /// The game id of the path, a number.
 fn game_id(path: Result<Path<String>, PathRejection>) -> Result<u64, ApiError> {
@@ -95,7 +95,7 @@ fn no_game(id: u64, state: &AppState) -> ApiError {
 /// The JSON body as `T`. It must be sent as `application/json`: a page of
 /// another site can not send that without the browser asking first, so
 /// no other site can play on a user's games.
-fn body<T: DeserializeOwned>(
+pub(super) fn body<T: DeserializeOwned>(
     headers: &HeaderMap,
     bytes: Result<Bytes, BytesRejection>,
 ) -> Result<T, ApiError> {
@@ -367,14 +367,66 @@ fn start(state: &Arc<AppState>, id: u64, task: impl FnOnce(Move) -> Task) -> Ans
             ),
         )
     })?;
-    let start = think::Start {
-        id,
-        version: entry.version,
-        root: crate::search::Root::from_game(&entry.game),
+    let root = crate::search::Root::from_game(&entry.game);
+    let (shared, version) = (state.clone(), entry.version);
+    // The callback holds the search's place among the running ones until
+    // the search has finished.
+    let done = move |control: &Arc<Control>, play| {
+        let _running = running;
+        finish(&shared, id, version, control, play)
     };
-    let (control, events) = think::spawn(state.clone(), running, start, task(fallback));
+    let engine = state.engine();
+    let (control, events) = think::spawn(
+        root,
+        task(fallback),
+        &engine.config,
+        engine.net.clone(),
+        done,
+    );
     entry.search = Some(control);
     Ok(events.into_response())
+}
+
+/// A search's completion for game `id` at `version`: plays its move
+/// (`play`; none for an analysis) into the game unless the search was
+/// cancelled or the game changed meanwhile, and says what the last event
+/// is.
+fn finish(
+    state: &AppState,
+    id: u64,
+    version: u64,
+    control: &Arc<Control>,
+    play: Option<(Move, EngineMove)>,
+) -> Last {
+    let mut store = state.lock();
+    let Some(entry) = store.get_mut(id) else {
+        return Last::Stopped("the game is no longer kept".into());
+    };
+    if entry
+        .search
+        .as_ref()
+        .is_some_and(|c| Arc::ptr_eq(c, control))
+    {
+        entry.search = None;
+    }
+    let cancelled = control.is_cancelled() || entry.version != version;
+    let Some((best, said)) = play else {
+        return Last::Stopped(if cancelled {
+            "the analysis was cancelled".into()
+        } else {
+            "the analysis was stopped".into()
+        });
+    };
+    if cancelled {
+        return Last::Stopped("the search was cancelled; nothing played".into());
+    }
+    match entry.play(best, Some(said)) {
+        Ok(()) => Last::Played {
+            mv: best,
+            state: view::game(id, entry),
+        },
+        Err(e) => Last::Stopped(format!("the engine's move {best} was refused: {e}")),
+    }
 }
 
 /// `POST /api/games/{id}/stop`: the running search for a move plays the

@@ -3,70 +3,79 @@
 //! rule decision (legal moves, Ko, the beam, the result) is the rules
 //! code's: the page asks for them and holds no copy.
 //!
+//! The files, each importing only the ones listed after it (no circle;
+//! tests/layers.rs checks):
+//!
 //! - `server`: the HTTP server (axum on a one-thread tokio runtime), its
-//!   routes and limits, and the page's assets, embedded in the binary.
+//!   routes, and the page's assets, embedded in the binary.
 //! - `api`: the JSON requests and answers, and the errors (a 4xx with a
-//!   JSON body naming what was wrong).
+//!   JSON body naming what was wrong); it starts searches, and plays their
+//!   moves when they end.
+//! - `view`: a game as the page sees it: board, legal moves, beam, result.
+//! - `state`: what every request shares: the games, the limits
+//!   (`Config`), the count of running searches.
 //! - `store`: the games kept in memory, at most `Config::max_games` (the
 //!   oldest evicted), each a rules `Game` with its PGN record.
-//! - `view`: a game as the page sees it: board, legal moves, beam, result.
 //! - `think`: one engine search on a thread of its own, for a move or an
 //!   analysis (MultiPV lines until stopped), streamed as server-sent
-//!   events and stopped when the stream is dropped.
+//!   events, stopped when the stream is dropped, and handing its move to
+//!   a completion callback.
 //! - `page/`: the page (`index.html`, `style.css`, `app.js`).
 
 mod api;
-pub mod server;
+mod options;
+mod server;
+mod state;
 mod store;
 mod think;
 mod view;
 
-use crate::user_text::quote;
+use crate::config::{flag_value, EngineConfig};
 use std::net::IpAddr;
 
-pub use server::{router, serve, Config};
+pub use server::{router, serve};
+pub use state::Config;
 
-pub const USAGE: &str = "  leiserchess gui [--port N] [--engine-threads N] [--host ADDR]
-                              serve the browser GUI on http://127.0.0.1:8000/ (port 0:
-                              any free one) until Ctrl-C; --engine-threads: threads per
-                              engine search (default 1); --host: the address to listen
-                              on (default 127.0.0.1; the page has no login)";
+/// Serve the browser GUI until Ctrl-C.
+///
+/// On http://127.0.0.1:8000/ by default; the page plays and watches games
+/// with this engine, in this process.
+#[derive(clap::Parser, Debug)]
+#[command(name = "gui")]
+pub struct Args {
+    /// The port to listen on (0: any free one).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 8000,
+        allow_negative_numbers = true
+    )]
+    pub port: u16,
+    /// Threads of each engine search: the engine's `threads` option (1..64,
+    /// default 1; clamped as `setoption` clamps).
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = flag_value("threads"),
+        allow_negative_numbers = true,
+    )]
+    pub engine_threads: Option<String>,
+    /// The address to listen on (the page has no login).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub host: IpAddr,
+}
 
-/// `leiserchess gui …`: parses the flags, then serves until killed.
-pub fn command(args: &[String]) -> Result<(), String> {
-    let mut port = 8000u16;
-    let mut host: IpAddr = [127, 0, 0, 1].into();
-    let mut config = Config::default();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
-        match arg.as_str() {
-            "--port" => {
-                let v = value("--port")?;
-                port = v
-                    .parse()
-                    .map_err(|_| format!("--port wants a number 0..65535, got '{}'", quote(v)))?;
-            }
-            "--engine-threads" => {
-                let v = value("--engine-threads")?;
-                config.engine_threads =
-                    v.parse()
-                        .ok()
-                        .filter(|n| (1..=64).contains(n))
-                        .ok_or(format!(
-                            "--engine-threads wants a number 1..64, got '{}'",
-                            quote(v)
-                        ))?;
-            }
-            "--host" => {
-                let v = value("--host")?;
-                host = v
-                    .parse()
-                    .map_err(|_| format!("--host wants an IP address, got '{}'", quote(v)))?;
-            }
-            other => return Err(format!("unexpected argument '{}'", quote(other))),
-        }
-    }
+/// `leiserchess gui …`: serves until killed.
+pub fn command(args: &Args) -> Result<(), String> {
+    let engine = EngineConfig::from_flags(&[("threads", args.engine_threads.as_deref())], |r| {
+        eprintln!("{r}")
+    })
+    .map_err(|e| e.to_string())?;
+    let config = Config {
+        engine,
+        ..Config::default()
+    };
+    let (host, port) = (args.host, args.port);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -91,26 +100,26 @@ pub fn command(args: &[String]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
 
-    fn run(args: &[&str]) -> Result<(), String> {
-        command(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+    fn parse(args: &[&str]) -> Result<Args, String> {
+        Args::try_parse_from(std::iter::once("gui").chain(args.iter().copied()))
+            .map_err(|e| e.to_string())
     }
 
     #[test]
     fn bad_flags_are_named_before_anything_listens() {
-        assert_eq!(
-            run(&["--port", "70000"]),
-            Err("--port wants a number 0..65535, got '70000'".into())
-        );
-        assert_eq!(
-            run(&["--engine-threads", "0"]),
-            Err("--engine-threads wants a number 1..64, got '0'".into())
-        );
-        assert_eq!(
-            run(&["--host", "localhost"]),
-            Err("--host wants an IP address, got 'localhost'".into())
-        );
-        assert_eq!(run(&["--port"]), Err("--port needs a value".into()));
-        assert_eq!(run(&["--fast"]), Err("unexpected argument '--fast'".into()));
+        for (args, named) in [
+            (&["--port", "70000"][..], "'70000' for '--port <N>'"),
+            (&["--engine-threads", "x"], "'x' for '--engine-threads <N>'"),
+            (&["--host", "localhost"], "'localhost' for '--host <ADDR>'"),
+            (&["--port"], "'--port <N>'"),
+            (&["--fast"], "'--fast'"),
+        ] {
+            let e = parse(args).unwrap_err();
+            assert!(e.contains(named), "{args:?}: {e}");
+        }
+        let a = parse(&["--engine-threads", "0", "--port", "0"]).unwrap();
+        assert_eq!((a.port, a.engine_threads.as_deref()), (0, Some("0")));
     }
 }

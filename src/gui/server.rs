@@ -4,55 +4,14 @@
 //! methods.
 
 use super::api::{self, ApiError};
-use super::store::Store;
+use super::options;
+use super::state::{AppState, Config};
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, Method, StatusCode, Uri};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::Router;
-use std::sync::atomic::AtomicUsize;
-use std::sync::{Arc, Mutex, MutexGuard};
-
-/// The server's limits.
-#[derive(Clone, Copy, Debug)]
-pub struct Config {
-    /// Threads of each engine search (Lazy SMP).
-    pub engine_threads: usize,
-    /// Games kept in memory; a new game beyond it drops the oldest.
-    pub max_games: usize,
-    /// Engine searches (analyses included) running at once; more are
-    /// refused with a 429.
-    pub max_searches: usize,
-    /// The largest request body, in bytes; larger ones get a 413.
-    pub body_limit: usize,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            engine_threads: 1,
-            max_games: 64,
-            max_searches: 4,
-            body_limit: 64 * 1024,
-        }
-    }
-}
-
-/// What every request shares.
-pub struct AppState {
-    store: Mutex<Store>,
-    pub config: Config,
-    /// The searches running now.
-    pub searches: AtomicUsize,
-}
-
-impl AppState {
-    /// The games. A handler that panicked while holding them left them as
-    /// they were between two whole changes, so a poisoned lock is used on.
-    pub fn lock(&self) -> MutexGuard<'_, Store> {
-        self.store.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
+use std::sync::Arc;
 
 const INDEX: &str = include_str!("page/index.html");
 const STYLE: &str = include_str!("page/style.css");
@@ -60,11 +19,8 @@ const SCRIPT: &str = include_str!("page/app.js");
 
 /// The page and the API.
 pub fn router(config: Config) -> Router {
-    let state = Arc::new(AppState {
-        store: Mutex::new(Store::new(config.max_games)),
-        config,
-        searches: AtomicUsize::new(0),
-    });
+    let body_limit = config.body_limit;
+    let state = Arc::new(AppState::new(config));
     Router::new()
         .route("/", get(|| asset("text/html; charset=utf-8", INDEX)))
         .route(
@@ -75,6 +31,7 @@ pub fn router(config: Config) -> Router {
             "/app.js",
             get(|| asset("text/javascript; charset=utf-8", SCRIPT)),
         )
+        .route("/api/options", get(options::list).post(options::set))
         .route("/api/games", post(api::new_game))
         .route("/api/games/{id}", get(api::get_game))
         .route("/api/games/{id}/move", post(api::play))
@@ -86,7 +43,7 @@ pub fn router(config: Config) -> Router {
         .route("/api/games/{id}/pgn", get(api::pgn))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(config.body_limit))
+        .layer(DefaultBodyLimit::max(body_limit))
         .with_state(state)
 }
 

@@ -6,7 +6,7 @@
 //! a zapped King or a draw (RULES.md's three-fold repetition and 100-ply
 //! no-zap rule), as autotest's referee ends its games.
 
-use super::think::Control;
+use super::think::{Control, EngineMove};
 use crate::play::pgn::{self, MoveRecord, Standard};
 use crate::rules::board::Board;
 use crate::rules::fen::{self, FenError};
@@ -14,7 +14,7 @@ use crate::rules::game::{Game, MoveError, Outcome};
 use crate::rules::moves::Move;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 /// The games by id; ids count up from 1 and are never reused.
 pub struct Store {
@@ -59,14 +59,6 @@ impl Store {
 pub struct Players {
     pub white: String,
     pub black: String,
-}
-
-/// What the engine's search said about its move, for the PGN.
-pub struct EngineMove {
-    pub time: Duration,
-    /// The last completed iteration's.
-    pub depth: Option<u32>,
-    pub nodes: u64,
 }
 
 /// One game: the rules' `Game`, what the PGN needs, and its search.

@@ -1,15 +1,16 @@
 //! One engine search for a game: `search::think` on a thread of its own
 //! (the server's runtime never blocks on it), each completed iteration
 //! sent to the page as a server-sent `info` event with its MultiPV lines.
-//! A search for a move then plays it into the game and sends it as a
-//! `move` event (or `stopped` when it was cancelled); an analysis runs
-//! until stopped and plays nothing, its last event `stopped`. Dropping
-//! the event stream, as a closed tab does, cancels the search: it stops
-//! at once and plays nothing; so does any later change to the game.
+//! When the search ends it hands its move (none for an analysis) to the
+//! completion callback its starter gave, which plays it into the game or
+//! not and says what the last event is: `move`, or `stopped`. An analysis
+//! runs until stopped. Dropping the event stream, as a closed tab does,
+//! cancels the search: it stops at once and plays nothing; so does any
+//! later change to the game. This file knows nothing of the games or the
+//! server: the callback does.
 
-use super::server::AppState;
-use super::store::EngineMove;
-use super::view;
+use crate::config::EngineConfig;
+use crate::eval::nnue::Network;
 use crate::eval::wdl::wdl;
 use crate::rules::moves::Move;
 use crate::search::params::TableSize;
@@ -19,7 +20,7 @@ use crate::search::time::SearchLimits;
 use crate::search::{score_text, Iteration, Params, Root, Shared};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::stream::{self, Stream};
-use serde_json::json;
+use serde_json::{json, Value};
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -43,6 +44,22 @@ pub enum Task {
     Analyse { lines: usize },
 }
 
+/// What the engine's search said about its move, for the PGN.
+pub struct EngineMove {
+    pub time: Duration,
+    /// The last completed iteration's.
+    pub depth: Option<u32>,
+    pub nodes: u64,
+}
+
+/// The last event of a search, as its completion callback decides.
+pub enum Last {
+    /// `mv` was played; `state` is the game's after it.
+    Played { mv: Move, state: Value },
+    /// Nothing was played, for this reason.
+    Stopped(String),
+}
+
 /// A running search's table and flags.
 pub struct Control {
     shared: Shared,
@@ -62,6 +79,11 @@ impl Control {
     pub fn move_now(&self) {
         self.shared.stop.store(true, Ordering::Relaxed);
     }
+
+    /// Whether the search was cancelled: it must play nothing.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
 }
 
 /// Cancels the search when the event stream is dropped: the page closed
@@ -75,50 +97,25 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// Counts a search among the running ones while it lives.
-pub struct Running(Arc<AppState>);
-
-impl Running {
-    /// A place among the running searches, if one is free.
-    pub fn claim(state: &Arc<AppState>) -> Option<Running> {
-        let max = state.config.max_searches;
-        state
-            .searches
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n < max).then_some(n + 1)
-            })
-            .ok()
-            .map(|_| Running(state.clone()))
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.0.searches.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
-/// What a search needs from its game, taken under the store's lock.
-pub struct Start {
-    pub id: u64,
-    pub version: u64,
-    pub root: Root,
-}
-
-/// Starts the search of `start` on its own thread and returns the event
-/// stream that reports it, and its control (for the game to keep).
+/// Starts the search of `root` for `task` on its own threads, as `engine`
+/// is configured (threads, table, search, clock) with the net `net`, and
+/// returns the event stream that reports it, and its control (for the
+/// game to keep). When it ends, `done` gets the control and, for a search
+/// for a move, the move and what the search said about it, and decides
+/// the last event; `done` is dropped, with all it holds, once it is called.
 pub fn spawn(
-    state: Arc<AppState>,
-    running: Running,
-    start: Start,
+    root: Root,
     task: Task,
+    engine: &EngineConfig,
+    net: Arc<Network>,
+    done: impl FnOnce(&Arc<Control>, Option<(Move, EngineMove)>) -> Last + Send + 'static,
 ) -> (
     Arc<Control>,
     Sse<impl Stream<Item = Result<Event, Infallible>>>,
 ) {
-    let TableSize { hash_mb, ways } = TableSize::default();
+    let TableSize { hash_mb, ways } = engine.table;
     let control = Arc::new(Control {
-        shared: Shared::new(hash_mb, ways),
+        shared: Shared::with_net(hash_mb, ways, net),
         cancelled: AtomicBool::new(false),
     });
     let (tx, rx) = mpsc::unbounded_channel::<Event>();
@@ -132,18 +129,18 @@ pub fn spawn(
             lines,
         ),
     };
+    let limits = engine.limits(limits);
     let params = Params {
         multipv,
-        ..Params::default()
+        ..engine.search
     };
-    let threads = state.config.engine_threads;
+    let threads = engine.threads;
     let searching = control.clone();
     std::thread::spawn(move || {
-        let _running = running;
         let mut orders: Vec<Order> = (0..threads).map(|_| Order::default()).collect();
         let mut shown = 0;
         let answer = think(
-            &start.root,
+            &root,
             &limits,
             params,
             &searching.shared,
@@ -170,7 +167,7 @@ pub fn spawn(
             )),
             Task::Analyse { .. } => None,
         };
-        let _ = tx.send(finish(&state, &start, &searching, play));
+        let _ = tx.send(last(done(&searching, play)));
     });
     let guard = CancelOnDrop(control.clone());
     let events = stream::unfold((rx, guard), |(mut rx, guard)| async move {
@@ -223,48 +220,15 @@ fn info(it: &Iteration, elapsed: Duration, nodes: u64) -> Event {
     Event::default().event("info").data(data.to_string())
 }
 
-/// Plays the search's move (`play`; none for an analysis) into its game,
-/// unless the search was cancelled or the game changed meanwhile; the
-/// last event.
-fn finish(
-    state: &AppState,
-    start: &Start,
-    control: &Arc<Control>,
-    play: Option<(Move, EngineMove)>,
-) -> Event {
-    let mut store = state.lock();
-    let Some(entry) = store.get_mut(start.id) else {
-        return stopped("the game is no longer kept");
-    };
-    if entry
-        .search
-        .as_ref()
-        .is_some_and(|c| Arc::ptr_eq(c, control))
-    {
-        entry.search = None;
-    }
-    let cancelled = control.cancelled.load(Ordering::Relaxed) || entry.version != start.version;
-    let Some((best, said)) = play else {
-        return stopped(if cancelled {
-            "the analysis was cancelled"
-        } else {
-            "the analysis was stopped"
-        });
-    };
-    if cancelled {
-        return stopped("the search was cancelled; nothing played");
-    }
-    match entry.play(best, Some(said)) {
-        Ok(()) => {
-            let data = json!({ "move": best.to_string(), "state": view::game(start.id, entry) });
+/// The event of `last`.
+fn last(last: Last) -> Event {
+    match last {
+        Last::Played { mv, state } => {
+            let data = json!({ "move": mv.to_string(), "state": state });
             Event::default().event("move").data(data.to_string())
         }
-        Err(e) => stopped(&format!("the engine's move {best} was refused: {e}")),
+        Last::Stopped(reason) => Event::default()
+            .event("stopped")
+            .data(json!({ "reason": reason }).to_string()),
     }
-}
-
-fn stopped(reason: &str) -> Event {
-    Event::default()
-        .event("stopped")
-        .data(json!({ "reason": reason }).to_string())
 }

@@ -11,7 +11,10 @@
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
+use clap::builder::RangedU64ValueParser;
+use clap::value_parser;
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 const MAGIC: &[u8; 8] = b"LBOOK1\0\0";
 const ENTRY: usize = 18;
@@ -297,43 +300,50 @@ pub fn read_pgn(text: &str) -> Result<Vec<BookGame>, String> {
     Ok(games)
 }
 
-pub const USAGE: &str = "  leiserchess book PGN... --out FILE [--plies N] [--min-games M]
-                              an opening book from the games of PGN files: the
-                              moves of their first N plies (default 16) played in
-                              at least M games (default 2), with their scores;
-                              the engine plays it with BookFile and OwnBook";
+/// Build an opening book from the games of PGN files.
+///
+/// The book holds the moves of the games' first plies played in enough
+/// games, with their scores; the engine plays it with BookFile and OwnBook.
+#[derive(clap::Parser, Debug)]
+#[command(name = "book")]
+pub struct Args {
+    /// The games.
+    #[arg(value_name = "PGN", required = true)]
+    pub files: Vec<PathBuf>,
+    /// The book file written.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Plies of each game the book takes, 1..200.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 16,
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=200),
+        allow_negative_numbers = true,
+    )]
+    pub plies: usize,
+    /// Games a move must be played in to be kept.
+    #[arg(
+        long,
+        value_name = "M",
+        default_value_t = 2,
+        value_parser = value_parser!(u32).range(1..),
+        allow_negative_numbers = true,
+    )]
+    pub min_games: u32,
+}
 
 /// `leiserchess book …`.
-pub fn command(args: &[String]) -> Result<(), String> {
-    let (mut out, mut plies, mut min_games) = (None, 16usize, 2u32);
-    let mut inputs = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |flag: &str| it.next().ok_or(format!("{flag} needs a value"));
-        match a.as_str() {
-            "--out" => out = Some(value("--out")?.clone()),
-            "--plies" => plies = super::whole(a, value(a)?, 1, 200)? as usize,
-            "--min-games" => min_games = super::whole(a, value(a)?, 1, u32::MAX as u64)? as u32,
-            flag if flag.starts_with("--") => {
-                return Err(format!(
-                    "book: unknown flag '{}'",
-                    crate::user_text::quote(flag)
-                ))
-            }
-            path => inputs.push(path.to_string()),
-        }
-    }
-    let out = out.ok_or("book needs --out FILE")?;
-    if inputs.is_empty() {
-        return Err("book needs at least one PGN file".to_string());
-    }
+pub fn command(a: &Args) -> Result<(), String> {
     let mut games = Vec::new();
-    for path in &inputs {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        games.extend(read_pgn(&text).map_err(|e| format!("{path}: {e}"))?);
+    for path in &a.files {
+        let name = path.display();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+        games.extend(read_pgn(&text).map_err(|e| format!("{name}: {e}"))?);
     }
-    let book = Book::build(&games, plies, min_games)?;
-    std::fs::write(&out, book.to_bytes()).map_err(|e| format!("cannot write {out}: {e}"))?;
+    let book = Book::build(&games, a.plies, a.min_games)?;
+    let out = a.out.display();
+    std::fs::write(&a.out, book.to_bytes()).map_err(|e| format!("cannot write {out}: {e}"))?;
     println!(
         "book: {} games, {} moves in {} positions, written to {out}",
         games.len(),

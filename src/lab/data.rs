@@ -158,9 +158,11 @@ pub fn decode_all(bytes: &[u8]) -> Result<Vec<Sample>, DataError> {
 }
 
 /// Every sample of the file at `path`; the error names the file.
-pub fn read(path: &str) -> Result<Vec<Sample>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-    decode_all(&bytes).map_err(|e| format!("{path}: {e}"))
+pub fn read(path: impl AsRef<std::path::Path>) -> Result<Vec<Sample>, String> {
+    let path = path.as_ref();
+    let name = path.display();
+    let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+    decode_all(&bytes).map_err(|e| format!("{name}: {e}"))
 }
 
 #[cfg(test)]

@@ -10,13 +10,16 @@
 //! requested number of positions (a torn last record is cut off first).
 
 use super::data::{encode, Outcome, Sample, RECORD};
+use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
 use crate::rules::fen;
 use crate::rules::game::{Game, Outcome as GameOutcome};
 use crate::rules::piece::Color;
 use crate::search::pvs::order::Order;
 use crate::search::time::SearchLimits;
-use crate::search::{Params, Root, Shared, MATE_BOUND};
+use crate::search::{Root, Shared, MATE_BOUND};
+use clap::builder::RangedU64ValueParser;
+use clap::value_parser;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,16 +27,91 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-pub const USAGE: &str = "  leiserchess datagen FILE [--positions N] [--nodes N] [--random-plies K]
-                      [--threads T] [--seed S] [--max-plies P] [--net FILE | --hand]
-                              self-play data for `tune` and `train`: appends
-                              positions with their search score and game result to
-                              FILE until it holds N (default 1000000); N nodes a move
-                              (default 3000), K random opening plies (default 8), T
-                              threads (default 1), games longer than P plies (default
-                              400) are draws; both sides evaluate with the embedded
-                              net, --net: with that net (`train`'s), --hand: with the
-                              hand-written evaluation; run it again to resume";
+/// Self-play data for `tune`, `train` and `wdl`.
+///
+/// Appends positions with their search score and game result to FILE
+/// until it holds --positions; both sides evaluate with the embedded net
+/// unless told otherwise. Run it again to resume.
+#[derive(clap::Parser, Clone, Debug, PartialEq)]
+#[command(name = "datagen")]
+pub struct Args {
+    /// The data file, appended to.
+    pub file: PathBuf,
+    /// Positions the file is to hold.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1_000_000,
+        value_parser = value_parser!(u64).range(1..),
+        allow_negative_numbers = true,
+    )]
+    pub positions: u64,
+    /// Nodes searched a move, 1..100000000.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 3000,
+        value_parser = value_parser!(u64).range(1..=100_000_000),
+        allow_negative_numbers = true,
+    )]
+    pub nodes: u64,
+    /// Random plies opening each game, 0..100.
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = 8,
+        value_parser = value_parser!(u32).range(0..=100),
+        allow_negative_numbers = true,
+    )]
+    pub random_plies: u32,
+    /// Games played at once, 1..256.
+    #[arg(
+        long,
+        value_name = "T",
+        default_value_t = 1,
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=256),
+        allow_negative_numbers = true,
+    )]
+    pub threads: usize,
+    /// Seeds the openings.
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
+    pub seed: u64,
+    /// Plies after the opening at which a game is a draw, 1..100000.
+    #[arg(
+        long,
+        value_name = "P",
+        default_value_t = 400,
+        value_parser = value_parser!(u32).range(1..=100_000),
+        allow_negative_numbers = true,
+    )]
+    pub max_plies: u32,
+    /// Both sides evaluate with this net (`train`'s) instead.
+    #[arg(long, value_name = "FILE", conflicts_with = "hand")]
+    pub net: Option<PathBuf>,
+    /// Both sides evaluate with the hand-written evaluation instead.
+    #[arg(long)]
+    pub hand: bool,
+    /// Any engine option, as `setoption` sets it (clamped or refused the
+    /// same way); repeatable, e.g. `--option draw=-20 --option hash=16`.
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = engine_option)]
+    pub options: Vec<(String, String)>,
+}
+
+/// `NAME=VALUE` for `--option`.
+fn engine_option(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| "wants NAME=VALUE, e.g. draw=-20".to_string())?;
+    EngineConfig::default()
+        .set(name, Some(value))
+        .map_err(|e| e.to_string())?;
+    Ok((name.to_string(), value.to_string()))
+}
 
 /// What one run does.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,59 +123,45 @@ pub struct Config {
     pub threads: usize,
     pub seed: u64,
     pub max_plies: u32,
-    /// The net both sides evaluate with (the embedded one, or `--net`'s);
-    /// `None` (`--hand`): the hand-written evaluation.
-    pub net: Option<Arc<Network>>,
+    /// Both sides' engine: its options as the flags set them (`--hand`:
+    /// `use_nnue` off; `--net`: `EvalFile`; `--option`: any).
+    pub engine: EngineConfig,
+    /// The net `engine.eval_file` names, loaded.
+    pub net: Arc<Network>,
 }
 
-/// Table size of each game's search, MB: fixed-node searches are small.
-const HASH_MB: usize = 8;
+/// Table size of each game's search, MB, unless an option sets it:
+/// fixed-node searches are small.
+const HASH_MB: &str = "8";
 
 impl Config {
-    /// The configuration of `datagen`'s arguments.
-    pub fn parse(args: &[String]) -> Result<Config, String> {
-        let mut it = args.iter();
-        let out = it
-            .next()
-            .filter(|a| !a.starts_with("--"))
-            .ok_or("datagen needs an output file first")?;
-        let mut c = Config {
-            out: PathBuf::from(out),
-            positions: 1_000_000,
-            nodes: 3000,
-            random_plies: 8,
-            threads: 1,
-            seed: 1,
-            max_plies: 400,
-            net: Some(Network::shared_embedded()),
-        };
-        while let Some(flag) = it.next() {
-            if flag == "--hand" {
-                c.net = None;
-                continue;
-            }
-            let value = it.next().ok_or(format!("{flag} needs a value"))?;
-            if flag == "--net" {
-                c.net = Some(Arc::new(Network::load(value)?));
-                continue;
-            }
-            let number = |lo: u64, hi: u64| super::whole(flag, value, lo, hi);
-            match flag.as_str() {
-                "--positions" => c.positions = number(1, u64::MAX)?,
-                "--nodes" => c.nodes = number(1, 100_000_000)?,
-                "--random-plies" => c.random_plies = number(0, 100)? as u32,
-                "--threads" => c.threads = number(1, 256)? as usize,
-                "--seed" => c.seed = number(0, u64::MAX)?,
-                "--max-plies" => c.max_plies = number(1, 100_000)? as u32,
-                _ => {
-                    return Err(format!(
-                        "datagen: unknown flag '{}'",
-                        crate::user_text::quote(flag)
-                    ))
-                }
-            }
-        }
-        Ok(c)
+    /// The run `datagen`'s arguments ask for, with the net loaded; a clamped
+    /// engine option is told on stderr with `setoption`'s report.
+    pub fn new(a: &Args) -> Result<Config, String> {
+        let net = a.net.as_ref().map(|p| p.display().to_string());
+        let mut flags: Vec<(&str, Option<&str>)> = vec![
+            ("hash", Some(HASH_MB)),
+            ("EvalFile", net.as_deref()),
+            ("use_nnue", a.hand.then_some("false")),
+        ];
+        flags.extend(
+            a.options
+                .iter()
+                .map(|(n, v)| (n.as_str(), Some(v.as_str()))),
+        );
+        let engine =
+            EngineConfig::from_flags(&flags, |r| eprintln!("{r}")).map_err(|e| e.to_string())?;
+        Ok(Config {
+            out: a.file.clone(),
+            positions: a.positions,
+            nodes: a.nodes,
+            random_plies: a.random_plies,
+            threads: a.threads,
+            seed: a.seed,
+            max_plies: a.max_plies,
+            net: engine.net()?,
+            engine,
+        })
     }
 }
 
@@ -137,10 +201,7 @@ fn play_game(c: &Config, n: u64, shared: &Shared, order: &mut Order) -> Option<P
         let answer = crate::search::pvs::think(
             &root,
             &limits,
-            Params {
-                use_nnue: c.net.is_some(),
-                ..Params::default()
-            },
+            c.engine.search,
             shared,
             std::slice::from_mut(order),
             |_, _, _| {},
@@ -208,10 +269,8 @@ pub fn run(c: &Config) -> Result<(), String> {
             let tx = tx.clone();
             let (next_game, enough) = (&next_game, &enough);
             scope.spawn(move || {
-                let shared = match &c.net {
-                    Some(net) => Shared::with_net(HASH_MB, 4, net.clone()),
-                    None => Shared::new(HASH_MB, 4),
-                };
+                let table = c.engine.table;
+                let shared = Shared::with_net(table.hash_mb, table.ways, c.net.clone());
                 let mut order = Order::default();
                 while !enough.load(Ordering::Relaxed) {
                     let n = next_game.fetch_add(1, Ordering::Relaxed);
@@ -284,32 +343,46 @@ fn progress(total: u64, had: u64, target: u64, games: u64, elapsed: Duration) ->
 }
 
 /// `leiserchess datagen …`.
-pub fn command(args: &[String]) -> Result<(), String> {
-    run(&Config::parse(args)?)
+pub fn command(args: &Args) -> Result<(), String> {
+    run(&Config::new(args)?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::lab::data::decode_all;
+    use clap::Parser;
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
+    /// The run of `datagen`'s command line `s`.
+    fn parse(s: &str) -> Result<Config, String> {
+        let words = std::iter::once("datagen").chain(s.split_whitespace());
+        Config::new(&Args::try_parse_from(words).map_err(|e| e.to_string())?)
     }
 
     #[test]
     fn flags_parse_and_bad_ones_are_named() {
-        let c = Config::parse(&args("x.bin --positions 50 --nodes 200 --threads 2")).unwrap();
+        let c = parse("x.bin --positions 50 --nodes 200 --threads 2").unwrap();
         assert_eq!((c.positions, c.nodes, c.threads), (50, 200, 2));
-        assert!(Config::parse(&[]).unwrap_err().contains("output file"));
-        let e = Config::parse(&args("x.bin --nodes 0")).unwrap_err();
-        assert!(e.contains("--nodes wants a number 1.."), "{e}");
-        let e = Config::parse(&args("x.bin --bogus 1")).unwrap_err();
-        assert!(e.contains("unknown flag '--bogus'"), "{e}");
-        assert!(Config::parse(&args("x.bin --seed"))
-            .unwrap_err()
-            .contains("needs a value"));
-        let e = Config::parse(&args("x.bin --net /nonexistent.nnue")).unwrap_err();
+        assert_eq!(c.engine.table.hash_mb, 8);
+        let c = parse("x.bin --option draw=-20 --option Hash=99999").unwrap();
+        assert_eq!((c.engine.search.draw, c.engine.table.hash_mb), (-20, 4096));
+        for (line, named) in [
+            ("", "<FILE>"),
+            ("x.bin --nodes 0", "'0' for '--nodes <N>'"),
+            ("x.bin --bogus 1", "'--bogus'"),
+            ("x.bin --seed", "'--seed <S>'"),
+            ("x.bin --net n.nnue --hand", "'--net <FILE>'"),
+            ("x.bin --option draw", "NAME=VALUE"),
+            ("x.bin --option nosuch=1", "unknown option 'nosuch'"),
+            (
+                "x.bin --option draw=x",
+                "option 'draw' wants a whole number",
+            ),
+        ] {
+            let e = parse(line).unwrap_err();
+            assert!(e.contains(named), "{line}: {e}");
+        }
+        let e = parse("x.bin --net /nonexistent.nnue").unwrap_err();
         assert!(e.contains("'/nonexistent.nnue': cannot read"), "{e}");
     }
 
@@ -319,11 +392,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let out = dir.join("d.bin");
         let _ = std::fs::remove_file(&out);
-        let mut c = Config::parse(&args(&format!(
-            "{} --positions 40 --nodes 300",
-            out.display()
-        )))
-        .unwrap();
+        let mut c = parse(&format!("{} --positions 40 --nodes 300", out.display())).unwrap();
         run(&c).unwrap();
         let first = std::fs::read(&out).unwrap();
         let samples = decode_all(&first).unwrap();
@@ -354,20 +423,25 @@ mod tests {
         let data = |flags: &str| {
             let out = dir.join("d.bin");
             let _ = std::fs::remove_file(&out);
-            let c = Config::parse(&args(&format!(
+            let c = parse(&format!(
                 "{} --positions 30 --nodes 300 {flags}",
                 out.display()
-            )))
+            ))
             .unwrap();
             run(&c).unwrap();
-            (c.net, decode_all(&std::fs::read(&out).unwrap()).unwrap())
+            let d = decode_all(&std::fs::read(&out).unwrap()).unwrap();
+            (c.engine.search.use_nnue, c.net, d)
         };
-        let (embedded, by_net) = data("");
-        assert!(Arc::ptr_eq(&embedded.unwrap(), &Network::shared_embedded()));
-        let (loaded, by_file) = data(&format!("--net {}", net.display()));
-        assert!(*loaded.unwrap() == Network::embedded());
-        let (hand, by_hand) = data("--hand");
-        assert!(hand.is_none());
+        let (on, embedded, by_net) = data("");
+        assert!(on && Arc::ptr_eq(&embedded, &Network::shared_embedded()));
+        let (on, loaded, by_file) = data(&format!("--net {}", net.display()));
+        assert!(on && *loaded == Network::embedded());
+        let (on, _, by_hand) = data("--hand");
+        assert!(!on);
+        // `--option` is `setoption`: the same as `--hand`.
+        let (on, _, by_option) = data("--option use_nnue=false");
+        assert!(!on);
+        assert_eq!(by_hand, by_option);
         assert_eq!(by_net.len(), 30);
         // The same games with the same net; another evaluation, other scores.
         let scores = |d: &[Sample]| d.iter().map(|s| s.score).collect::<Vec<_>>();

@@ -12,28 +12,30 @@ pub mod train;
 pub mod tune;
 pub mod wdl;
 
+use std::path::{Path, PathBuf};
+
 /// A lab command's output file, opened before the work so that a bad path
 /// fails before it rather than after; emptied only when written, so that a
 /// failed run leaves the file as it was.
 pub(crate) struct Output {
     /// The flag that named it, for messages.
     flag: &'static str,
-    path: String,
+    path: PathBuf,
     file: std::fs::File,
 }
 
 impl Output {
     /// Opens (or creates) `path`, given to `flag`, without emptying it.
-    pub(crate) fn open(flag: &'static str, path: &str) -> Result<Output, String> {
+    pub(crate) fn open(flag: &'static str, path: &Path) -> Result<Output, String> {
         let file = std::fs::OpenOptions::new()
             .write(true)
             .create(true)
             .truncate(false)
             .open(path)
-            .map_err(|e| format!("{flag} {path}: {e}"))?;
+            .map_err(|e| format!("{flag} {}: {e}", path.display()))?;
         Ok(Output {
             flag,
-            path: path.to_string(),
+            path: path.to_path_buf(),
             file,
         })
     }
@@ -44,61 +46,45 @@ impl Output {
         self.file
             .set_len(0)
             .and_then(|()| self.file.write_all(bytes))
-            .map_err(|e| format!("{} {}: {e}", self.flag, self.path))
+            .map_err(|e| format!("{} {}: {e}", self.flag, self.path.display()))
     }
 
-    pub(crate) fn path(&self) -> &str {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 }
 
-/// The whole number `value` given to `flag`, within `lo..=hi`; the error
-/// names both (the lab commands' numeric flags).
-pub(crate) fn whole(flag: &str, value: &str, lo: u64, hi: u64) -> Result<u64, String> {
-    value
-        .parse::<u64>()
-        .ok()
-        .filter(|n| (lo..=hi).contains(n))
-        .ok_or(format!(
-            "{flag} wants a number {lo}..{hi}, got '{}'",
-            crate::user_text::quote(value)
-        ))
-}
-
-/// The finite number `value` given to `flag` for which `ok` holds; the
-/// error names both and says what was wanted.
-pub(crate) fn real(
-    flag: &str,
-    value: &str,
-    ok: impl Fn(f64) -> bool,
-    what: &str,
-) -> Result<f64, String> {
-    value
-        .parse::<f64>()
+/// The finite number `text` if `ok` holds for it, else an error saying
+/// what was wanted (the lab commands' real-valued flags; clap names the
+/// flag and the value).
+fn real(text: &str, ok: impl Fn(f64) -> bool, what: &str) -> Result<f64, String> {
+    text.parse::<f64>()
         .ok()
         .filter(|x| x.is_finite() && ok(*x))
-        .ok_or(format!(
-            "{flag} {}: not {what}",
-            crate::user_text::quote(value)
-        ))
+        .ok_or(format!("not {what}"))
 }
 
 /// `--lambda`: the result's weight in the target, 0 to 1.
-pub(crate) fn lambda(flag: &str, value: &str) -> Result<f64, String> {
-    real(
-        flag,
-        value,
-        |x| (0.0..=1.0).contains(&x),
-        "a number from 0 to 1",
-    )
+pub(crate) fn lambda(text: &str) -> Result<f64, String> {
+    real(text, |x| (0.0..=1.0).contains(&x), "a number from 0 to 1")
 }
 
 /// `--validation`: the share of positions held out, 0 up to 1.
-pub(crate) fn validation(flag: &str, value: &str) -> Result<f64, String> {
+pub(crate) fn validation(text: &str) -> Result<f64, String> {
     real(
-        flag,
-        value,
+        text,
         |x| (0.0..1.0).contains(&x),
         "a number from 0 up to (not including) 1",
     )
+}
+
+/// `--rate`: a learning rate, above 0.
+pub(crate) fn rate(text: &str) -> Result<f64, String> {
+    real(text, |x| x > 0.0, "a number above 0")
+}
+
+/// Every file of `paths` joined for a message.
+pub(crate) fn names(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    names.join(", ")
 }

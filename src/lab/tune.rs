@@ -27,20 +27,9 @@ use crate::declaration::{self, Kind};
 use crate::eval::{evaluate, Weights, WEIGHTS};
 use crate::rules::board::Board;
 use crate::rules::piece::Color;
+use clap::builder::RangedU64ValueParser;
+use std::path::PathBuf;
 use std::time::Instant;
-
-/// The `tune` command's usage, in the style of the binary's.
-pub const USAGE: &str =
-    "  leiserchess tune DATA... [--epochs N] [--lambda L] [--validation F] [--seed S]
-                   [--out FILE] [--rate R]
-                              fit the evaluation weights to self-play data files
-                              (Texel's method): target = L × result + (1 − L) ×
-                              sigmoid(K × search score), L default 1; F (default
-                              0.1) of the positions held out; N epochs (default
-                              20); Adam's first step R weight units (default 20),
-                              falling to 0 by the end; S seeds the split and the
-                              shuffles (default 1); the weights written to FILE
-                              as `name value` lines";
 
 /// How many weights the tuner fits: the rows of [`WEIGHTS`], in order.
 pub const N: usize = WEIGHTS.len();
@@ -242,61 +231,68 @@ pub fn held_out(index: usize, seed: u64, fraction: f64) -> bool {
     ((h >> 11) as f64) < fraction * (1u64 << 53) as f64
 }
 
-/// The command line of `tune`.
-#[derive(Debug)]
-struct Args {
-    files: Vec<String>,
-    epochs: usize,
-    lambda: f64,
-    validation: f64,
-    seed: u64,
-    out: Option<String>,
-    rate: f64,
-}
-
-fn parse_args(args: &[String]) -> Result<Args, String> {
-    let mut a = Args {
-        files: Vec::new(),
-        epochs: 20,
-        lambda: 1.0,
-        validation: 0.1,
-        seed: 1,
-        out: None,
-        rate: 20.0,
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        if !arg.starts_with("--") {
-            a.files.push(arg.clone());
-            continue;
-        }
-        let value = it.next().ok_or(format!("{arg} needs a value"))?;
-        let bad = |what: &str| format!("{arg} {value}: not {what}");
-        match arg.as_str() {
-            "--epochs" => {
-                a.epochs = value
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or(bad("a whole number above 0"))?
-            }
-            "--lambda" => a.lambda = super::lambda(arg, value)?,
-            "--validation" => a.validation = super::validation(arg, value)?,
-            "--seed" => a.seed = value.parse().map_err(|_| bad("a whole number"))?,
-            "--rate" => a.rate = super::real(arg, value, |x| x > 0.0, "a number above 0")?,
-            "--out" => a.out = Some(value.clone()),
-            _ => return Err(format!("unknown option {arg}")),
-        }
-    }
-    if a.files.is_empty() {
-        return Err("no DATA file given".into());
-    }
-    Ok(a)
+/// Fit the evaluation weights to self-play data (Texel's method).
+///
+/// Target = L × result + (1 − L) × sigmoid(K × search score); the weights
+/// are printed, and written to --out as `name value` lines.
+#[derive(clap::Parser, Debug)]
+#[command(name = "tune")]
+pub struct Args {
+    /// Self-play data files (`datagen`'s).
+    #[arg(value_name = "DATA", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Passes over the data.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 20,
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..),
+        allow_negative_numbers = true,
+    )]
+    pub epochs: usize,
+    /// The result's weight L in the target, 0 to 1.
+    #[arg(
+        long,
+        value_name = "L",
+        default_value_t = 1.0,
+        value_parser = super::lambda,
+        allow_negative_numbers = true,
+    )]
+    pub lambda: f64,
+    /// The share of positions held out, 0 up to 1.
+    #[arg(
+        long,
+        value_name = "F",
+        default_value_t = 0.1,
+        value_parser = super::validation,
+        allow_negative_numbers = true,
+    )]
+    pub validation: f64,
+    /// Seeds the split and the shuffles.
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
+    pub seed: u64,
+    /// The file the weights are written to.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Adam's first step in weight units, falling to 0 by the end.
+    #[arg(
+        long,
+        value_name = "R",
+        default_value_t = 20.0,
+        value_parser = super::rate,
+        allow_negative_numbers = true,
+    )]
+    pub rate: f64,
 }
 
 /// The points of every record of `files` (target: the result) with each
 /// one's search score, or an error naming the file.
-fn read_points(files: &[String]) -> Result<(Vec<Point>, Vec<f64>), String> {
+fn read_points(files: &[PathBuf]) -> Result<(Vec<Point>, Vec<f64>), String> {
     let (mut points, mut scores) = (Vec::new(), Vec::new());
     for file in files {
         let start = Instant::now();
@@ -306,13 +302,14 @@ fn read_points(files: &[String]) -> Result<(Vec<Point>, Vec<f64>), String> {
             scores.push(f64::from(s.score));
         }
         eprintln!(
-            "{file}: {} positions in {:.1} s",
+            "{}: {} positions in {:.1} s",
+            file.display(),
             samples.len(),
             start.elapsed().as_secs_f64()
         );
     }
     if points.is_empty() {
-        return Err(format!("no positions in {}", files.join(", ")));
+        return Err(format!("no positions in {}", super::names(files)));
     }
     Ok((points, scores))
 }
@@ -327,10 +324,9 @@ fn named(w: &[f64; N], sep: &str) -> String {
     pairs.join(sep)
 }
 
-/// `leiserchess tune` (see [`USAGE`]): reads the data, fits `K` and then
+/// `leiserchess tune` (see [`Args`]): reads the data, fits `K` and then
 /// the weights, prints an epoch a line, and writes the weights to `--out`.
-pub fn command(args: &[String]) -> Result<(), String> {
-    let a = parse_args(args)?;
+pub fn command(a: &Args) -> Result<(), String> {
     let mut out = a
         .out
         .as_deref()

@@ -1,7 +1,7 @@
 //! The search's tunable parameters and the table's shape, each declared
 //! once with its UCI name, default and range.
 
-use crate::declaration::{self, Declaration, Effect};
+use crate::declaration::{self, bool_field, number_field, Declaration, Effect};
 use crate::eval::Weights;
 use crate::rules::game::NO_ZAP_PLIES;
 
@@ -51,33 +51,36 @@ pub struct Params {
 /// The search's UCI options: name, default, range, field. RULES.md and the
 /// reference engine's defaults.
 pub const PARAMS: &[Declaration<Params>] = &[
-    Declaration::spin("randomize", 0, 0, 10000, |p, v| p.randomize = v as i32),
-    Declaration::spin("lmr_r1", 5, 1, 100, |p, v| p.lmr_r1 = v as usize),
-    Declaration::spin("lmr_r2", 20, 1, 100, |p, v| p.lmr_r2 = v as usize),
-    Declaration::spin("fut_depth", 3, 0, 3, |p, v| p.fut_depth = v as i32),
-    Declaration::check("use_nmm", true, |p, v| p.use_nmm = v != 0),
-    Declaration::spin("draw", -7, -1000, 1000, |p, v| p.draw = v as i32),
-    Declaration::spin("hmb", 3, -100, 100, |p, v| p.hmb = v as i32),
-    Declaration::spin("aspiration", 25, 0, 1000, |p, v| p.aspiration = v as i32),
-    Declaration::spin("null_r", 0, 0, 6, |p, v| p.null_r = v as i32),
-    Declaration::spin("seed", 0, 0, i32::MAX as i64, |p, v| p.seed = v as u64),
+    Declaration::spin("randomize", 0, 0, 10000, number_field!(randomize)),
+    Declaration::spin("lmr_r1", 5, 1, 100, number_field!(lmr_r1)),
+    Declaration::spin("lmr_r2", 20, 1, 100, number_field!(lmr_r2)),
+    Declaration::spin("fut_depth", 3, 0, 3, number_field!(fut_depth)),
+    Declaration::check("use_nmm", true, bool_field!(use_nmm)),
+    Declaration::spin("draw", -7, -1000, 1000, number_field!(draw)),
+    Declaration::spin("hmb", 3, -100, 100, number_field!(hmb)),
+    Declaration::spin("aspiration", 25, 0, 1000, number_field!(aspiration)),
+    Declaration::spin("null_r", 0, 0, 6, number_field!(null_r)),
+    Declaration::spin("seed", 0, 0, i32::MAX as i64, number_field!(seed)),
     // The table's scores came from the other evaluation.
-    Effect::NewTable.on(Declaration::check("use_nnue", true, |p, v| {
-        p.use_nnue = v != 0
-    })),
-    Declaration::spin("MultiPV", 1, 1, 16, |p, v| p.multipv = v as usize),
-    Declaration::spin("no_zap_plies", NO_ZAP_PLIES as i64, 0, 10000, |p, v| {
-        p.no_zap_plies = v as u32
-    }),
+    Effect::NewTable.on(Declaration::check("use_nnue", true, bool_field!(use_nnue))),
+    Declaration::spin("MultiPV", 1, 1, 16, number_field!(multipv)),
+    Declaration::spin(
+        "no_zap_plies",
+        NO_ZAP_PLIES as i64,
+        0,
+        10000,
+        number_field!(no_zap_plies),
+    ),
 ];
 
 /// `check_rep`: check every structure's invariants during the search; an
 /// option only in builds with the `debug-commands` feature.
 #[cfg(feature = "debug-commands")]
-pub const DEBUG_PARAMS: &[Declaration<Params>] =
-    &[Declaration::check("check_rep", false, |p, v| {
-        p.check_rep = v != 0
-    })];
+pub const DEBUG_PARAMS: &[Declaration<Params>] = &[Declaration::check(
+    "check_rep",
+    false,
+    bool_field!(check_rep),
+)];
 #[cfg(not(feature = "debug-commands"))]
 pub const DEBUG_PARAMS: &[Declaration<Params>] = &[];
 
@@ -115,12 +118,14 @@ pub struct TableSize {
 }
 
 pub const TABLE: &[Declaration<TableSize>] = &[
-    Effect::NewTable.on(Declaration::spin("hash", 16, 1, 4096, |t, v| {
-        t.hash_mb = v as usize
-    })),
-    Effect::NewTable.on(Declaration::spin("tt_ways", 4, 1, 16, |t, v| {
-        t.ways = v as usize
-    })),
+    Effect::NewTable.on(Declaration::spin(
+        "hash",
+        16,
+        1,
+        4096,
+        number_field!(hash_mb),
+    )),
+    Effect::NewTable.on(Declaration::spin("tt_ways", 4, 1, 16, number_field!(ways))),
 ];
 
 impl Default for TableSize {

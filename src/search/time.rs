@@ -7,7 +7,7 @@
 //! [`STABLE_ITERATIONS`] iterations, or `time_changed` percent when the
 //! last iteration changed it.
 
-use crate::declaration::{self, Declaration};
+use crate::declaration::{self, number_field, Declaration};
 use std::time::{Duration, Instant};
 
 /// The limits of one search, as `go` gives them, with the clock's use
@@ -46,10 +46,10 @@ pub struct ClockUse {
 
 /// How the clock is used, as UCI options: name, default, range, field.
 pub const TIME: &[Declaration<ClockUse>] = &[
-    Declaration::spin("move_overhead", 30, 0, 5000, |l, v| l.overhead = v as u64),
-    Declaration::spin("time_moves", 40, 5, 500, |l, v| l.moves = v as u64),
-    Declaration::spin("time_stable", 30, 5, 100, |l, v| l.stable_pct = v as u64),
-    Declaration::spin("time_changed", 80, 5, 100, |l, v| l.changed_pct = v as u64),
+    Declaration::spin("move_overhead", 30, 0, 5000, number_field!(overhead)),
+    Declaration::spin("time_moves", 40, 5, 500, number_field!(moves)),
+    Declaration::spin("time_stable", 30, 5, 100, number_field!(stable_pct)),
+    Declaration::spin("time_changed", 80, 5, 100, number_field!(changed_pct)),
 ];
 
 impl Default for ClockUse {

@@ -187,10 +187,11 @@ impl Network {
     }
 
     /// Reads a network file; the error names the file.
-    pub fn load(path: &str) -> Result<Network, String> {
+    pub fn load(path: impl AsRef<std::path::Path>) -> Result<Network, String> {
+        let path = path.as_ref();
         crate::user_file::read(path, MAX_FILE_BYTES)
             .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()))
-            .map_err(|e| format!("net file '{}': {e}", quote(path)))
+            .map_err(|e| format!("net file '{}': {e}", quote(&path.display().to_string())))
     }
 
     /// The score in cp for the side to move of `b`, from an accumulator

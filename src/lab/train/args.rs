@@ -1,101 +1,103 @@
 //! `train`'s command line.
 
-pub const USAGE: &str =
-    "  leiserchess train DATA... --out FILE [--epochs N] [--lambda L] [--validation F]
-                   [--seed S] [--rate R] [--batch B] [--threads T] [--beam] [--mirror]
-                   [--resume]
-                              train the learned evaluation on self-play data files:
-                              target = L × result + (1 − L) × sigmoid(K × search
-                              score), L default 0.5; F (default 0.1) held out; N
-                              epochs (default 20) of Adam, first step R (default
-                              0.001) falling to a tenth; B positions a step
-                              (default 16384) over T threads (default 2); --beam
-                              adds the laser beams' squares to the inputs; --mirror
-                              trains on each position reflected in the a7-h0
-                              diagonal too (the same game, turned); the net
-                              of the best held-out loss written to FILE, the state
-                              after every epoch to FILE.ckpt (--resume goes on from
-                              it), the loss curve to FILE.tsv and FILE.svg";
+use clap::builder::RangedU64ValueParser;
+use std::path::PathBuf;
 
-/// The command line of `train`.
-#[derive(Clone, Debug, PartialEq)]
+/// Train the learned evaluation on self-play data.
+///
+/// Target = L × result + (1 − L) × sigmoid(K × search score). The net of
+/// the best held-out loss is written to --out, the state after every epoch
+/// to OUT.ckpt (--resume goes on from it), the loss curve to OUT.tsv and
+/// OUT.svg.
+#[derive(clap::Parser, Clone, Debug, PartialEq)]
+#[command(name = "train")]
 pub struct Args {
-    pub files: Vec<String>,
-    pub out: String,
+    /// Self-play data files (`datagen`'s).
+    #[arg(value_name = "DATA", required = true)]
+    pub files: Vec<PathBuf>,
+    /// The net file written.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Passes over the data, 1..10000.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 20,
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=10_000),
+        allow_negative_numbers = true,
+    )]
     pub epochs: usize,
+    /// The result's weight L in the target, 0 to 1.
+    #[arg(
+        long,
+        value_name = "L",
+        default_value_t = 0.5,
+        value_parser = crate::lab::lambda,
+        allow_negative_numbers = true,
+    )]
     pub lambda: f64,
+    /// The share of positions held out, 0 up to 1.
+    #[arg(
+        long,
+        value_name = "F",
+        default_value_t = 0.1,
+        value_parser = crate::lab::validation,
+        allow_negative_numbers = true,
+    )]
     pub validation: f64,
+    /// Seeds the net, the split and the shuffles.
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
     pub seed: u64,
+    /// Adam's first step, falling to a tenth by the end.
+    #[arg(
+        long,
+        value_name = "R",
+        default_value_t = 0.001,
+        value_parser = crate::lab::rate,
+        allow_negative_numbers = true,
+    )]
     pub rate: f64,
+    /// Positions a step, 1..16777216.
+    #[arg(
+        long,
+        value_name = "B",
+        default_value_t = 16384,
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=1 << 24),
+        allow_negative_numbers = true,
+    )]
     pub batch: usize,
+    /// Threads a step is shared over, 1..256.
+    #[arg(
+        long,
+        value_name = "T",
+        default_value_t = 2,
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=256),
+        allow_negative_numbers = true,
+    )]
     pub threads: usize,
+    /// Add the laser beams' squares to the inputs.
+    #[arg(long)]
     pub beam: bool,
-    /// Train on every position's reflection too ([`mirror`]).
+    /// Train on each position reflected in the a7-h0 diagonal too (the
+    /// same game, turned).
+    #[arg(long)]
     pub mirror: bool,
+    /// Go on from OUT.ckpt.
+    #[arg(long)]
     pub resume: bool,
 }
 
-/// The flags that take a value.
-const VALUE_FLAGS: [&str; 8] = [
-    "--out",
-    "--epochs",
-    "--batch",
-    "--threads",
-    "--seed",
-    "--lambda",
-    "--validation",
-    "--rate",
-];
-
-pub fn parse_args(args: &[String]) -> Result<Args, String> {
-    let mut a = Args {
-        files: Vec::new(),
-        out: String::new(),
-        epochs: 20,
-        lambda: 0.5,
-        validation: 0.1,
-        seed: 1,
-        rate: 0.001,
-        batch: 16384,
-        threads: 2,
-        beam: false,
-        mirror: false,
-        resume: false,
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--beam" => a.beam = true,
-            "--mirror" => a.mirror = true,
-            "--resume" => a.resume = true,
-            flag if VALUE_FLAGS.contains(&flag) => {
-                let value = it.next().ok_or(format!("{flag} needs a value"))?;
-                let bad = |what: &str| format!("{flag} {value}: not {what}");
-                match flag {
-                    "--out" => a.out = value.clone(),
-                    "--epochs" => a.epochs = crate::lab::whole(flag, value, 1, 10_000)? as usize,
-                    "--batch" => a.batch = crate::lab::whole(flag, value, 1, 1 << 24)? as usize,
-                    "--threads" => a.threads = crate::lab::whole(flag, value, 1, 256)? as usize,
-                    "--seed" => a.seed = value.parse().map_err(|_| bad("a whole number"))?,
-                    "--lambda" => a.lambda = crate::lab::lambda(flag, value)?,
-                    "--validation" => a.validation = crate::lab::validation(flag, value)?,
-                    _ => a.rate = crate::lab::real(flag, value, |x| x > 0.0, "a number above 0")?,
-                }
-            }
-            flag if flag.starts_with("--") => {
-                return Err(format!(
-                    "train: unknown flag '{}'",
-                    crate::user_text::quote(flag)
-                ))
-            }
-            path => a.files.push(path.to_string()),
-        }
+impl Args {
+    /// The file beside `--out` with `suffix` added to its name
+    /// (`net.nnue.ckpt`).
+    pub fn beside(&self, suffix: &str) -> PathBuf {
+        let mut name = self.out.clone().into_os_string();
+        name.push(suffix);
+        PathBuf::from(name)
     }
-    if a.files.is_empty() {
-        return Err("train needs at least one DATA file".into());
-    }
-    if a.out.is_empty() {
-        return Err("train needs --out FILE".into());
-    }
-    Ok(a)
 }

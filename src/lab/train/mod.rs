@@ -30,7 +30,7 @@ pub mod model;
 pub mod plot;
 mod set;
 
-pub use args::{parse_args, Args, USAGE};
+pub use args::Args;
 pub use checkpoint::State;
 pub use set::{gradient, losses, Set};
 
@@ -38,6 +38,7 @@ use super::data::{self, Sample};
 use super::tune::{self, held_out, sigmoid};
 use model::{Adam, Model};
 use std::io::Write;
+use std::path::Path;
 use std::time::{Duration, Instant};
 /// Positions held out together: a file holds its games' positions one
 /// game after another, and a net with thousands of weights can learn a
@@ -100,13 +101,14 @@ fn hand_written_bar(samples: &[Sample], a: &Args) -> (f64, f64, f64) {
     (k, tune::loss(&points, &w, k), tune::loss(&blended, &w, k))
 }
 
-fn write(path: &str, bytes: &[u8]) -> Result<(), String> {
+fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
     // Written beside and renamed, so that a stop mid-write keeps the last
     // whole file.
-    let tmp = format!("{path}.tmp");
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
     std::fs::write(&tmp, bytes)
         .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("cannot write {path}: {e}"))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// `12m 05s`.
@@ -115,20 +117,22 @@ fn minutes(d: Duration) -> String {
     format!("{}m {:02}s", s / 60, s % 60)
 }
 
-/// `leiserchess train` (see [`USAGE`]).
-pub fn command(args: &[String]) -> Result<(), String> {
-    let a = parse_args(args)?;
-    let ckpt = format!("{}.ckpt", a.out);
-    let mut state = if a.resume && std::path::Path::new(&ckpt).exists() {
-        let bytes = std::fs::read(&ckpt).map_err(|e| format!("cannot read {ckpt}: {e}"))?;
-        let s = State::from_bytes(&bytes).map_err(|e| format!("{ckpt}: {e}"))?;
+/// `leiserchess train` (see [`Args`]).
+pub fn command(a: &Args) -> Result<(), String> {
+    let ckpt = a.beside(".ckpt");
+    let (tsv_path, svg_path) = (a.beside(".tsv"), a.beside(".svg"));
+    let (ckpt_name, tsv_name) = (ckpt.display(), tsv_path.display());
+    let out_name = a.out.display().to_string();
+    let mut state = if a.resume && ckpt.exists() {
+        let bytes = std::fs::read(&ckpt).map_err(|e| format!("cannot read {ckpt_name}: {e}"))?;
+        let s = State::from_bytes(&bytes).map_err(|e| format!("{ckpt_name}: {e}"))?;
         if s.model.beam != a.beam {
             return Err(format!(
-                "{ckpt}: its net {} beam features; drop or add --beam",
+                "{ckpt_name}: its net {} beam features; drop or add --beam",
                 if s.model.beam { "has" } else { "has no" }
             ));
         }
-        eprintln!("train: resuming {ckpt} after epoch {}", s.epoch);
+        eprintln!("train: resuming {ckpt_name} after epoch {}", s.epoch);
         s
     } else {
         let model = Model::random(a.beam, a.seed);
@@ -146,10 +150,10 @@ pub fn command(args: &[String]) -> Result<(), String> {
         samples.extend(data::read(f)?);
     }
     if samples.is_empty() {
-        return Err(format!("no positions in {}", a.files.join(", ")));
+        return Err(format!("no positions in {}", super::names(&a.files)));
     }
-    let (k, bar, bar_target) = hand_written_bar(&samples, &a);
-    let (train, valid) = split(&samples, &a, k);
+    let (k, bar, bar_target) = hand_written_bar(&samples, a);
+    let (train, valid) = split(&samples, a, k);
     drop(samples);
     if train.is_empty() {
         return Err(format!(
@@ -173,14 +177,14 @@ pub fn command(args: &[String]) -> Result<(), String> {
         .append(state.epoch > 0)
         .write(true)
         .truncate(state.epoch == 0)
-        .open(format!("{}.tsv", a.out))
-        .map_err(|e| format!("cannot open {}.tsv: {e}", a.out))?;
+        .open(&tsv_path)
+        .map_err(|e| format!("cannot open {tsv_name}: {e}"))?;
     if state.epoch == 0 {
         writeln!(
             tsv,
             "epoch\ttrain\tvalid\tvalid_results\thand_written\thand_written_results"
         )
-        .map_err(|e| format!("cannot write {}.tsv: {e}", a.out))?;
+        .map_err(|e| format!("cannot write {tsv_name}: {e}"))?;
     }
     let run_start = Instant::now();
     let first = state.epoch;
@@ -226,13 +230,12 @@ pub fn command(args: &[String]) -> Result<(), String> {
             tsv,
             "{epoch}\t{t:.6}\t{v:.6}\t{vr:.6}\t{bar_target:.6}\t{bar:.6}"
         )
-        .map_err(|e| format!("cannot write {}.tsv: {e}", a.out))?;
-        let tsv_path = format!("{}.tsv", a.out);
+        .map_err(|e| format!("cannot write {tsv_name}: {e}"))?;
         let curve = std::fs::read_to_string(&tsv_path)
-            .map_err(|e| format!("cannot read {tsv_path}: {e}"))?;
+            .map_err(|e| format!("cannot read {tsv_name}: {e}"))?;
         write(
-            &format!("{}.svg", a.out),
-            plot::svg(&plot::rows(&curve), &a.out).as_bytes(),
+            &svg_path,
+            plot::svg(&plot::rows(&curve), &out_name).as_bytes(),
         )?;
         if best {
             state.best = v;
@@ -242,7 +245,7 @@ pub fn command(args: &[String]) -> Result<(), String> {
     }
     println!(
         "the net of the best held-out loss ({:.6}) is {}",
-        state.best, a.out
+        state.best, out_name
     );
     Ok(())
 }

@@ -13,16 +13,8 @@ pub mod plot;
 use super::data::{self, Sample};
 use super::Output;
 use crate::eval::wdl::Model;
-
-/// The `wdl` command's usage, in the style of the binary's.
-pub const USAGE: &str = "  leiserchess wdl DATA... [--out-svg FILE] [--bucket CP]
-                              fit the win/draw/loss model (src/eval/wdl.rs) to
-                              self-play data files by maximum likelihood; prints
-                              the positions per result, the constants a and b, the
-                              fit's log-loss beside that of the result frequencies
-                              alone, and a fit per piece count with its held-out
-                              log-loss; FILE: a chart of the results per CP-wide
-                              score bucket (default 25) against the fitted curves";
+use clap::value_parser;
+use std::path::PathBuf;
 
 /// A position as the fit sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -264,62 +256,51 @@ pub fn log_loss(points: &[Point], model: &Model) -> f64 {
     sum / points.len() as f64
 }
 
-/// The command line of `wdl`.
-#[derive(Debug, PartialEq)]
-struct Args {
-    files: Vec<String>,
-    svg: Option<String>,
-    bucket: f64,
+/// Fit the win/draw/loss model (src/eval/wdl.rs) to self-play data.
+///
+/// A maximum-likelihood fit: prints the positions per result, the
+/// constants a and b, the fit's log-loss beside that of the result
+/// frequencies alone, and a fit per piece count with its held-out
+/// log-loss.
+#[derive(clap::Parser, Debug, PartialEq)]
+#[command(name = "wdl")]
+pub struct Args {
+    /// Self-play data files (`datagen`'s).
+    #[arg(value_name = "DATA", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Draw the results per score bucket against the fitted curves to
+    /// this SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub out_svg: Option<PathBuf>,
+    /// The chart's bucket width, cp, 1..10000.
+    #[arg(
+        long,
+        value_name = "CP",
+        default_value_t = 25,
+        value_parser = value_parser!(u32).range(1..=10_000),
+        allow_negative_numbers = true,
+    )]
+    pub bucket: u32,
 }
 
-fn parse_args(args: &[String]) -> Result<Args, String> {
-    let mut a = Args {
-        files: Vec::new(),
-        svg: None,
-        bucket: 25.0,
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        if !arg.starts_with("--") {
-            a.files.push(arg.clone());
-            continue;
-        }
-        let value = it.next().ok_or(format!("{arg} needs a value"))?;
-        match arg.as_str() {
-            "--out-svg" => a.svg = Some(value.clone()),
-            "--bucket" => a.bucket = super::whole(arg, value, 1, 10_000)? as f64,
-            _ => {
-                return Err(format!(
-                    "wdl: unknown flag '{}'",
-                    crate::user_text::quote(arg)
-                ))
-            }
-        }
-    }
-    if a.files.is_empty() {
-        return Err("wdl needs a DATA file".into());
-    }
-    Ok(a)
-}
-
-/// `leiserchess wdl` (see [`USAGE`]).
-pub fn command(args: &[String]) -> Result<(), String> {
-    let a = parse_args(args)?;
+/// `leiserchess wdl` (see [`Args`]).
+pub fn command(a: &Args) -> Result<(), String> {
     let mut svg = a
-        .svg
+        .out_svg
         .as_deref()
         .map(|path| Output::open("--out-svg", path))
         .transpose()?;
     let mut points = Vec::new();
     for file in &a.files {
         let samples = data::read(file)?;
-        eprintln!("{file}: {} positions", samples.len());
+        eprintln!("{}: {} positions", file.display(), samples.len());
         points.extend(samples.iter().map(Point::of));
     }
+    let names = super::names(&a.files);
     if points.is_empty() {
-        return Err(format!("no positions in {}", a.files.join(", ")));
+        return Err(format!("no positions in {names}"));
     }
-    let f = fit(&points).map_err(|e| format!("{}: {e}", a.files.join(", ")))?;
+    let f = fit(&points).map_err(|e| format!("{names}: {e}"))?;
     let [w, d, l] = f.counts;
     let share = |k: usize| 100.0 * k as f64 / points.len() as f64;
     println!(
@@ -365,9 +346,13 @@ pub fn command(args: &[String]) -> Result<(), String> {
             share(d),
             share(l)
         );
-        let chart = plot::svg(&f.model, &plot::buckets(&points, a.bucket), &title);
+        let chart = plot::svg(
+            &f.model,
+            &plot::buckets(&points, f64::from(a.bucket)),
+            &title,
+        );
         out.replace(chart.as_bytes())?;
-        println!("wrote {}", out.path());
+        println!("wrote {}", out.path().display());
     }
     Ok(())
 }
@@ -377,31 +362,33 @@ mod tests {
     use super::*;
     use crate::lab::data::Outcome;
     use crate::rules::fen;
+    use clap::Parser;
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
+    fn parse(s: &str) -> Result<Args, String> {
+        Args::try_parse_from(std::iter::once("wdl").chain(s.split_whitespace()))
+            .map_err(|e| e.to_string())
     }
 
     #[test]
     fn flags_parse_and_bad_ones_are_named() {
-        let a = parse_args(&args("a.bin b.bin --out-svg w.svg --bucket 50")).unwrap();
+        let a = parse("a.bin b.bin --out-svg w.svg --bucket 50").unwrap();
         assert_eq!(
             a,
             Args {
                 files: vec!["a.bin".into(), "b.bin".into()],
-                svg: Some("w.svg".into()),
-                bucket: 50.0
+                out_svg: Some("w.svg".into()),
+                bucket: 50
             }
         );
-        assert!(parse_args(&[]).unwrap_err().contains("DATA file"));
-        let e = parse_args(&args("a.bin --bucket 0")).unwrap_err();
-        assert!(e.contains("--bucket wants a number 1..10000"), "{e}");
-        assert!(parse_args(&args("a.bin --out-svg"))
-            .unwrap_err()
-            .contains("needs a value"));
-        assert!(parse_args(&args("a.bin --nope 1"))
-            .unwrap_err()
-            .contains("unknown flag '--nope'"));
+        for (line, named) in [
+            ("", "<DATA>..."),
+            ("a.bin --bucket 0", "'0' for '--bucket <CP>'"),
+            ("a.bin --out-svg", "'--out-svg <FILE>'"),
+            ("a.bin --nope 1", "'--nope'"),
+        ] {
+            let e = parse(line).unwrap_err();
+            assert!(e.contains(named), "{line}: {e}");
+        }
     }
 
     #[test]

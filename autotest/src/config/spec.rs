@@ -78,7 +78,7 @@ pub enum Schedule {
 /// How games are written to the PGN file.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum PgnStyle {
-    /// Chess PGN's export layout (see `pgn`): `{seconds depth nodes}`
+    /// Chess PGN's export layout (see `pgn::write`): `{seconds depth nodes}`
     /// comments, the opening marked `{book}`.
     #[default]
     Standard,
@@ -128,7 +128,7 @@ pub struct TournamentSpec {
     /// Add to an existing PGN file (else it is replaced).
     pub pgn_append: bool,
     /// Go on from the games already in `pgn_out`, written by an earlier
-    /// run with the same settings (`crate::resume`).
+    /// run with the same settings (`tournament::resume`).
     pub resume: bool,
     pub sprt: Option<SprtSpec>,
     /// Play at most this many games in all, repeating the rounds as

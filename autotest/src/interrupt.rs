@@ -6,7 +6,7 @@
 //! killed, and the files hold whole games (or pairs) only, so `-resume`
 //! (or tune's `-state`) goes on from them.
 //!
-//! Engines run in process groups of their own (`crate::engine`), so a
+//! Engines run in process groups of their own (`referee::engine`), so a
 //! Ctrl-C at the terminal reaches autotest alone and the games in flight
 //! are not lost to engines killed in the middle of them.
 

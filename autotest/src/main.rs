@@ -5,12 +5,12 @@
 
 #![forbid(unsafe_code)]
 
-use autotest::progress::Progress;
-use autotest::record::GameRecord;
-use autotest::spec::PgnStyle;
-use autotest::{
-    config, course, interrupt, numbers, openings, resume, stats_command, tournament, tune_command,
-};
+use autotest::config::numbers;
+use autotest::config::spec::{PgnStyle, TournamentSpec};
+use autotest::referee::record::GameRecord;
+use autotest::tournament::progress::Progress;
+use autotest::tournament::resume;
+use autotest::{config, interrupt, openings, stats, tournament, tune};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -144,13 +144,13 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             Ok(())
         }
-        Some("stats") => stats_command::run(&args[1..]).map(|out| print!("{out}")),
+        Some("stats") => stats::command::run(&args[1..]).map(|out| print!("{out}")),
         Some("openings") => openings_command(&args[1..]),
-        Some("tune") => tune_command::run(&args[1..]),
+        Some("tune") => tune::command::run(&args[1..]),
         Some(a) if a.starts_with('-') => config::flags::parse_flags(&args)
             .map_err(|e| e.to_string())
             .and_then(|spec| play(&spec)),
-        Some(path) => course::load(Path::new(path)).and_then(|spec| play(&spec)),
+        Some(path) => config::course::load(Path::new(path)).and_then(|spec| play(&spec)),
     };
     match result {
         Ok(()) => match interrupt::received() {
@@ -181,7 +181,7 @@ fn openings_command(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn play(spec: &autotest::spec::TournamentSpec) -> Result<(), String> {
+fn play(spec: &TournamentSpec) -> Result<(), String> {
     let mut book = match &spec.openings.file {
         Some(path) => openings::load(path, spec.openings.plies)?,
         None => Vec::new(),

@@ -11,7 +11,7 @@
 //! starting with `#` are skipped. Every opening is checked by playing it on
 //! the rules code; a bad line is an error naming the file and line.
 
-use crate::record::Start;
+use crate::referee::record::Start;
 use leiserchess::rules::fen;
 use leiserchess::rules::game::Game;
 use leiserchess::search::pvs::search_depth;

@@ -5,10 +5,10 @@
 mod common;
 
 use autotest::config::course_file::parse_course_config;
-use autotest::config::ConfigError;
-use autotest::spec::{
+use autotest::config::spec::{
     Clock, DrawRule, EngineLimits, EngineSpec, OpeningsSpec, ResignRule, Schedule, TournamentSpec,
 };
+use autotest::config::ConfigError;
 use common::{fischer_clock, options, strings};
 use std::path::PathBuf;
 

@@ -14,10 +14,10 @@
 
 mod common;
 
+use autotest::config::spec::{EngineLimits, EngineSpec, Schedule, TournamentSpec};
 use autotest::openings::Opening;
-use autotest::record::{FaultKind, GameRecord, Termination};
 use autotest::referee;
-use autotest::spec::{EngineLimits, EngineSpec, Schedule, TournamentSpec};
+use autotest::referee::record::{FaultKind, GameRecord, Termination};
 use autotest::tournament;
 use common::*;
 use leiserchess::rules::fen::STARTPOS;

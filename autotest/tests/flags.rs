@@ -5,11 +5,11 @@
 mod common;
 
 use autotest::config::flags::parse_flags;
-use autotest::config::{split_command, validate, ConfigError};
-use autotest::spec::{
+use autotest::config::spec::{
     Clock, DrawRule, EngineLimits, EngineSpec, OpeningsSpec, ResignRule, Schedule, SprtSpec,
     TournamentSpec,
 };
+use autotest::config::{split_command, validate, ConfigError};
 use common::{fischer_clock, options, strings};
 use std::path::PathBuf;
 

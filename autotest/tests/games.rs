@@ -7,11 +7,11 @@
 
 mod common;
 
+use autotest::config::spec::{DrawRule, EngineSpec, PgnStyle, ResignRule, TournamentSpec};
 use autotest::openings::Opening;
-use autotest::pgn::to_pgn;
-use autotest::record::{Adjudication, GameRecord, Start, Termination};
+use autotest::pgn::write::to_pgn;
 use autotest::referee;
-use autotest::spec::{DrawRule, EngineSpec, PgnStyle, ResignRule, TournamentSpec};
+use autotest::referee::record::{Adjudication, GameRecord, Start, Termination};
 use common::*;
 use std::path::Path;
 

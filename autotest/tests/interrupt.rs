@@ -7,7 +7,7 @@
 
 mod common;
 
-use autotest::pgn_read;
+use autotest::pgn::read as pgn_read;
 use common::*;
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;

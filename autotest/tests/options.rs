@@ -7,7 +7,7 @@
 
 mod common;
 
-use autotest::spec::{EngineSpec, TournamentSpec};
+use autotest::config::spec::{EngineSpec, TournamentSpec};
 use autotest::tournament;
 use common::*;
 use std::path::Path;

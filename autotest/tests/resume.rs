@@ -6,7 +6,7 @@
 
 mod common;
 
-use autotest::pgn_read::{self, PgnGame};
+use autotest::pgn::read::{self as pgn_read, PgnGame};
 use common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -4,7 +4,7 @@
 //! is seeded by the iteration, so runs are reproducible and a resumed run
 //! can be compared with an unbroken one.
 
-use autotest::spsa::{self, PairJob, Param, Spsa, State};
+use autotest::tune::spsa::{self, PairJob, Param, Spsa, State};
 use std::collections::BTreeSet;
 
 /// The optimum of the fake.

@@ -5,9 +5,9 @@
 
 mod common;
 
+use autotest::config::spec::TournamentSpec;
 use autotest::openings::Opening;
-use autotest::record::{FaultKind, Termination};
-use autotest::spec::TournamentSpec;
+use autotest::referee::record::{FaultKind, Termination};
 use autotest::{referee, tournament};
 use common::*;
 use std::time::Duration;

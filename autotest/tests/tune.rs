@@ -4,7 +4,7 @@
 
 mod common;
 
-use autotest::tune_command::parse;
+use autotest::tune::command::parse;
 use common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -322,7 +322,7 @@ fn help_lists_the_tune_flags() {
         .split("\nautotest tune:")
         .nth(1)
         .expect("a tune section");
-    for flag in autotest::tune_command::TUNE_FLAGS {
+    for flag in autotest::tune::command::TUNE_FLAGS {
         let entry = tune
             .split("\n  -")
             .map(|e| format!("-{e}"))
@@ -331,7 +331,7 @@ fn help_lists_the_tune_flags() {
         let entry = entry.split("\n\n").next().unwrap_or_default();
         assert!(entry.contains('['), "{flag} has no default:\n{entry}");
     }
-    for flag in autotest::tune_command::SHARED_FLAGS {
+    for flag in autotest::tune::command::SHARED_FLAGS {
         let shared = tune.contains(&format!("{flag},")) || tune.contains(&format!("{flag} "));
         assert!(shared || *flag == "-srand", "{flag} is not in the help");
     }

@@ -4,9 +4,9 @@
 //! Lines of `key = value` (split at the first `=`, both sides trimmed); `#`
 //! outside "double quotes" starts a comment; blank lines are ignored. Keys
 //! are matched case-insensitively, option names are kept as written.
-//! `crate::course` reads the file: relative paths in it are taken from the
-//! config file's directory, and the games are appended to the config's
-//! name with `.pgn` in the course referee's layout.
+//! `config::course` reads the file: relative paths in it are taken from
+//! the config file's directory, and the games are appended to the
+//! config's name with `.pgn` in the course referee's layout.
 //!
 //! Global keys, before the first `player` line:
 //!
@@ -42,9 +42,9 @@
 //! and `fis` together with `tc` are errors.
 
 use super::{split_command, validate, ConfigError};
-use crate::adjudication::{parse_draw, parse_resign, SettingError};
-use crate::numbers::{at_least, seconds_ms, whole};
-use crate::spec::{Clock, EngineLimits, EngineSpec, TournamentSpec, COURSE_NO_ZAP_PLIES};
+use crate::config::numbers::{at_least, seconds_ms, whole};
+use crate::config::spec::{Clock, EngineLimits, EngineSpec, TournamentSpec, COURSE_NO_ZAP_PLIES};
+use crate::referee::adjudication::{parse_draw, parse_resign, SettingError};
 use std::path::PathBuf;
 
 /// The keys before the first `player` line.

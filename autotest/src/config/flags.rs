@@ -23,13 +23,13 @@
 //!   to 0.05).
 //! * `-draw movenumber=N movecount=M score=S`, `-resign movecount=M
 //!   score=S [twosided=true]`: adjudication from the engines' scores (see
-//!   `crate::adjudication`).
+//!   `referee::adjudication`).
 //! * `-repeat` (or `-repeat 2`): colour-swapped game pairs. This is the
 //!   default anyway; `-norepeat` turns it off.
 //! * `-recover`: restart crashed engines and go on; also the default.
 //! * `-resume` (needs `-pgnout FILE`): go on from the games an earlier run
 //!   with the same flags wrote to FILE, adding the new ones to it (see
-//!   `crate::resume`); without it FILE is replaced.
+//!   `tournament::resume`); without it FILE is replaced.
 //!
 //! Unknown flags and keys are errors, and so is a key given twice in one
 //! `-engine`, `-each`, `-openings`, `-sprt`, `-draw` or `-resign`. A
@@ -37,11 +37,11 @@
 //! winning.
 
 use super::{split_command, validate, ConfigError};
-use crate::adjudication::{parse_draw, parse_resign, SettingError};
-use crate::numbers::{at_least, real, seconds_ms, time_control, whole};
-use crate::spec::{
+use crate::config::numbers::{at_least, real, seconds_ms, time_control, whole};
+use crate::config::spec::{
     Clock, EngineLimits, EngineSpec, OpeningsSpec, Schedule, SprtSpec, TournamentSpec,
 };
+use crate::referee::adjudication::{parse_draw, parse_resign, SettingError};
 use std::fmt;
 use std::path::{Path, PathBuf};
 

@@ -1,19 +1,22 @@
-//! Tournament configuration, in two forms that fill the same
-//! [`TournamentSpec`] (`crate::spec`) and are checked by the same
+//! Tournament configuration: what a tournament is ([`spec`]), in two
+//! forms that fill the same [`TournamentSpec`] and are checked by the same
 //! [`validate`]:
 //!
 //! * [`course_file`]: the course's config files (`lauto.jar`'s format, so
-//!   old lab files keep working); `crate::course` reads one from disk and
-//!   runs it as the course referee does;
+//!   old lab files keep working); [`course`] reads one from disk and runs
+//!   it as the course referee does;
 //! * [`flags`]: cutechess-style command-line flags.
 //!
-//! Both read their numbers with `crate::numbers` and split command lines
-//! with [`split_command`]; both report a [`ConfigError`] that says where.
+//! Both read their numbers with [`numbers`] and split command lines with
+//! [`split_command`]; both report a [`ConfigError`] that says where.
 
+pub mod course;
 pub mod course_file;
 pub mod flags;
+pub mod numbers;
+pub mod spec;
 
-use crate::spec::TournamentSpec;
+use crate::config::spec::TournamentSpec;
 use std::fmt;
 
 /// What is wrong with a configuration, and where.

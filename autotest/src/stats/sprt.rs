@@ -196,8 +196,8 @@ fn llr_normalized(nelo0: f64, nelo1: f64, results: &[u64]) -> f64 {
 }
 
 /// fishtest's SPRT log-likelihood ratio for the pentanomial pair counts `p`
-/// (see [`super::estimate_penta`]) between the normalized-Elo hypotheses `elo0` and
-/// `elo1`. 0 without pairs.
+/// (see [`super::elo::estimate_penta`]) between the normalized-Elo
+/// hypotheses `elo0` and `elo1`. 0 without pairs.
 pub fn llr_penta(p: [u64; 5], elo0: f64, elo1: f64) -> f64 {
     llr_normalized(elo0, elo1, &p)
 }
@@ -230,7 +230,7 @@ pub fn sprt_decision(llr: f64, alpha: f64, beta: f64) -> SprtDecision {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::tests::close;
+    use crate::stats::elo::tests::close;
 
     #[test]
     fn degenerate_results_give_a_finite_llr() {

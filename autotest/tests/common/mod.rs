@@ -9,7 +9,7 @@
 
 #![allow(dead_code)] // Each test file uses its own part.
 
-use autotest::spec::{Clock, EngineLimits, EngineSpec, Schedule, TournamentSpec};
+use autotest::config::spec::{Clock, EngineLimits, EngineSpec, Schedule, TournamentSpec};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;

@@ -7,7 +7,7 @@
 //! and returns a message that names `what` and quotes the text; the caller
 //! adds where it was (a line, an argument).
 
-use crate::spec::Clock;
+use crate::config::spec::Clock;
 use std::fmt::Display;
 use std::str::FromStr;
 

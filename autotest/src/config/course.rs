@@ -12,7 +12,7 @@
 //! `PATH`.
 
 use crate::config::course_file::parse_course_config;
-use crate::spec::{PgnStyle, TournamentSpec};
+use crate::config::spec::{PgnStyle, TournamentSpec};
 use std::path::{Path, PathBuf};
 
 /// Reads and parses the config file at `path` (see the module

@@ -1,12 +1,12 @@
 //! The standings of a tournament as its games come in: W/D/L, game pairs
 //! and faults per engine, and the SPRT on the first engine's results.
-//! `crate::tournament` counts the games it plays here, and
-//! `crate::resume` the games of an earlier run.
+//! The runner counts the games it plays here, and `resume` the games of
+//! an earlier run; both by their [`Job`] in the schedule.
 
-use crate::record::FaultKind;
-use crate::spec::TournamentSpec;
+use crate::config::spec::TournamentSpec;
+use crate::referee::record::FaultKind;
 use crate::stats::sprt::{llr_penta, llr_wdl, sprt_decision, SprtDecision};
-use crate::tournament::Job;
+use crate::tournament::schedule::Job;
 use std::collections::{BTreeMap, HashMap};
 
 /// One engine's results.
@@ -23,16 +23,6 @@ pub struct Standing {
 impl Standing {
     pub fn games(&self) -> u64 {
         self.wins + self.draws + self.losses
-    }
-}
-
-/// Score of a game for white from its result: 2 win, 1 draw, 0 loss
-/// (half-points).
-pub fn white_halves(result: &str) -> u64 {
-    match result {
-        "1-0" => 2,
-        "0-1" => 0,
-        _ => 1,
     }
 }
 

@@ -1,7 +1,7 @@
 //! `-resume`: a flag tournament goes on from the games an earlier run with
 //! the same flags wrote to its `-pgnout` file.
 //!
-//! Each game of the file is job N of [`schedule`] by its `Round "R.N"`
+//! Each game of the file is job N of the [`schedule`] by its `Round "R.N"`
 //! tag, and must be that job: round R, the same White and Black, and the
 //! same opening (`FEN` and `Opening` tags); anything else stops the run
 //! before it plays, naming the file, the game and what differs. The games
@@ -11,13 +11,14 @@
 //! short by a kill) are played again: the file is rewritten with the games
 //! counted only, and the new games are appended to it.
 
+use crate::config::spec::TournamentSpec;
 use crate::openings::Opening;
-use crate::pgn_read;
-use crate::record::{FaultKind, Start, Termination};
-use crate::spec::TournamentSpec;
-use crate::standings::{white_halves, Tally};
+use crate::pgn::read;
+use crate::pgn::write::start_tags;
+use crate::referee::record::{white_halves, FaultKind};
 use crate::stats::sprt::SprtDecision;
-use crate::tournament::{schedule, Job};
+use crate::tournament::schedule::{schedule, Job};
+use crate::tournament::standings::Tally;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -86,7 +87,7 @@ fn from_text(
     let mut found: BTreeMap<usize, (ResumedGame, usize)> = BTreeMap::new();
     let mut kept = String::new();
     let mut dropped = 0;
-    for g in pgn_read::parse(text) {
+    for g in read::parse(text) {
         let Some(result) = g.result() else {
             dropped += 1;
             continue;
@@ -123,7 +124,7 @@ fn from_text(
             0 => &startpos,
             len => &openings[job.opening % len],
         };
-        let expected = expected_start(opening);
+        let expected = start_tags(opening);
         let start = (g.tag("FEN"), g.tag("Opening"));
         if start != (expected.0, expected.1.as_deref()) {
             return Err(format!(
@@ -140,7 +141,7 @@ fn from_text(
             ));
         }
         let fault = (result != "1/2-1/2")
-            .then(|| g.tag("Termination").and_then(fault_kind))
+            .then(|| g.tag("Termination").and_then(FaultKind::from_pgn_tag))
             .flatten();
         let game = ResumedGame {
             job: *job,
@@ -261,19 +262,6 @@ fn round_number(round: &str) -> Option<(u32, usize)> {
     Some((r.parse().ok()?, n.parse().ok()?))
 }
 
-/// The `FEN` and `Opening` tags `crate::pgn` writes for a game from
-/// `opening`.
-fn expected_start(opening: &Opening) -> (Option<&str>, Option<String>) {
-    let fen = match &opening.start {
-        Start::Fen(f) => Some(f.as_str()),
-        Start::StartPos => None,
-    };
-    (
-        fen,
-        (!opening.moves.is_empty()).then(|| opening.moves.join(" ")),
-    )
-}
-
 fn describe_start(fen: Option<&str>, moves: Option<&str>) -> String {
     let from = fen.map_or("the start position".to_string(), |f| format!("FEN \"{f}\""));
     match moves {
@@ -282,25 +270,13 @@ fn describe_start(fen: Option<&str>, moves: Option<&str>) -> String {
     }
 }
 
-/// The fault a `Termination` tag names, if it names one.
-fn fault_kind(tag: &str) -> Option<FaultKind> {
-    FaultKind::ALL.into_iter().find(|&kind| {
-        let t = Termination::Fault {
-            engine: String::new(),
-            kind,
-            detail: String::new(),
-        };
-        t.pgn_tag() == tag
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pgn::to_pgn;
-    use crate::record::GameRecord;
-    use crate::spec::{EngineSpec, PgnStyle, SprtSpec};
-    use crate::tournament::run_resumed;
+    use crate::config::spec::{EngineSpec, PgnStyle, SprtSpec};
+    use crate::pgn::write::to_pgn;
+    use crate::referee::record::{GameRecord, Start, Termination};
+    use crate::tournament::run::run_resumed;
 
     fn engine(name: &str) -> EngineSpec {
         EngineSpec {

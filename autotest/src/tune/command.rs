@@ -1,5 +1,5 @@
 //! `autotest tune`: SPSA tuning of an engine's UCI spin options by
-//! self-play (`crate::spsa`, the method), with the tournament's flags for
+//! self-play (`tune::spsa`, the method), with the tournament's flags for
 //! the engine and its games (`config::flags`) and the tournament's referee
 //! for every game, so faults (a crash, an illegal move, a time forfeit)
 //! count as losses for the faulty side, as in tournaments.
@@ -13,16 +13,16 @@
 //! Errors count arguments from the one after `tune`.
 
 use crate::config::flags::{arg_error, key_values, parse_flags_with, value_of, FLAGS};
+use crate::config::numbers::{at_least, real, whole};
+use crate::config::spec::{EngineSpec, TournamentSpec};
 use crate::config::ConfigError;
 use crate::interrupt;
-use crate::numbers::{at_least, real, whole};
 use crate::openings::{self, Opening};
-use crate::preflight;
-use crate::progress::duration;
-use crate::record::{GameRecord, Termination};
-use crate::referee;
-use crate::spec::{EngineSpec, TournamentSpec};
-use crate::spsa::{self, PairJob, PairOutcome, Param, Spsa, State};
+use crate::referee::game;
+use crate::referee::preflight;
+use crate::referee::record::{GameRecord, Termination};
+use crate::tournament::progress::duration;
+use crate::tune::spsa::{self, PairJob, PairOutcome, Param, Spsa, State};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -238,14 +238,14 @@ fn play_pair(spec: &TuneSpec, book: &[Opening], job: &PairJob) -> Pair {
     let t = &spec.games;
     Pair {
         games: [
-            referee::play(&plus, &minus, opening, t, &round(1)),
-            referee::play(&minus, &plus, opening, t, &round(2)),
+            game::play(&plus, &minus, opening, t, &round(1)),
+            game::play(&minus, &plus, opening, t, &round(2)),
         ],
     }
 }
 
 /// Checks the engine once with `theta`'s values as a tournament's
-/// engines are checked (`crate::preflight`): it must start, list every
+/// engines are checked (`referee::preflight`): it must start, list every
 /// tuned parameter among its options and refuse none of the values.
 fn check_engine(spec: &TuneSpec, theta: &[f64]) -> Result<(), String> {
     let values: Vec<i64> = spec

@@ -5,8 +5,8 @@
 //! The engine library's writer (`leiserchess::play::pgn`, which
 //! documents the layout and also writes the browser GUI's games): the
 //! record's tags, its book moves as the `Opening`, `Termination` from
-//! [`crate::record::Termination::pgn_tag`] and its words as the closing
-//! comment.
+//! [`Termination::pgn_tag`](crate::referee::record::Termination::pgn_tag)
+//! and its words as the closing comment.
 //!
 //! # Course
 //!
@@ -21,8 +21,9 @@
 //! (6, 11, …); a game not ended by the rules has its reason as a comment
 //! before the result.
 
-use crate::record::{GameRecord, MoveRecord, Start};
-use crate::spec::PgnStyle;
+use crate::config::spec::PgnStyle;
+use crate::openings::Opening;
+use crate::referee::record::{GameRecord, MoveRecord, Start};
 use leiserchess::play::pgn::{self, black_starts, date, tag, MoveNumbers, Standard};
 
 pub fn to_pgn(r: &GameRecord, style: PgnStyle) -> String {
@@ -51,6 +52,19 @@ pub fn to_pgn(r: &GameRecord, style: PgnStyle) -> String {
         }),
         PgnStyle::Course => course(r, fen, result),
     }
+}
+
+/// The `FEN` and `Opening` tags [`to_pgn`] writes for a game from
+/// `opening`.
+pub fn start_tags(opening: &Opening) -> (Option<&str>, Option<String>) {
+    let fen = match &opening.start {
+        Start::Fen(f) => Some(f.as_str()),
+        Start::StartPos => None,
+    };
+    (
+        fen,
+        (!opening.moves.is_empty()).then(|| opening.moves.join(" ")),
+    )
 }
 
 /// The course referee's layout of `r`, which started from `fen` (`None`:
@@ -141,7 +155,7 @@ fn course_date(unix: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{Adjudication, FaultKind, Termination};
+    use crate::referee::record::{Adjudication, FaultKind, Termination};
 
     fn mv(text: &str, time_ms: u64, depth: Option<u32>, nodes: Option<u64>) -> MoveRecord {
         MoveRecord {

@@ -3,12 +3,12 @@
 //! or unparsable move, a crash or early exit, a hang, a time forfeit) ends
 //! the game as a loss for that engine, with the reason.
 
-use crate::adjudication::{self, Adjudicator, Verdict};
-use crate::engine::{Engine, EngineError};
+use crate::config::spec::{Clock, EngineSpec, TournamentSpec};
 use crate::openings::Opening;
-use crate::record::{Adjudication, FaultKind, GameRecord, MoveRecord, Start, Termination};
-use crate::spec::{Clock, EngineSpec, TournamentSpec};
-use crate::stderr_log::StderrLog;
+use crate::referee::adjudication::{self, Adjudicator, Verdict};
+use crate::referee::engine::{Engine, EngineError};
+use crate::referee::record::{Adjudication, FaultKind, GameRecord, MoveRecord, Start, Termination};
+use crate::referee::stderr_log::StderrLog;
 use leiserchess::rules::game::{DrawRules, Game, Outcome};
 use leiserchess::rules::piece::Color;
 use std::time::{Duration, Instant};

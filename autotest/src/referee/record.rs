@@ -63,6 +63,18 @@ impl FaultKind {
             FaultKind::TimeForfeit => "time forfeit",
         }
     }
+
+    /// The fault a PGN `Termination` tag names, if it names one.
+    pub fn from_pgn_tag(tag: &str) -> Option<FaultKind> {
+        FaultKind::ALL.into_iter().find(|&kind| {
+            let t = Termination::Fault {
+                engine: String::new(),
+                kind,
+                detail: String::new(),
+            };
+            t.pgn_tag() == tag
+        })
+    }
 }
 
 impl Termination {
@@ -159,6 +171,16 @@ pub struct GameRecord {
     pub started_unix: u64,
     /// Wall time of the whole game, engine start-up included.
     pub duration_ms: u64,
+}
+
+/// Score of a game for white from its result: 2 win, 1 draw, 0 loss
+/// (half-points).
+pub fn white_halves(result: &str) -> u64 {
+    match result {
+        "1-0" => 2,
+        "0-1" => 0,
+        _ => 1,
+    }
 }
 
 #[cfg(test)]

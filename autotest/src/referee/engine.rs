@@ -2,12 +2,12 @@
 //! driven by the library's client (`leiserchess::play::client`), which
 //! reads with deadlines so that a hung engine is noticed and a crashed one
 //! is too. This layer adds the handshake, the options (checked by
-//! `crate::option_check`) and `isready`, the engine's standard error
-//! (`crate::stderr_log`), and the referee's errors.
+//! `option_check`) and `isready`, the engine's standard error
+//! (`stderr_log`), and the referee's errors.
 
-use crate::option_check;
-use crate::spec::EngineSpec;
-use crate::stderr_log::{self, StderrLog};
+use crate::config::spec::EngineSpec;
+use crate::referee::option_check;
+use crate::referee::stderr_log::{self, StderrLog};
 use leiserchess::play::client::{Client, ClientError, Stderr};
 use std::os::unix::process::CommandExt;
 use std::process::Command;
@@ -96,7 +96,7 @@ impl Engine {
     /// order, each of them one the engine lists (names compared
     /// case-insensitively, as in UCI); then each of `defaults` that the
     /// engine lists and the spec does not set. A refusal of one (see
-    /// `crate::option_check`) before `readyok` is an error; on the
+    /// `option_check`) before `readyok` is an error; on the
     /// standard error it is seen if the client has read it by then
     /// ([`Engine::stderr_refusal`] looks again later). The standard error
     /// goes to `log` when the engine is dropped.

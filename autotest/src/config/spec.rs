@@ -2,11 +2,11 @@
 //! openings, the schedule and the rules. Both configuration forms (the
 //! course's config files and cutechess-style flags) parse into this.
 
+use leiserchess::rules::game::NO_ZAP_PLIES;
 use std::path::PathBuf;
 
-/// The rules' no-zap draw limit, in plies (RULES.md), the flags' default.
-pub const RULES_NO_ZAP_PLIES: u32 = 100;
-/// The course referee's no-zap limit, a course config's default.
+/// The course referee's no-zap limit, a course config's default (the
+/// flags' default is the rules' own, `leiserchess::rules::game::NO_ZAP_PLIES`).
 pub const COURSE_NO_ZAP_PLIES: u32 = 200;
 
 /// A chess-style clock.
@@ -78,7 +78,7 @@ pub enum Schedule {
 /// How games are written to the PGN file.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum PgnStyle {
-    /// Chess PGN's export layout (see `pgn`): `{seconds depth nodes}`
+    /// Chess PGN's export layout (see `pgn::write`): `{seconds depth nodes}`
     /// comments, the opening marked `{book}`.
     #[default]
     Standard,
@@ -128,7 +128,7 @@ pub struct TournamentSpec {
     /// Add to an existing PGN file (else it is replaced).
     pub pgn_append: bool,
     /// Go on from the games already in `pgn_out`, written by an earlier
-    /// run with the same settings (`crate::resume`).
+    /// run with the same settings (`tournament::resume`).
     pub resume: bool,
     pub sprt: Option<SprtSpec>,
     /// Play at most this many games in all, repeating the rounds as
@@ -175,7 +175,7 @@ impl Default for TournamentSpec {
             draw: None,
             resign: None,
             repetitions: 3,
-            no_zap_plies: RULES_NO_ZAP_PLIES,
+            no_zap_plies: NO_ZAP_PLIES,
             time_margin_ms: 50,
             recover: true,
             seed: 1,

@@ -19,8 +19,8 @@
 //! A resumed run (`-resume`) counts the earlier run's games in the scores
 //! and the games done; the time left is estimated from this run's games.
 
-use crate::record::GameRecord;
-use crate::spec::TournamentSpec;
+use crate::config::spec::TournamentSpec;
+use crate::referee::record::GameRecord;
 use crate::stats::sprt::sprt_bounds;
 use std::collections::HashMap;
 
@@ -144,8 +144,8 @@ pub fn duration(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{Start, Termination};
-    use crate::spec::EngineSpec;
+    use crate::config::spec::EngineSpec;
+    use crate::referee::record::{Start, Termination};
 
     fn spec(names: &[&str], concurrency: usize) -> TournamentSpec {
         TournamentSpec {
@@ -185,7 +185,7 @@ mod tests {
         let plain = Progress::new(&spec(&["new", "old"], 1), 4);
         assert_eq!(plain.sprt(1.0), "");
         let mut with = spec(&["new", "old"], 1);
-        with.sprt = Some(crate::spec::SprtSpec {
+        with.sprt = Some(crate::config::spec::SprtSpec {
             elo0: 0.0,
             elo1: 5.0,
             alpha: 0.05,

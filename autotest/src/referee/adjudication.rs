@@ -13,8 +13,8 @@
 //!   M scores are all at most −S cp loses; with `twosided`, only when its
 //!   opponent's last M scores are also all at least +S cp.
 
-use crate::numbers::{at_least, at_most, whole};
-use crate::spec::{DrawRule, ResignRule};
+use crate::config::numbers::{at_least, at_most, whole};
+use crate::config::spec::{DrawRule, ResignRule};
 
 /// What a mate score counts as, in centipawns.
 pub const MATE_CP: i32 = 100_000;

@@ -1,12 +1,13 @@
-//! `autotest stats`: the figures of `crate::stats` (Elo with its 95%
-//! interval, LOS, the SPRT's LLR and decision) for results given on the
-//! command line, or gathered from PGN files (`crate::stats_pgn`).
+//! `autotest stats`: the figures of `stats::elo` (Elo with its 95%
+//! interval, LOS) and `stats::sprt` (the SPRT's LLR and decision) for
+//! results given on the command line, or gathered from PGN files
+//! (`pgn::player_results`).
 
-use crate::numbers::{real, whole};
-use crate::spec::SprtSpec;
+use crate::config::numbers::{real, whole};
+use crate::config::spec::SprtSpec;
+use crate::pgn::player_results::{self, PlayerResults};
+use crate::stats::elo::{elo_shown, estimate_penta, estimate_wdl};
 use crate::stats::sprt::{llr_penta, llr_wdl, sprt_bounds, sprt_decision};
-use crate::stats::{elo_shown, estimate_penta, estimate_wdl};
-use crate::stats_pgn::{self, PlayerResults};
 
 /// The results to rate.
 enum Results {
@@ -35,7 +36,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     match source {
         Source::Given(results) => report(&results, sprt.as_ref()),
         Source::Pgn { files, player } => {
-            let r = stats_pgn::gather(&files, &player)?;
+            let r = player_results::gather(&files, &player)?;
             let (mut out, results) = pgn_lines(&r, &player);
             out += &report(&results, sprt.as_ref())?;
             Ok(out)

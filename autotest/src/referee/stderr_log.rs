@@ -4,7 +4,7 @@
 //! block per run of the engine (a game, or the start-up check) under a
 //! header line; when the engine dies, its last lines go into the message.
 
-use crate::spec::TournamentSpec;
+use crate::config::spec::TournamentSpec;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

@@ -13,8 +13,8 @@
 //! across two openings. Games without a result (`*`, or cut short) are
 //! skipped; games in no pair count in W/D/L only.
 
-use crate::pgn_read::{self, PgnGame};
-use crate::standings::white_halves;
+use crate::pgn::read::{self, PgnGame};
+use crate::referee::record::white_halves;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -55,7 +55,7 @@ type Candidate = (u64, bool, u64);
 pub fn gather(files: &[String], player: &str) -> Result<PlayerResults, String> {
     let mut games = Vec::new();
     for f in files {
-        games.push(pgn_read::read(Path::new(f)).map_err(|e| format!("stats: {e}"))?);
+        games.push(read::read(Path::new(f)).map_err(|e| format!("stats: {e}"))?);
     }
     let r = tally(&games, player);
     if r.games() + r.unfinished == 0 {
@@ -202,7 +202,7 @@ mod tests {
 
     #[test]
     fn pairs_by_round_players_colours_and_opening() {
-        let parsed: Vec<Vec<PgnGame>> = files().iter().map(|t| pgn_read::parse(t)).collect();
+        let parsed: Vec<Vec<PgnGame>> = files().iter().map(|t| read::parse(t)).collect();
         let r = tally(&parsed, "new");
         assert_eq!(
             r,
@@ -224,7 +224,7 @@ mod tests {
         // A pair's games in two files are no pair.
         let apart: Vec<Vec<PgnGame>> = [("1.1", "new", "old"), ("1.2", "old", "new")]
             .iter()
-            .map(|(r, w, b)| pgn_read::parse(&game(r, w, b, "1-0", "")))
+            .map(|(r, w, b)| read::parse(&game(r, w, b, "1-0", "")))
             .collect();
         let r = tally(&apart, "new");
         assert_eq!((r.pairs, r.unpaired), ([0; 5], 2));

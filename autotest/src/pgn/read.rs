@@ -3,7 +3,7 @@
 //!
 //! Tolerant: a game starts at a line beginning with `[Event `; its tags
 //! are the `[Name "value"]` lines up to the first other line (`\"` and
-//! `\\` escapes, as `crate::pgn` writes them); the rest, up to the next
+//! `\\` escapes, as `pgn::write` writes them); the rest, up to the next
 //! game, is its movetext, which is only looked at for its last token.
 //! Text before the first game is ignored.
 
@@ -136,9 +136,9 @@ fn last_token(movetext: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pgn::to_pgn;
-    use crate::record::{FaultKind, GameRecord, MoveRecord, Start, Termination};
-    use crate::spec::PgnStyle;
+    use crate::config::spec::PgnStyle;
+    use crate::pgn::write::to_pgn;
+    use crate::referee::record::{FaultKind, GameRecord, MoveRecord, Start, Termination};
 
     fn record(round: &str, white: &str, black: &str, result: &str) -> GameRecord {
         GameRecord {

@@ -278,13 +278,14 @@ impl State {
             };
             let key = key.trim_end();
             if key == "iteration" {
-                iteration = Some(crate::numbers::whole::<u64>(value, "iteration").map_err(bad)?);
+                iteration =
+                    Some(crate::config::numbers::whole::<u64>(value, "iteration").map_err(bad)?);
                 continue;
             }
             let Some(i) = params.iter().position(|p| p.name == key) else {
                 return Err(bad(format!("'{key}' is not a -param of this run")));
             };
-            let v = crate::numbers::real(value, key).map_err(bad)?;
+            let v = crate::config::numbers::real(value, key).map_err(bad)?;
             theta[i] = Some(v.clamp(params[i].min, params[i].max));
         }
         let iteration = iteration.ok_or("no 'iteration' line")?;

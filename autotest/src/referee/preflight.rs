@@ -5,10 +5,10 @@
 //! an error naming it, rather than being scored as a loss in every game.
 //! (Failures during the games are faults, scored as losses.)
 
-use crate::engine::{Engine, EngineError};
-use crate::referee;
-use crate::spec::{EngineSpec, TournamentSpec};
-use crate::stderr_log::StderrLog;
+use crate::config::spec::{EngineSpec, TournamentSpec};
+use crate::referee::engine::{Engine, EngineError};
+use crate::referee::game::option_defaults;
+use crate::referee::stderr_log::StderrLog;
 use std::time::Duration;
 
 /// How long the check waits after `readyok` before it looks for a refusal
@@ -20,7 +20,7 @@ const STDERR_SETTLE: Duration = Duration::from_millis(50);
 /// engine takes the whole handshake limit), and stops it again. The error
 /// has one line per engine that failed.
 pub fn check(spec: &TournamentSpec) -> Result<(), String> {
-    let defaults = referee::option_defaults(spec);
+    let defaults = option_defaults(spec);
     let failures: Vec<String> = std::thread::scope(|scope| {
         let checks: Vec<_> = spec
             .engines

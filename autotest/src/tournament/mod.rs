@@ -1,0 +1,16 @@
+//! Tournaments: the game schedule (`schedule`), running it (`run`), the
+//! standings as games come in (`standings`), an earlier run's games taken
+//! up again (`resume`), the running report (`progress`) and the final
+//! table (`table`). `resume` and `standings` know the schedule, not the
+//! runner.
+
+pub mod progress;
+pub mod resume;
+pub mod run;
+pub mod schedule;
+pub mod standings;
+pub mod table;
+
+pub use run::{run, run_resumed};
+pub use schedule::schedule;
+pub use table::table;

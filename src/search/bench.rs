@@ -1,11 +1,21 @@
 //! `leiserchess bench`: a fixed-depth search of a fixed position set, one
-//! thread, a fresh 16 MB table per position. Single-thread search is
-//! deterministic, so the node total is the search's fingerprint.
+//! thread, the 16 MB table cleared before each position. Single-thread
+//! search is deterministic, so the node total is the search's fingerprint.
+//!
+//! One table serves the whole run: a cleared table searches exactly as a
+//! new one, and a new one per position made the time depend on the
+//! allocator (a fresh mapping's pages are faulted in during the search, a
+//! reused block's were zeroed before it), so the nps moved by 4% with the
+//! size of the rest of the program (BENCHMARKS.md, "One typed engine
+//! configuration").
 
-use super::pvs::search_depth;
-use super::{Params, Root};
+use super::pvs::order::Order;
+use super::pvs::think;
+use super::time::SearchLimits;
+use super::{Params, Root, Shared};
 use crate::rules::fen;
 use crate::rules::moves::Move;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 pub const DEFAULT_DEPTH: u32 = 6;
@@ -50,14 +60,22 @@ pub struct Line {
 }
 
 /// Searches every position of `POSITIONS` to `depth` with `params`, one
-/// thread and a new `hash_mb` table each.
+/// thread and a `hash_mb` table cleared before each.
 pub fn run(depth: u32, params: Params, hash_mb: usize, ways: usize) -> Vec<Line> {
+    let shared = Shared::new(hash_mb, ways);
+    let limits = SearchLimits {
+        depth: Some(depth),
+        ..SearchLimits::default()
+    };
     POSITIONS
         .iter()
         .map(|&text| {
             let board = fen::parse(text).expect("bench positions parse");
             let root = Root::new(board);
-            let answer = search_depth(&root, depth, params, hash_mb, ways);
+            shared.tt.clear();
+            shared.stop.store(false, Ordering::Relaxed);
+            let mut order = [Order::default()];
+            let answer = think(&root, &limits, params, &shared, &mut order, |_, _, _| {});
             Line {
                 fen: text,
                 best: answer.best,

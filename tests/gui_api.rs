@@ -212,6 +212,7 @@ async fn the_page_and_its_assets_are_served() {
     for (path, kind, has) in [
         ("/", "text/html", "<svg id=\"board\""),
         ("/app.js", "text/javascript", "/api/games"),
+        ("/options.js", "text/javascript", "/api/options"),
         ("/style.css", "text/css", "#board"),
     ] {
         let res = app.raw("GET", path, None, Vec::new()).await;

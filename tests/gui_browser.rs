@@ -554,6 +554,50 @@ async fn play(page: Page, url: String, dir: PathBuf, downloads: PathBuf) {
         std::fs::write(&docs, &png).unwrap();
     }
 
+    // The engine's options: opened, the panel lists the engine's declared
+    // options with their values; a value out of range is clamped and the
+    // server's report shown, a refused one shown as an error, the value
+    // as it was.
+    page.c.set_window_size(1280, 1000).await.unwrap();
+    page.click("#options summary").await;
+    page.until(
+        "the options listed",
+        "return document.querySelector(\"#options-list input[data-option='threads']\") !== null;",
+    )
+    .await;
+    let listed = page
+        .js("return document.querySelectorAll('#options-list [data-option]').length;")
+        .await;
+    assert_eq!(listed, json!(leiserchess::config::options().count()));
+    let set = |name: &str, value: &str| {
+        format!(
+            "const i = document.querySelector(\"#options-list input[data-option='{name}']\"); i.value = {}; i.dispatchEvent(new Event('change'));",
+            json!(value)
+        )
+    };
+    page.js(&set("threads", "99")).await;
+    let report = "return document.getElementById('options-report').textContent;";
+    page.until(
+        "the clamp reported",
+        "return document.getElementById('options-report').textContent === 'threads set to 64 (99 is outside 1..64)' && document.querySelector(\"#options-list input[data-option='threads']\").value === '64';",
+    )
+    .await;
+    page.js(&set("draw", "1.5")).await;
+    page.until(
+        "the refusal shown",
+        "return document.getElementById('options-report').classList.contains('error');",
+    )
+    .await;
+    assert_eq!(
+        page.js(report).await,
+        json!("option 'draw' wants a whole number, got '1.5'")
+    );
+    page.until(
+        "the value as it was",
+        "return document.querySelector(\"#options-list input[data-option='draw']\").value === '-7';",
+    )
+    .await;
+
     // A phone's width: the page fits without sideways scrolling, the
     // analysis's lines included.
     page.c.set_window_size(390, 844).await.unwrap();

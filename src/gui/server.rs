@@ -16,6 +16,7 @@ use std::sync::Arc;
 const INDEX: &str = include_str!("page/index.html");
 const STYLE: &str = include_str!("page/style.css");
 const SCRIPT: &str = include_str!("page/app.js");
+const OPTIONS_SCRIPT: &str = include_str!("page/options.js");
 
 /// The page and the API.
 pub fn router(config: Config) -> Router {
@@ -30,6 +31,10 @@ pub fn router(config: Config) -> Router {
         .route(
             "/app.js",
             get(|| asset("text/javascript; charset=utf-8", SCRIPT)),
+        )
+        .route(
+            "/options.js",
+            get(|| asset("text/javascript; charset=utf-8", OPTIONS_SCRIPT)),
         )
         .route("/api/options", get(options::list).post(options::set))
         .route("/api/games", post(api::new_game))

@@ -375,3 +375,20 @@ fn the_searches_share_their_common_parts_and_nothing_else() {
         "the scanner must see super:: paths"
     );
 }
+
+/// Files stay small enough to read whole: none in `src/` passes 500 lines
+/// (autotest's own test checks `autotest/src`).
+#[test]
+fn no_source_file_passes_500_lines() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|p| {
+            let lines = fs::read_to_string(p).unwrap().lines().count();
+            (lines > 500).then(|| format!("{}: {lines} lines", p.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}

@@ -22,7 +22,7 @@ const LEAVES: &[&str] = &["user_text", "check_rep", "declaration", "user_file"];
 /// The search algorithms, each a folder of `src/search`; the rest of
 /// `src/search` is shared by all of them, except `bench`, whose workload
 /// runs one.
-const ALGORITHMS: &[&str] = &["pvs"];
+const ALGORITHMS: &[&str] = &["pvs", "mcts"];
 
 /// The rules' modules, each allowed to import the ones before it.
 const RULES: &[&str] = &[

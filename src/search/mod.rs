@@ -1,5 +1,6 @@
 //! The searches and what they share. Each algorithm has its own folder
-//! (`pvs`: principal variation search); around them, shared by all: the
+//! (`pvs`: principal variation search; `mcts`: Monte-Carlo tree search,
+//! one thread); around them, shared by all: the
 //! root and what a search reports (`root`), the threads' shared state
 //! (`shared`), the limits and time plan (`time`), the parameters
 //! (`params`), the k-way transposition table (`tt`) and the `bench`
@@ -7,6 +8,7 @@
 //! zap at ply `p` is worth `±(MATE − p)`.
 
 pub mod bench;
+pub mod mcts;
 pub mod params;
 pub mod pvs;
 pub mod root;

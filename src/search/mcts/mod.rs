@@ -1,0 +1,171 @@
+//! Monte-Carlo tree search, one thread: AlphaZero-style PUCT over an arena
+//! tree (`tree`), each playout adding at most one node and valuing it by
+//! the evaluation's score turned into an expected result through the
+//! win/draw/loss model (`value`); the priors come from a cheap move score
+//! (`prior`); `playout` walks the board. King zaps and draws found in the
+//! tree are exact, and a solver carries them up: a proven root ends the
+//! search.
+//!
+//! Here, `think`: the playouts within the limits, the reports and the
+//! answer. Nodes are playouts; a report's `depth` and `seldepth` are both
+//! the longest playout's length in plies, and `go depth N` stops once a
+//! playout reaches N. The best move is the quickest proven win, else the
+//! most visited root edge not proven lost; the line follows the same rule
+//! down the tree. The score is the best edge's mean turned back into
+//! centipawns, or for a proven root `±(MATE − plies)` (a draw: 0). One
+//! line only (`MultiPV` is not searched); `go mate` stops at a proven win
+//! like any other limit does.
+
+mod playout;
+pub mod prior;
+pub mod tree;
+pub mod value;
+
+use super::root::{Answer, Iteration, Line, Root};
+use super::shared::Shared;
+use super::time::{Plan, SearchLimits};
+use super::{Params, MATE};
+use crate::rules::moves::Move;
+use playout::Search;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+use tree::{Proof, ROOT};
+
+/// The tree's byte budget when the caller gives none.
+pub const DEFAULT_BUDGET: usize = 256 << 20;
+
+/// Playouts between two looks at the clock: a playout takes tens of
+/// microseconds, so a stop is seen within a millisecond or so.
+const CLOCK_EVERY: u64 = 16;
+
+/// Playouts before the first report; then one at each doubling.
+const FIRST_REPORT: u64 = 1024;
+
+/// The result of a search, beside the shared answer.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub answer: Answer,
+    /// The arena reached its budget and stopped growing (the playouts
+    /// went on over the tree it had).
+    pub tree_full: bool,
+    /// The arena's bytes at the end.
+    pub bytes: usize,
+    /// The root's edges: move, visits, mean for the mover (tests compare
+    /// trees with them).
+    pub root_edges: Vec<(Move, u32, Option<f64>)>,
+}
+
+/// Searches `root` within `limits` on one thread with the default budget,
+/// calling `report` with each iteration, the elapsed time and the
+/// playouts. With `infinite` or `ponder`, waits for `shared.stop` before
+/// answering; the caller clears `shared.stop` before starting.
+pub fn think(
+    root: &Root,
+    limits: &SearchLimits,
+    params: Params,
+    shared: &Shared,
+    report: impl FnMut(&Iteration, Duration, u64),
+) -> Answer {
+    think_within(root, limits, params, shared, DEFAULT_BUDGET, report).answer
+}
+
+/// `think` with the tree kept within `budget` bytes (the root's node
+/// aside), telling whether the budget was reached.
+pub fn think_within(
+    root: &Root,
+    limits: &SearchLimits,
+    params: Params,
+    shared: &Shared,
+    budget: usize,
+    mut report: impl FnMut(&Iteration, Duration, u64),
+) -> Outcome {
+    let start = Instant::now();
+    let mut plan = Plan::new(limits, start);
+    let mut pondered = shared.pondering.load(Ordering::Relaxed);
+    let mut search = Search::new(root, params, shared, budget);
+    let has_moves = !search.tree.range(ROOT).is_empty();
+    let mut playouts = 0u64;
+    let mut next_report = FIRST_REPORT;
+    let mut last = None;
+    while has_moves && search.tree.solve(ROOT).is_none() {
+        if shared.stop.load(Ordering::Relaxed)
+            || limits.nodes.is_some_and(|n| playouts >= n)
+            || limits.depth.is_some_and(|d| search.max_depth >= d)
+        {
+            break;
+        }
+        if playouts.is_multiple_of(CLOCK_EVERY) {
+            let clock = !shared.pondering.load(Ordering::Relaxed);
+            if clock && pondered {
+                // `ponderhit`: the move was played, our clock starts now.
+                pondered = false;
+                plan.start = Instant::now();
+            }
+            let past_goal = plan.soft.is_some_and(|s| plan.elapsed() >= s);
+            if clock && (past_goal || plan.past_hard()) {
+                break;
+            }
+        }
+        search.playout();
+        playouts += 1;
+        if playouts == next_report {
+            next_report *= 2;
+            let it = iteration(&search, playouts);
+            report(&it, start.elapsed(), playouts);
+            last = Some(it);
+        }
+    }
+    if has_moves && last.as_ref().is_none_or(|l| l.nodes != playouts) {
+        let it = iteration(&search, playouts);
+        report(&it, start.elapsed(), playouts);
+        last = Some(it);
+    }
+    // `go infinite` and pondering answer only when told to stop.
+    while (limits.infinite || shared.pondering.load(Ordering::Relaxed))
+        && !shared.stop.load(Ordering::Relaxed)
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    shared.stop.store(true, Ordering::Relaxed);
+    let tree = &search.tree;
+    let root_edges = tree.edges[tree.range(ROOT)]
+        .iter()
+        .map(|e| (e.mv, e.visits, e.q()))
+        .collect();
+    Outcome {
+        answer: Answer {
+            best: last.as_ref().and_then(|it| it.pv.first().copied()),
+            ponder: last.as_ref().and_then(|it| it.pv.get(1).copied()),
+            last,
+            nodes: playouts,
+            elapsed: start.elapsed(),
+        },
+        tree_full: tree.full(),
+        bytes: tree.bytes(),
+        root_edges,
+    }
+}
+
+/// The report of the tree as it stands.
+fn iteration(search: &Search, playouts: u64) -> Iteration {
+    let tree = &search.tree;
+    let pv = tree.pv();
+    let score = match tree.solve(ROOT) {
+        // The proofs are of the edge into the root: its mover's view.
+        Some(Proof::Loss(k)) => MATE - i32::from(k) + 1,
+        Some(Proof::Win(k)) => -(MATE - i32::from(k) + 1),
+        Some(Proof::Draw) => 0,
+        None => {
+            let q = tree.best(ROOT).and_then(|e| tree.edges[e].q());
+            value::centipawns(q.unwrap_or(0.5))
+        }
+    };
+    Iteration {
+        depth: search.max_depth,
+        seldepth: search.max_depth,
+        score,
+        nodes: playouts,
+        pv: pv.clone(),
+        lines: vec![Line { score, pv }],
+    }
+}

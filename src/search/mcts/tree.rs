@@ -1,0 +1,327 @@
+//! The search tree in one arena: nodes in one vector, edges in another,
+//! each node's edges contiguous (its moves, priors, visits, values and
+//! child). A node is made only when a playout first reaches it, whole:
+//! all its moves with their priors. Edges whose move ends the game (a King
+//! zapped, a draw) are never given a child; they carry their exact result
+//! as a [`Proof`], and the solver proves nodes from them.
+//!
+//! The arena keeps within a byte budget counted on the vectors' capacity:
+//! it grows by doubling up to the budget, and once a node no longer fits
+//! none is added (`full`). The root is made whatever the budget: every
+//! answer needs its moves.
+
+use crate::rules::moves::Move;
+use std::mem::size_of;
+
+/// No child yet.
+pub const NONE: u32 = u32::MAX;
+/// The root's node.
+pub const ROOT: u32 = 0;
+
+/// The exploration constant of PUCT.
+const C_PUCT: f64 = 1.5;
+/// First-play urgency: an unvisited edge is valued as its node's mean
+/// value for the side to move, less this; a node nobody has visited
+/// through (its first playout) counts as even. Below the mean, so that
+/// moves already known to be good are deepened before every sibling has
+/// been tried once; the priors then decide which siblings come first.
+const FPU_REDUCTION: f64 = 0.1;
+
+/// A proven result, from the view of the side that plays the edge's move;
+/// a King zap with the plies until it, the edge's own move the first.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Proof {
+    Win(u16),
+    Loss(u16),
+    Draw,
+}
+
+impl Proof {
+    /// The exact expected result.
+    pub fn value(self) -> f64 {
+        match self {
+            Proof::Win(_) => 1.0,
+            Proof::Loss(_) => 0.0,
+            Proof::Draw => 0.5,
+        }
+    }
+}
+
+/// A move from a node.
+#[derive(Clone, Copy, Debug)]
+pub struct Edge {
+    pub mv: Move,
+    pub prior: f32,
+    pub visits: u32,
+    /// The sum of the playouts' values through this edge (each 0 to 1,
+    /// the mover's expected result).
+    pub w: f64,
+    pub child: u32,
+    pub proof: Option<Proof>,
+}
+
+impl Edge {
+    pub fn new(mv: Move, prior: f32, proof: Option<Proof>) -> Edge {
+        Edge {
+            mv,
+            prior,
+            visits: 0,
+            w: 0.0,
+            child: NONE,
+            proof,
+        }
+    }
+
+    /// The mean value for the mover: exact when proven.
+    pub fn q(&self) -> Option<f64> {
+        match self.proof {
+            Some(p) => Some(p.value()),
+            None if self.visits > 0 => Some(self.w / f64::from(self.visits)),
+            None => None,
+        }
+    }
+}
+
+/// A position of the tree: where its edges are, and the playouts that
+/// passed through it (its creating one included).
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    pub first: u32,
+    pub len: u32,
+    pub visits: u32,
+}
+
+pub struct Tree {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    budget: usize,
+    full: bool,
+}
+
+impl Tree {
+    /// An empty tree that will keep within `budget` bytes (the root aside).
+    pub fn new(budget: usize) -> Tree {
+        Tree {
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            budget,
+            full: false,
+        }
+    }
+
+    /// The bytes the arena holds (its vectors' capacity).
+    pub fn bytes(&self) -> usize {
+        self.nodes.capacity() * size_of::<Node>() + self.edges.capacity() * size_of::<Edge>()
+    }
+
+    /// Whether a node failed to fit in the budget.
+    pub fn full(&self) -> bool {
+        self.full
+    }
+
+    /// Makes the root from its edges, whatever the budget.
+    pub fn add_root(&mut self, edges: &[Edge]) {
+        self.nodes.clear();
+        self.edges.clear();
+        self.edges.extend_from_slice(edges);
+        self.nodes.push(Node {
+            first: 0,
+            len: edges.len() as u32,
+            visits: 0,
+        });
+    }
+
+    /// Adds a node with `edges` (one playout through it) and returns its
+    /// index, or `None` (and the tree is full from then on) when it does
+    /// not fit the budget.
+    pub fn add(&mut self, edges: &[Edge]) -> Option<u32> {
+        let index = u32::try_from(self.nodes.len()).ok().filter(|&i| i != NONE);
+        let first = u32::try_from(self.edges.len() + edges.len()).ok();
+        let node_room = if self.nodes.len() == self.nodes.capacity() {
+            size_of::<Node>()
+        } else {
+            0
+        };
+        let spare = self.budget.saturating_sub(self.bytes() + node_room);
+        let fits =
+            index.is_some() && first.is_some() && reserve(&mut self.edges, edges.len(), spare) && {
+                let spare = self.budget.saturating_sub(self.bytes());
+                reserve(&mut self.nodes, 1, spare)
+            };
+        let (Some(index), true) = (index, fits) else {
+            self.full = true;
+            return None;
+        };
+        self.nodes.push(Node {
+            first: self.edges.len() as u32,
+            len: edges.len() as u32,
+            visits: 1,
+        });
+        self.edges.extend_from_slice(edges);
+        Some(index)
+    }
+
+    /// The edges of `node`, as indices into `edges`.
+    pub fn range(&self, node: u32) -> std::ops::Range<usize> {
+        let n = &self.nodes[node as usize];
+        n.first as usize..(n.first + n.len) as usize
+    }
+
+    /// The edge PUCT picks at `node`: the largest
+    /// `Q + C·P·√N / (1 + n)`, `Q` exact for a proven edge and the
+    /// first-play urgency for an unvisited one; ties to the first.
+    pub fn select(&self, node: u32) -> usize {
+        let range = self.range(node);
+        let (mut w, mut n) = (0.0, 0u64);
+        for e in &self.edges[range.clone()] {
+            w += e.w;
+            n += u64::from(e.visits);
+        }
+        let fpu = if n > 0 {
+            (w / n as f64 - FPU_REDUCTION).max(0.0)
+        } else {
+            0.5
+        };
+        let sqrt_n = f64::from(self.nodes[node as usize].visits.max(1)).sqrt();
+        let mut best = (range.start, f64::NEG_INFINITY);
+        for i in range {
+            let e = &self.edges[i];
+            let u = C_PUCT * f64::from(e.prior) * sqrt_n / (1.0 + f64::from(e.visits));
+            let score = e.q().unwrap_or(fpu) + u;
+            if score > best.1 {
+                best = (i, score);
+            }
+        }
+        best.0
+    }
+
+    /// The proof of the edge into `node` (its mover's view), if its edges
+    /// prove one: a winning move for the side to move loses the edge's
+    /// mover the game (the quickest), all moves lost for it wins it (the
+    /// longest defence); all proven with the best a draw is a draw, and so
+    /// is a node without moves.
+    pub fn solve(&self, node: u32) -> Option<Proof> {
+        let (mut all, mut draw, mut longest, mut quickest) = (true, false, 0u16, None);
+        for e in &self.edges[self.range(node)] {
+            match e.proof {
+                Some(Proof::Win(k)) => quickest = Some(quickest.map_or(k, |q: u16| q.min(k))),
+                Some(Proof::Loss(k)) => longest = longest.max(k),
+                Some(Proof::Draw) => draw = true,
+                None => all = false,
+            }
+        }
+        if let Some(k) = quickest {
+            return Some(Proof::Loss(k.saturating_add(1)));
+        }
+        let empty = self.nodes[node as usize].len == 0;
+        match (all, draw || empty) {
+            (false, _) => None,
+            (true, true) => Some(Proof::Draw),
+            (true, false) => Some(Proof::Win(longest.saturating_add(1))),
+        }
+    }
+
+    /// Adds a playout's `value` (for the mover of the path's last edge) to
+    /// every edge and node of `path` (node, edge), alternating the view.
+    pub fn backup(&mut self, path: &[(u32, usize)], value: f64) {
+        let mut v = value;
+        for &(node, e) in path.iter().rev() {
+            let edge = &mut self.edges[e];
+            edge.visits = edge.visits.saturating_add(1);
+            edge.w += v;
+            let n = &mut self.nodes[node as usize];
+            n.visits = n.visits.saturating_add(1);
+            v = 1.0 - v;
+        }
+    }
+
+    /// Carries proofs up `path` from its last edge for as long as each
+    /// edge's child is proven. The values already backed up stay as they
+    /// are: a proven edge is valued by its proof from now on.
+    pub fn prove_up(&mut self, path: &[(u32, usize)]) {
+        for &(_, e) in path.iter().rev() {
+            let edge = self.edges[e];
+            let proof = match edge.proof {
+                Some(p) => p,
+                None if edge.child != NONE => match self.solve(edge.child) {
+                    Some(p) => p,
+                    None => return,
+                },
+                None => return,
+            };
+            self.edges[e].proof = Some(proof);
+        }
+    }
+
+    /// The edge to play at `node`: the quickest proven win; else the most
+    /// visited edge not proven lost (ties to the better mean, then the
+    /// first); else, all lost, the longest defence.
+    pub fn best(&self, node: u32) -> Option<usize> {
+        let range = self.range(node);
+        let edges = &self.edges[range.clone()];
+        let at = |i: usize| range.start + i;
+        let win = |e: &Edge| match e.proof {
+            Some(Proof::Win(k)) => Some(k),
+            _ => None,
+        };
+        if let Some((i, _)) = edges
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| win(e).map(|k| (i, k)))
+            .min_by_key(|&(i, k)| (k, i))
+        {
+            return Some(at(i));
+        }
+        let mut best: Option<(usize, u32, f64)> = None;
+        for (i, e) in edges.iter().enumerate() {
+            if matches!(e.proof, Some(Proof::Loss(_))) {
+                continue;
+            }
+            let q = e.q().unwrap_or(0.0);
+            if best.is_none_or(|(_, n, bq)| e.visits > n || e.visits == n && q > bq) {
+                best = Some((i, e.visits, q));
+            }
+        }
+        if let Some((i, _, _)) = best {
+            return Some(at(i));
+        }
+        let loss = |e: &Edge| match e.proof {
+            Some(Proof::Loss(k)) => k,
+            _ => 0,
+        };
+        let i = (0..edges.len()).max_by_key(|&i| (loss(&edges[i]), std::cmp::Reverse(i)))?;
+        Some(at(i))
+    }
+
+    /// The line of best edges from the root, as far as the tree goes.
+    pub fn pv(&self) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut node = ROOT;
+        while let Some(e) = self.best(node) {
+            let edge = self.edges[e];
+            line.push(edge.mv);
+            if edge.child == NONE || edge.visits == 0 {
+                break;
+            }
+            node = edge.child;
+        }
+        line
+    }
+}
+
+/// Makes room in `v` for `extra` more items, taking at most `spare` more
+/// bytes: doubling the capacity when that fits, else exactly what fits.
+/// `false` when even `extra` does not.
+fn reserve<T>(v: &mut Vec<T>, extra: usize, spare: usize) -> bool {
+    let need = v.len() + extra;
+    if need <= v.capacity() {
+        return true;
+    }
+    let most = v.capacity() + spare / size_of::<T>();
+    if need > most {
+        return false;
+    }
+    let want = (v.capacity() * 2).max(need).max(16).min(most);
+    v.reserve_exact(want - v.len());
+    true
+}

@@ -1,0 +1,190 @@
+//! The Monte-Carlo tree search as a library: a legal answer on varied
+//! positions, the same tree for the same `go nodes N`, King zaps found
+//! and proven (the solver agrees with PVS), the arena's byte budget kept,
+//! and a stop answered at once.
+
+use leiserchess::rules::fen;
+use leiserchess::rules::game::Game;
+use leiserchess::search::mcts::{self, Outcome};
+use leiserchess::search::time::SearchLimits;
+use leiserchess::search::{pvs, Params, Root, Shared, MATE};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// The FENs of `perft/data/<name>`.
+fn reference_fens(name: &str) -> Vec<String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("perft/data")
+        .join(name);
+    let text = std::fs::read_to_string(&path).expect("reference data");
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| l.split('|').next().unwrap().trim().to_string())
+        .collect()
+}
+
+fn nodes(n: u64) -> SearchLimits {
+    SearchLimits {
+        nodes: Some(n),
+        ..SearchLimits::default()
+    }
+}
+
+fn search(root: &Root, limits: &SearchLimits, budget: usize) -> Outcome {
+    let shared = Shared::new(1, 1);
+    mcts::think_within(
+        root,
+        limits,
+        Params::default(),
+        &shared,
+        budget,
+        |_, _, _| {},
+    )
+}
+
+/// Asserts that the answer is one of the game's legal moves.
+fn assert_legal(game: &mut Game, o: &Outcome, what: &str) {
+    let best = o.answer.best.unwrap_or_else(|| panic!("{what}: no move"));
+    assert!(game.legal_moves().contains(&best), "{what}: {best} illegal");
+}
+
+#[test]
+fn a_legal_move_on_reference_positions_and_random_games() {
+    let mut games: Vec<Game> = reference_fens("positions.txt")
+        .iter()
+        .step_by(3)
+        .map(|f| Game::from_fen(f).unwrap())
+        .collect();
+    // Random games from the start, Ko respected, stopped before a King falls.
+    let mut rng = fastrand::Rng::with_seed(7);
+    for plies in (2..60).step_by(3) {
+        let mut g = Game::from_fen(fen::STARTPOS).unwrap();
+        for _ in 0..plies {
+            let moves = g.legal_moves();
+            let m = moves[rng.usize(..moves.len())];
+            let mut next = g.clone();
+            next.play(m).unwrap();
+            if next.is_over() {
+                break;
+            }
+            g = next;
+        }
+        games.push(g);
+    }
+    assert!(games.len() >= 110, "{}", games.len());
+    for (i, g) in games.iter_mut().enumerate() {
+        let o = search(&Root::from_game(g), &nodes(48), mcts::DEFAULT_BUDGET);
+        assert!(o.answer.nodes <= 48);
+        let it = o.answer.last.as_ref().expect("a report");
+        assert_eq!(it.pv.first().copied(), o.answer.best);
+        assert_legal(g, &o, &format!("game {i} ({})", fen::to_fen(g.board())));
+    }
+}
+
+#[test]
+fn the_same_nodes_grow_the_same_tree() {
+    let root = Root::new(fen::parse(fen::STARTPOS).unwrap());
+    let a = search(&root, &nodes(1500), mcts::DEFAULT_BUDGET);
+    let b = search(&root, &nodes(1500), mcts::DEFAULT_BUDGET);
+    assert_eq!(a.answer.nodes, 1500);
+    assert_eq!(a.answer.best, b.answer.best);
+    assert_eq!(a.answer.last, b.answer.last);
+    assert_eq!(a.root_edges, b.root_edges);
+    let visits: u32 = a.root_edges.iter().map(|e| e.1).sum();
+    assert_eq!(visits, 1500);
+}
+
+#[test]
+fn a_king_zap_in_one_is_played_and_proven() {
+    for text in reference_fens("tactics.txt").iter().take(5) {
+        let mut game = Game::from_fen(text).unwrap();
+        let o = search(&Root::from_game(&game), &nodes(1000), mcts::DEFAULT_BUDGET);
+        assert_eq!(o.answer.last.as_ref().unwrap().score, MATE - 1, "{text}");
+        assert_legal(&mut game, &o, text);
+        game.play(o.answer.best.unwrap()).unwrap();
+        assert!(game.is_over(), "{text}: the move does not zap the King");
+    }
+}
+
+#[test]
+fn the_solver_proves_what_pvs_proves() {
+    // Without the pruning that can miss a line, depth 3 proves them all.
+    let params = Params {
+        use_nnue: false,
+        ..Params::default()
+    }
+    .exhaustive();
+    let mut proven = 0;
+    for text in reference_fens("tactics.txt").iter().skip(30) {
+        let root = Root::new(fen::parse(text).unwrap());
+        let pvs_score = pvs::search_depth(&root, 3, params, 1, 4)
+            .last
+            .unwrap()
+            .score;
+        assert_eq!(pvs_score, MATE - 3, "{text}");
+        proven += 1;
+        let o = search(&root, &nodes(30_000), mcts::DEFAULT_BUDGET);
+        let it = o.answer.last.as_ref().unwrap();
+        assert_eq!(it.score, MATE - 3, "{text}");
+        assert!(o.answer.nodes < 30_000, "{text}: a proven root stops");
+        let mut game = Game::from_fen(text).unwrap();
+        assert_legal(&mut game, &o, text);
+    }
+    assert_eq!(proven, 8);
+}
+
+#[test]
+fn a_tiny_budget_is_kept_and_reported() {
+    let mut game = Game::from_fen(fen::STARTPOS).unwrap();
+    let budget = 64 << 10;
+    let o = search(&Root::from_game(&game), &nodes(3000), budget);
+    assert!(o.tree_full);
+    assert!(o.bytes <= budget, "{} bytes", o.bytes);
+    assert_eq!(o.answer.nodes, 3000);
+    assert_legal(&mut game, &o, "start");
+    let roomy = search(&Root::from_game(&game), &nodes(300), mcts::DEFAULT_BUDGET);
+    assert!(!roomy.tree_full);
+}
+
+#[test]
+fn a_stop_or_a_deadline_is_answered_at_once_with_a_move() {
+    let mut game = Game::from_fen(fen::STARTPOS).unwrap();
+    let root = Root::from_game(&game);
+    let shared = Shared::new(1, 1);
+    shared.stop.store(true, Ordering::Relaxed);
+    let answer = mcts::think(
+        &root,
+        &SearchLimits::default(),
+        Params::default(),
+        &shared,
+        |_, _, _| {},
+    );
+    assert_eq!(answer.nodes, 0);
+    assert!(game.legal_moves().contains(&answer.best.unwrap()));
+    let limits = SearchLimits {
+        movetime: Some(100),
+        ..SearchLimits::default()
+    };
+    shared.stop.store(false, Ordering::Relaxed);
+    let t = Instant::now();
+    let answer = mcts::think(&root, &limits, Params::default(), &shared, |_, _, _| {});
+    assert!(
+        t.elapsed() < Duration::from_millis(400),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(answer.nodes > 0);
+    assert!(game.legal_moves().contains(&answer.best.unwrap()));
+    let depth = SearchLimits {
+        depth: Some(3),
+        ..SearchLimits::default()
+    };
+    let answer = mcts::think(
+        &root,
+        &depth,
+        Params::default(),
+        &Shared::new(1, 1),
+        |_, _, _| {},
+    );
+    assert_eq!(answer.last.unwrap().depth, 3);
+}

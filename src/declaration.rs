@@ -17,6 +17,8 @@ pub enum Kind {
     Button,
     /// Text (a file name); empty by default.
     Text,
+    /// One of the named choices, stored as its index.
+    Combo { choices: &'static [&'static str] },
 }
 
 /// What the engine does when an option changes, beyond storing the value.
@@ -121,6 +123,22 @@ impl<T> Declaration<T> {
         Declaration {
             name,
             kind: Kind::Check,
+            default: default as i64,
+            effect: Effect::None,
+            store,
+        }
+    }
+
+    /// One of `choices`, `default` the index of the default.
+    pub const fn combo(
+        name: &'static str,
+        default: usize,
+        choices: &'static [&'static str],
+        store: Store<T>,
+    ) -> Self {
+        Declaration {
+            name,
+            kind: Kind::Combo { choices },
             default: default as i64,
             effect: Effect::None,
             store,

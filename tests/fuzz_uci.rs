@@ -1538,8 +1538,9 @@ impl Gen {
     }
 
     /// `setoption` of a real option (any case) with a value in or out of
-    /// its range (`hash` at most 64 MB and `threads` at most 4, whatever
-    /// the range), a bogus name or value, or a malformed command.
+    /// its range (`hash` and `mcts_tree_mb` at most 64 MB and `threads` at
+    /// most 4, whatever the range), a bogus name or value, or a malformed
+    /// command.
     fn setoption(&mut self) -> String {
         let options: Vec<_> = options().filter(|o| o.name() != "check_rep").collect();
         let option = self.pick(&options);
@@ -1550,7 +1551,7 @@ impl Gen {
         match self.below(10) {
             0..=5 => {
                 let value = match (option.kind(), option.name()) {
-                    (_, "hash") => self.range(-2, 64).to_string(),
+                    (_, "hash" | "mcts_tree_mb") => self.range(-2, 64).to_string(),
                     (_, "threads") => self.range(-1, 4).to_string(),
                     (OptionKind::Spin { min, max }, _) => match self.below(4) {
                         0 => (min - self.range(1, 1000)).to_string(),
@@ -1560,6 +1561,10 @@ impl Gen {
                     (OptionKind::Check, _) => self
                         .pick(&["true", "false", "TRUE", "yes", "1"])
                         .to_string(),
+                    (OptionKind::Combo { choices }, _) => match self.below(4) {
+                        0 => "alphabeta".to_string(),
+                        _ => self.pick(choices).to_ascii_uppercase(),
+                    },
                     (OptionKind::Text, _) => self
                         .pick(&["", "/nonexistent/book.bin", "/etc/hostname", "a b"])
                         .to_string(),

@@ -597,6 +597,18 @@ async fn play(page: Page, url: String, dir: PathBuf, downloads: PathBuf) {
         "return document.querySelector(\"#options-list input[data-option='draw']\").value === '-7';",
     )
     .await;
+    // A choice: the search, set back to PVS for what follows.
+    for (choice, said) in [("mcts", "Search set to mcts"), ("pvs", "Search set to pvs")] {
+        page.js(&format!(
+            "const s = document.querySelector(\"#options-list select[data-option='Search']\"); s.value = '{choice}'; s.dispatchEvent(new Event('change'));"
+        ))
+        .await;
+        page.until(
+            &format!("'{said}'"),
+            &format!("return document.getElementById('options-report').textContent === '{said}' && document.querySelector(\"#options-list select[data-option='Search']\").value === '{choice}';"),
+        )
+        .await;
+    }
 
     // A phone's width: the page fits without sideways scrolling, the
     // analysis's lines included.

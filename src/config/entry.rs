@@ -113,6 +113,18 @@ impl Entry {
                     (report, true)
                 })
             }
+            Kind::Combo { choices } => {
+                let index = choices
+                    .iter()
+                    .position(|c| c.eq_ignore_ascii_case(text))
+                    .ok_or_else(|| OptionError::NotAChoice {
+                        name,
+                        value: text.to_string(),
+                        choices,
+                    })?;
+                self.store_number(c, index as i64);
+                Ok((format!("{name} set to {}", choices[index]), false))
+            }
             Kind::Check | Kind::Button => {
                 let v = match text.to_ascii_lowercase().as_str() {
                     "true" => 1,

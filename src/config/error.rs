@@ -8,8 +8,19 @@ use std::fmt;
 pub enum OptionError {
     Unknown(String),
     MissingValue(&'static str),
-    NotANumber { name: &'static str, value: String },
-    NotABool { name: &'static str, value: String },
+    NotANumber {
+        name: &'static str,
+        value: String,
+    },
+    NotABool {
+        name: &'static str,
+        value: String,
+    },
+    NotAChoice {
+        name: &'static str,
+        value: String,
+        choices: &'static [&'static str],
+    },
 }
 
 impl fmt::Display for OptionError {
@@ -28,6 +39,18 @@ impl fmt::Display for OptionError {
                 write!(
                     f,
                     "option '{name}' wants true or false, got '{}'",
+                    quote(value)
+                )
+            }
+            OptionError::NotAChoice {
+                name,
+                value,
+                choices,
+            } => {
+                write!(
+                    f,
+                    "option '{name}' wants one of {}, got '{}'",
+                    choices.join(", "),
                     quote(value)
                 )
             }

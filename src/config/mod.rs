@@ -13,9 +13,12 @@ mod entry;
 mod error;
 mod flags;
 
-use crate::declaration::{self, bool_field, number_field, text_field, Declaration, Effect, Kind};
+use crate::declaration::{
+    self, bool_field, number_field, text_field, Declaration, Effect, Kind, Store,
+};
 use crate::eval::nnue::Network;
 use crate::rules::game::DrawRules;
+use crate::search::algorithm::{self, Algorithm};
 use crate::search::params::{Params, TableSize};
 use crate::search::time::{ClockUse, SearchLimits};
 pub use entry::{options, Entry, Value};
@@ -42,16 +45,26 @@ pub struct EngineConfig {
     pub eval_file: String,
     /// Whether `info` lines carry `wdl` (`UCI_ShowWDL`).
     pub show_wdl: bool,
+    /// The search a `go` runs (`Search`: pvs or mcts).
+    pub algorithm: Algorithm,
+    /// The Monte-Carlo tree's memory budget in MB (`mcts_tree_mb`).
+    pub tree_mb: usize,
 }
 
 /// The engine's own options that `uci` lists first.
-pub const ENGINE_FIRST: &[Declaration<EngineConfig>] = &[Declaration::spin(
-    "threads",
-    1,
-    1,
-    64,
-    number_field!(threads),
-)];
+pub const ENGINE_FIRST: &[Declaration<EngineConfig>] = &[
+    Declaration::spin("threads", 1, 1, 64, number_field!(threads)),
+    Declaration::combo(
+        "Search",
+        0,
+        algorithm::NAMES,
+        Store::Number {
+            set: |c, v| c.algorithm = Algorithm::from_index(v),
+            get: |c| c.algorithm as i64,
+        },
+    ),
+    Declaration::spin("mcts_tree_mb", 256, 1, 65536, number_field!(tree_mb)),
+];
 
 /// The engine's own options that `uci` lists after the search's.
 pub const ENGINE_LAST: &[Declaration<EngineConfig>] = &[
@@ -73,6 +86,8 @@ impl Default for EngineConfig {
             book_file: String::new(),
             eval_file: String::new(),
             show_wdl: false,
+            algorithm: Algorithm::Pvs,
+            tree_mb: 0,
         };
         let first = declaration::defaults(zero, ENGINE_FIRST);
         declaration::defaults(first, ENGINE_LAST)
@@ -145,6 +160,15 @@ impl EngineConfig {
                 ),
                 Kind::Button => format!("option name {} type button", o.name()),
                 Kind::Text => format!("option name {} type string default <empty>", o.name()),
+                Kind::Combo { choices } => {
+                    let vars: Vec<String> = choices.iter().map(|c| format!("var {c}")).collect();
+                    format!(
+                        "option name {} type combo default {} {}",
+                        o.name(),
+                        choices[o.default() as usize],
+                        vars.join(" ")
+                    )
+                }
             })
             .collect()
     }

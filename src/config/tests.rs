@@ -75,6 +75,7 @@ fn every_option_lands_and_is_declared_once() {
         let value = match o.kind() {
             Kind::Spin { min, max } => (if o.default() == max { min } else { max }).to_string(),
             Kind::Check => (o.default() == 0).to_string(),
+            Kind::Combo { choices } => choices[(o.default() as usize + 1) % choices.len()].into(),
             Kind::Text => "some file".to_string(),
             Kind::Button => {
                 assert_eq!(c.set(o.name(), None).unwrap().effect, Effect::NewTable);

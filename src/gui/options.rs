@@ -95,6 +95,10 @@ fn listing(engine: &Engine) -> Value {
                 }
                 Kind::Check => v["default"] = json!(o.default() != 0),
                 Kind::Text => v["default"] = json!(""),
+                Kind::Combo { choices } => {
+                    v["default"] = json!(choices[o.default() as usize]);
+                    v["choices"] = json!(choices);
+                }
                 Kind::Button => {}
             }
             v
@@ -109,6 +113,7 @@ fn kind_name(k: Kind) -> &'static str {
         Kind::Check => "check",
         Kind::Button => "button",
         Kind::Text => "string",
+        Kind::Combo { .. } => "combo",
     }
 }
 
@@ -116,6 +121,7 @@ fn kind_name(k: Kind) -> &'static str {
 fn value(engine: &Engine, o: Entry) -> Value {
     match (o.kind(), o.value(&engine.config)) {
         (Kind::Check, Current::Number(v)) => json!(v != 0),
+        (Kind::Combo { choices }, Current::Number(v)) => json!(choices[v as usize]),
         (_, Current::Number(v)) => json!(v),
         (_, Current::Text(t)) => json!(t),
         (_, Current::None) => Value::Null,

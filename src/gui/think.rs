@@ -13,9 +13,9 @@ use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
 use crate::eval::wdl::wdl;
 use crate::rules::moves::Move;
+use crate::search::algorithm;
 use crate::search::params::TableSize;
 use crate::search::pvs::order::Order;
-use crate::search::pvs::think;
 use crate::search::time::SearchLimits;
 use crate::search::{score_text, Iteration, Params, Root, Shared};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -134,17 +134,19 @@ pub fn spawn(
         multipv,
         ..engine.search
     };
-    let threads = engine.threads;
+    let (threads, algorithm, tree_mb) = (engine.threads, engine.algorithm, engine.tree_mb);
     let searching = control.clone();
     std::thread::spawn(move || {
         let mut orders: Vec<Order> = (0..threads).map(|_| Order::default()).collect();
         let mut shown = 0;
-        let answer = think(
+        let answer = algorithm::think(
+            algorithm,
             &root,
             &limits,
             params,
             &searching.shared,
             &mut orders,
+            tree_mb,
             |it, elapsed, nodes| {
                 // The iteration a stop cut short keeps only the lines it
                 // completed: the page keeps the last whole one's instead.
@@ -155,7 +157,8 @@ pub fn spawn(
                 // A closed stream only means nobody is watching.
                 let _ = tx.send(info(it, elapsed, nodes));
             },
-        );
+        )
+        .answer;
         let play = match task {
             Task::Play { fallback, .. } => Some((
                 answer.best.unwrap_or(fallback),

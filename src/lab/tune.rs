@@ -128,7 +128,7 @@ pub fn bounds() -> [(f64, f64); N] {
     std::array::from_fn(|i| match WEIGHTS[i].kind {
         Kind::Spin { min, max } => (min as f64, max as f64),
         Kind::Check => (0.0, 1.0),
-        Kind::Button | Kind::Text => (0.0, 0.0),
+        Kind::Button | Kind::Text | Kind::Combo { .. } => (0.0, 0.0),
     })
 }
 

@@ -19,8 +19,8 @@ use crate::eval::nnue::Network;
 use crate::lab::book::Book;
 use crate::rules::fen;
 use crate::rules::game::Game;
+use crate::search::algorithm::{self, Algorithm};
 use crate::search::pvs::order::Order;
-use crate::search::pvs::think;
 use crate::search::{Root, Shared};
 use crate::user_text::{escape_controls, quote};
 use std::io::{BufRead, Write};
@@ -368,13 +368,22 @@ impl Engine {
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
         let (shared, output) = (self.shared.clone(), self.output.clone());
+        let (algorithm, tree_mb) = (self.config.algorithm, self.config.tree_mb);
+        if algorithm == Algorithm::Mcts && threads > 1 {
+            say(
+                out,
+                "mcts searches on one thread: threads > 1 is for pvs".into(),
+            );
+        }
         let thread = std::thread::spawn(move || {
-            let answer = think(
+            let run = algorithm::think(
+                algorithm,
                 &root,
                 &limits,
                 params,
                 &shared,
                 &mut orders,
+                tree_mb,
                 |it, elapsed, nodes| {
                     let text = info::lines(
                         it,
@@ -386,6 +395,13 @@ impl Engine {
                     output.write(text.as_bytes());
                 },
             );
+            if run.tree_full {
+                let full = format!(
+                    "info string the search tree filled mcts_tree_mb ({tree_mb} MB) and stopped growing\n"
+                );
+                output.write(full.as_bytes());
+            }
+            let answer = run.answer;
             let best = answer.best.unwrap_or(fallback);
             let line = match answer.ponder.filter(|_| answer.best.is_some()) {
                 Some(p) => format!("bestmove {best} ponder {p}\n"),

@@ -4,9 +4,10 @@
 //! root and what a search reports (`root`), the threads' shared state
 //! (`shared`), the limits and time plan (`time`), the parameters
 //! (`params`), the k-way transposition table (`tt`) and the `bench`
-//! workload. Scores are centipawns from the side to move's view; a King
+//! workload; `algorithm` picks the search a `go` runs. Scores are centipawns from the side to move's view; a King
 //! zap at ply `p` is worth `±(MATE − p)`.
 
+pub mod algorithm;
 pub mod bench;
 pub mod mcts;
 pub mod params;

@@ -6,8 +6,13 @@
 "use strict";
 
 function optionInput(o) {
-  const input = document.createElement(o.type === "button" ? "button" : "input");
+  const tags = { button: "button", combo: "select" };
+  const input = document.createElement(tags[o.type] || "input");
   input.dataset.option = o.name;
+  if (o.type === "combo") {
+    for (const c of o.choices) input.append(new Option(c, c, false, c === o.value));
+    return input;
+  }
   if (o.type === "spin") {
     Object.assign(input, { type: "number", min: o.min, max: o.max, value: o.value });
   } else if (o.type === "check") {

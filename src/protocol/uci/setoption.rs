@@ -78,6 +78,9 @@ mod tests {
             let value = match o.kind() {
                 Kind::Spin { min, max } => (if o.default() == max { min } else { max }).to_string(),
                 Kind::Check => (o.default() == 0).to_string(),
+                Kind::Combo { choices } => {
+                    choices[(o.default() as usize + 1) % choices.len()].to_string()
+                }
                 Kind::Button => String::new(),
                 Kind::Text if o.effect() == Effect::LoadNet => net_file.display().to_string(),
                 Kind::Text => book_file.display().to_string(),

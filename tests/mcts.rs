@@ -38,6 +38,7 @@ fn search(root: &Root, limits: &SearchLimits, budget: usize) -> Outcome {
         Params::default(),
         &shared,
         budget,
+        &mut None,
         |_, _, _| {},
     )
 }

@@ -132,3 +132,60 @@ fn a_bad_choice_is_refused_and_pvs_stays() {
     assert_eq!(depths, [1, 2, 3]);
     e.quit();
 }
+
+#[test]
+fn the_next_move_starts_from_the_kept_tree_until_ucinewgame() {
+    let mut e = mcts_engine();
+    let reused = |e: &mut Engine, moves: &str| {
+        e.send(&format!("position startpos moves {moves}"));
+        let from = e.transcript.len();
+        e.send("go nodes 10");
+        let a = e.answer(PATIENCE);
+        let said = e.transcript[from..]
+            .iter()
+            .any(|l| l.starts_with("< info string the search started from the last tree's"));
+        (a, said)
+    };
+    e.send("position startpos");
+    e.send("go nodes 6000");
+    let a = e.answer(PATIENCE);
+    let ponder = a.ponder.clone().expect("a ponder move after 6000 playouts");
+    let line = format!("{} {ponder}", a.best);
+    assert!(reused(&mut e, &line).1, "no reuse after {line}");
+    e.send("ucinewgame");
+    e.send("position startpos");
+    e.send("go nodes 6000");
+    e.answer(PATIENCE);
+    e.send("ucinewgame");
+    assert!(!reused(&mut e, &line).1, "a tree kept across ucinewgame");
+    e.quit();
+}
+
+#[test]
+fn multipv_lists_the_most_visited_root_moves_with_their_scores() {
+    let mut e = mcts_engine();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go nodes 3000");
+    let a = e.answer(PATIENCE);
+    let last: Vec<&str> = e
+        .transcript
+        .iter()
+        .filter_map(|l| l.strip_prefix("< "))
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    let tail = &last[last.len() - 3..];
+    for (k, l) in tail.iter().enumerate() {
+        assert!(l.contains(&format!(" multipv {} ", k + 1)), "{l}");
+    }
+    assert!(tail[0].contains(&format!(" pv {}", a.best)), "{}", tail[0]);
+    let firsts: Vec<&str> = tail
+        .iter()
+        .map(|l| l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap())
+        .collect();
+    assert!(
+        firsts[0] != firsts[1] && firsts[1] != firsts[2],
+        "{firsts:?}"
+    );
+    e.quit();
+}

@@ -18,7 +18,7 @@ use crate::declaration::{
 };
 use crate::eval::nnue::Network;
 use crate::rules::game::DrawRules;
-use crate::search::algorithm::{self, Algorithm};
+use crate::search::algorithm::{self, Algorithm, Setup};
 use crate::search::params::{Params, TableSize};
 use crate::search::time::{ClockUse, SearchLimits};
 pub use entry::{options, Entry, Value};
@@ -123,6 +123,15 @@ impl EngineConfig {
         SearchLimits {
             clock: self.clock,
             ..go
+        }
+    }
+
+    /// The search chosen, its threads and its tree's size.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            algorithm: self.algorithm,
+            threads: self.threads,
+            tree_mb: self.tree_mb,
         }
     }
 

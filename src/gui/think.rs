@@ -13,9 +13,8 @@ use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
 use crate::eval::wdl::wdl;
 use crate::rules::moves::Move;
-use crate::search::algorithm;
+use crate::search::algorithm::{self, Memory};
 use crate::search::params::TableSize;
-use crate::search::pvs::order::Order;
 use crate::search::time::SearchLimits;
 use crate::search::{score_text, Iteration, Params, Root, Shared};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -134,19 +133,18 @@ pub fn spawn(
         multipv,
         ..engine.search
     };
-    let (threads, algorithm, tree_mb) = (engine.threads, engine.algorithm, engine.tree_mb);
+    let setup = engine.setup();
     let searching = control.clone();
     std::thread::spawn(move || {
-        let mut orders: Vec<Order> = (0..threads).map(|_| Order::default()).collect();
+        let mut memory = Memory::default();
         let mut shown = 0;
         let answer = algorithm::think(
-            algorithm,
+            setup,
             &root,
             &limits,
             params,
             &searching.shared,
-            &mut orders,
-            tree_mb,
+            &mut memory,
             |it, elapsed, nodes| {
                 // The iteration a stop cut short keeps only the lines it
                 // completed: the page keeps the last whole one's instead.

@@ -19,8 +19,7 @@ use crate::eval::nnue::Network;
 use crate::lab::book::Book;
 use crate::rules::fen;
 use crate::rules::game::Game;
-use crate::search::algorithm::{self, Algorithm};
-use crate::search::pvs::order::Order;
+use crate::search::algorithm::{self, Algorithm, Memory};
 use crate::search::{Root, Shared};
 use crate::user_text::{escape_controls, quote};
 use std::io::{BufRead, Write};
@@ -56,8 +55,8 @@ impl Output {
 
 /// Work running on its own thread.
 enum Running {
-    /// A `go`: its thread hands the move-ordering tables back.
-    Search { thread: JoinHandle<Vec<Order>> },
+    /// A `go`: its thread hands the searches' memory back.
+    Search { thread: JoinHandle<Memory> },
     /// A `perft`, on its own copy of the board, stopped by its own flag.
     Perft {
         thread: JoinHandle<()>,
@@ -93,8 +92,9 @@ pub struct Engine {
     /// Draws the `randomize` noise of the `eval` command; fixed seed.
     rng: fastrand::Rng,
     shared: Arc<Shared>,
-    /// One move-ordering table per search thread, while no search runs.
-    orders: Vec<Order>,
+    /// What the searches keep between `go`s (move-ordering tables, the
+    /// MCTS tree), while no search runs.
+    memory: Memory,
     running: Option<Running>,
     /// The opening book (`BookFile`), played with `OwnBook`.
     book: Book,
@@ -145,7 +145,7 @@ impl Engine {
             book_rng: fastrand::Rng::with_seed(RNG_SEED),
             shared: Arc::new(new_shared(&config, Network::shared_embedded())),
             net: Network::shared_embedded(),
-            orders: vec![Order::default()],
+            memory: Memory::default(),
             running: None,
             freeing: None,
             config,
@@ -179,8 +179,8 @@ impl Engine {
             None => {}
             Some(Running::Search { thread }) => {
                 self.shared.stop.store(true, Ordering::Relaxed);
-                if let Ok(orders) = thread.join() {
-                    self.orders = orders;
+                if let Ok(memory) = thread.join() {
+                    self.memory = memory;
                 }
             }
             Some(Running::Perft { thread, stop }) => {
@@ -250,7 +250,7 @@ impl Engine {
             "ucinewgame" => {
                 self.game = new_game(&self.config);
                 self.renew_table();
-                self.orders.iter_mut().for_each(Order::clear);
+                self.memory.clear();
             }
             "position" => self.position(args, out),
             "perft" => self.perft(args, out),
@@ -359,17 +359,14 @@ impl Engine {
             multipv: params.multipv > 1,
             wdl: self.config.show_wdl,
         };
-        let threads = self.config.threads;
-        let mut orders = std::mem::take(&mut self.orders);
-        orders.resize_with(threads, Order::default);
-        orders.truncate(threads);
+        let setup = self.config.setup();
+        let mut memory = std::mem::take(&mut self.memory);
         self.shared.stop.store(false, Ordering::Relaxed);
         self.shared
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
         let (shared, output) = (self.shared.clone(), self.output.clone());
-        let (algorithm, tree_mb) = (self.config.algorithm, self.config.tree_mb);
-        if algorithm == Algorithm::Mcts && threads > 1 {
+        if setup.algorithm == Algorithm::Mcts && setup.threads > 1 {
             say(
                 out,
                 "mcts searches on one thread: threads > 1 is for pvs".into(),
@@ -377,13 +374,12 @@ impl Engine {
         }
         let thread = std::thread::spawn(move || {
             let run = algorithm::think(
-                algorithm,
+                setup,
                 &root,
                 &limits,
                 params,
                 &shared,
-                &mut orders,
-                tree_mb,
+                &mut memory,
                 |it, elapsed, nodes| {
                     let text = info::lines(
                         it,
@@ -395,9 +391,17 @@ impl Engine {
                     output.write(text.as_bytes());
                 },
             );
+            if run.reused > 0 {
+                let kept = format!(
+                    "info string the search started from the last tree's {} playouts under this position\n",
+                    run.reused
+                );
+                output.write(kept.as_bytes());
+            }
             if run.tree_full {
                 let full = format!(
-                    "info string the search tree filled mcts_tree_mb ({tree_mb} MB) and stopped growing\n"
+                    "info string the search tree filled mcts_tree_mb ({} MB) and stopped growing\n",
+                    setup.tree_mb
                 );
                 output.write(full.as_bytes());
             }
@@ -408,7 +412,7 @@ impl Engine {
                 None => format!("bestmove {best}\n"),
             };
             output.write(line.as_bytes());
-            orders
+            memory
         });
         self.running = Some(Running::Search { thread });
     }

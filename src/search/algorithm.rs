@@ -30,39 +30,80 @@ impl Algorithm {
     }
 }
 
+/// What the searches keep from one `go` to the next: PVS's move-ordering
+/// tables (one a thread) and MCTS's tree.
+pub struct Memory {
+    pub orders: Vec<Order>,
+    pub tree: Option<mcts::Kept>,
+}
+
+impl Default for Memory {
+    fn default() -> Memory {
+        Memory {
+            orders: vec![Order::default()],
+            tree: None,
+        }
+    }
+}
+
+impl Memory {
+    /// A new game: the tables cleared, the tree dropped.
+    pub fn clear(&mut self) {
+        self.orders.iter_mut().for_each(Order::clear);
+        self.tree = None;
+    }
+}
+
+/// Which search runs, on how many threads, with how big an MCTS tree.
+#[derive(Clone, Copy, Debug)]
+pub struct Setup {
+    pub algorithm: Algorithm,
+    pub threads: usize,
+    pub tree_mb: usize,
+}
+
 /// What a search gives back beside its answer.
 pub struct Run {
     pub answer: Answer,
     /// MCTS only: the tree reached its memory budget and stopped growing.
     pub tree_full: bool,
+    /// MCTS only: the root's playouts kept from the last search.
+    pub reused: u64,
 }
 
-/// Searches `root` within `limits` with `algorithm`: PVS on one thread an
-/// `Order` of `orders` (their count is the thread count), MCTS on one
-/// thread with a tree of at most `tree_mb` MB. `report` gets each
-/// iteration, the elapsed time and all threads' nodes (MCTS: playouts).
-#[allow(clippy::too_many_arguments)]
+/// Searches `root` within `limits` as `setup` says: PVS with one `Order`
+/// of `memory` a thread, MCTS on one thread from the reusable part of
+/// `memory`'s tree, with a tree of at most `tree_mb` MB, leaving it there.
+/// `report` gets each iteration, the elapsed time and all threads' nodes
+/// (MCTS: playouts).
 pub fn think(
-    algorithm: Algorithm,
+    setup: Setup,
     root: &Root,
     limits: &SearchLimits,
     params: Params,
     shared: &Shared,
-    orders: &mut [Order],
-    tree_mb: usize,
+    memory: &mut Memory,
     report: impl FnMut(&Iteration, Duration, u64),
 ) -> Run {
-    match algorithm {
-        Algorithm::Pvs => Run {
-            answer: pvs::think(root, limits, params, shared, orders, report),
-            tree_full: false,
-        },
+    match setup.algorithm {
+        Algorithm::Pvs => {
+            let orders = &mut memory.orders;
+            orders.resize_with(setup.threads.max(1), Order::default);
+            orders.truncate(setup.threads.max(1));
+            Run {
+                answer: pvs::think(root, limits, params, shared, orders, report),
+                tree_full: false,
+                reused: 0,
+            }
+        }
         Algorithm::Mcts => {
-            let budget = tree_mb.saturating_mul(1 << 20);
-            let out = mcts::think_within(root, limits, params, shared, budget, report);
+            let budget = setup.tree_mb.saturating_mul(1 << 20);
+            let kept = &mut memory.tree;
+            let out = mcts::think_within(root, limits, params, shared, budget, kept, report);
             Run {
                 answer: out.answer,
                 tree_full: out.tree_full,
+                reused: out.reused,
             }
         }
     }

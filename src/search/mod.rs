@@ -18,7 +18,7 @@ pub mod time;
 pub mod tt;
 
 pub use params::Params;
-pub use root::{Answer, Iteration, Line, Root};
+pub use root::{Answer, Iteration, Line, Root, Visits};
 pub use shared::Shared;
 
 pub const MATE: i32 = 32000;

@@ -62,6 +62,16 @@ pub struct Iteration {
 pub struct Line {
     pub score: i32,
     pub pv: Vec<Move>,
+    /// MCTS: the playouts through the line's first move, of the root's.
+    pub visits: Option<Visits>,
+}
+
+/// A root move's share of the playouts (MCTS): the move's and the root's,
+/// kept playouts of an earlier search included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Visits {
+    pub edge: u64,
+    pub root: u64,
 }
 
 /// The answer of a search.

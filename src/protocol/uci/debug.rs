@@ -30,7 +30,7 @@ impl Engine {
                     let cx = Context {
                         board: self.game.board(),
                         tt: &self.shared.tt,
-                        orders: &self.orders,
+                        orders: &self.memory.orders,
                     };
                     out.extend_from_slice((d.run)(&cx).as_bytes());
                 }

@@ -59,6 +59,7 @@ mod tests {
             .map(|(&score, m)| Line {
                 score,
                 pv: vec![mv(m), mv("b3L")],
+                visits: None,
             })
             .collect();
         Iteration {

@@ -12,16 +12,21 @@
 //! playout reaches N. The best move is the quickest proven win, else the
 //! most visited root edge not proven lost; the line follows the same rule
 //! down the tree. The score is the best edge's mean turned back into
-//! centipawns, or for a proven root `±(MATE − plies)` (a draw: 0). One
-//! line only (`MultiPV` is not searched); `go mate` stops at a proven win
-//! like any other limit does.
+//! centipawns, or for a proven root `±(MATE − plies)` (a draw: 0). With
+//! `MultiPV` k, the root's first k edges by the same rule, then by visits,
+//! each with its share of the playouts. `go mate` stops at a proven win
+//! like any other limit does. The tree is kept for the next search
+//! (`reuse`).
 
 mod playout;
 pub mod prior;
+mod reuse;
 pub mod tree;
 pub mod value;
 
-use super::root::{Answer, Iteration, Line, Root};
+pub use reuse::Kept;
+
+use super::root::{Answer, Iteration, Line, Root, Visits};
 use super::shared::Shared;
 use super::time::{Plan, SearchLimits};
 use super::{Params, MATE};
@@ -29,7 +34,7 @@ use crate::rules::moves::Move;
 use playout::Search;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-use tree::{Proof, ROOT};
+use tree::{Proof, Tree, ROOT};
 
 /// The tree's byte budget when the caller gives none.
 pub const DEFAULT_BUDGET: usize = 256 << 20;
@@ -53,12 +58,14 @@ pub struct Outcome {
     /// The root's edges: move, visits, mean for the mover (tests compare
     /// trees with them).
     pub root_edges: Vec<(Move, u32, Option<f64>)>,
+    /// The root's playouts kept from the last search (tree reuse).
+    pub reused: u64,
 }
 
-/// Searches `root` within `limits` on one thread with the default budget,
-/// calling `report` with each iteration, the elapsed time and the
-/// playouts. With `infinite` or `ponder`, waits for `shared.stop` before
-/// answering; the caller clears `shared.stop` before starting.
+/// Searches `root` within `limits` on one thread with the default budget
+/// and a new tree, calling `report` with each iteration, the elapsed time
+/// and the playouts. With `infinite` or `ponder`, waits for `shared.stop`
+/// before answering; the caller clears `shared.stop` before starting.
 pub fn think(
     root: &Root,
     limits: &SearchLimits,
@@ -66,23 +73,39 @@ pub fn think(
     shared: &Shared,
     report: impl FnMut(&Iteration, Duration, u64),
 ) -> Answer {
-    think_within(root, limits, params, shared, DEFAULT_BUDGET, report).answer
+    let mut kept = None;
+    think_within(
+        root,
+        limits,
+        params,
+        shared,
+        DEFAULT_BUDGET,
+        &mut kept,
+        report,
+    )
+    .answer
 }
 
 /// `think` with the tree kept within `budget` bytes (the root's node
-/// aside), telling whether the budget was reached.
+/// aside), telling whether the budget was reached; starts from the
+/// reusable part of `kept` (see `reuse`) and leaves its tree there.
 pub fn think_within(
     root: &Root,
     limits: &SearchLimits,
     params: Params,
     shared: &Shared,
     budget: usize,
+    kept: &mut Option<Kept>,
     mut report: impl FnMut(&Iteration, Duration, u64),
 ) -> Outcome {
+    let reused = kept
+        .take()
+        .and_then(|k| k.reuse(root, params, &shared.net, budget));
     let start = Instant::now();
     let mut plan = Plan::new(limits, start);
     let mut pondered = shared.pondering.load(Ordering::Relaxed);
-    let mut search = Search::new(root, params, shared, budget);
+    let mut search = Search::new(root, params, shared, budget, reused);
+    let reused = u64::from(search.tree.nodes[ROOT as usize].visits);
     let has_moves = !search.tree.range(ROOT).is_empty();
     let mut playouts = 0u64;
     let mut next_report = FIRST_REPORT;
@@ -110,13 +133,13 @@ pub fn think_within(
         playouts += 1;
         if playouts == next_report {
             next_report *= 2;
-            let it = iteration(&search, playouts);
+            let it = iteration(&search.tree, search.max_depth, params.multipv, playouts);
             report(&it, start.elapsed(), playouts);
             last = Some(it);
         }
     }
     if has_moves && last.as_ref().is_none_or(|l| l.nodes != playouts) {
-        let it = iteration(&search, playouts);
+        let it = iteration(&search.tree, search.max_depth, params.multipv, playouts);
         report(&it, start.elapsed(), playouts);
         last = Some(it);
     }
@@ -127,11 +150,13 @@ pub fn think_within(
         std::thread::sleep(Duration::from_millis(1));
     }
     shared.stop.store(true, Ordering::Relaxed);
-    let tree = &search.tree;
+    let tree = search.tree;
     let root_edges = tree.edges[tree.range(ROOT)]
         .iter()
         .map(|e| (e.mv, e.visits, e.q()))
         .collect();
+    let (tree_full, bytes) = (tree.full(), tree.bytes());
+    *kept = Some(Kept::new(tree, root, params, shared.net.clone()));
     Outcome {
         answer: Answer {
             best: last.as_ref().and_then(|it| it.pv.first().copied()),
@@ -140,32 +165,53 @@ pub fn think_within(
             nodes: playouts,
             elapsed: start.elapsed(),
         },
-        tree_full: tree.full(),
-        bytes: tree.bytes(),
+        tree_full,
+        bytes,
         root_edges,
+        reused,
     }
 }
 
-/// The report of the tree as it stands.
-fn iteration(search: &Search, playouts: u64) -> Iteration {
-    let tree = &search.tree;
-    let pv = tree.pv();
-    let score = match tree.solve(ROOT) {
-        // The proofs are of the edge into the root: its mover's view.
-        Some(Proof::Loss(k)) => MATE - i32::from(k) + 1,
-        Some(Proof::Win(k)) => -(MATE - i32::from(k) + 1),
-        Some(Proof::Draw) => 0,
-        None => {
-            let q = tree.best(ROOT).and_then(|e| tree.edges[e].q());
-            value::centipawns(q.unwrap_or(0.5))
-        }
-    };
+/// The report of `tree` as it stands, its longest playout `depth` plies:
+/// the first `multipv` root edges of [`Tree::ranked`], each scored by its
+/// proof or its mean.
+fn iteration(tree: &Tree, depth: u32, multipv: usize, playouts: u64) -> Iteration {
+    let root = u64::from(tree.nodes[ROOT as usize].visits);
+    let lines: Vec<Line> = tree
+        .ranked(ROOT)
+        .into_iter()
+        .take(multipv.max(1))
+        .map(|e| {
+            let edge = tree.edges[e];
+            Line {
+                score: score(edge.proof, edge.q()),
+                pv: tree.line_from(e),
+                visits: Some(Visits {
+                    edge: u64::from(edge.visits),
+                    root,
+                }),
+            }
+        })
+        .collect();
+    let first = lines.first();
     Iteration {
-        depth: search.max_depth,
-        seldepth: search.max_depth,
-        score,
+        depth,
+        seldepth: depth,
+        score: first.map_or(0, |l| l.score),
         nodes: playouts,
-        pv: pv.clone(),
-        lines: vec![Line { score, pv }],
+        pv: first.map_or(Vec::new(), |l| l.pv.clone()),
+        lines,
+    }
+}
+
+/// A root edge's score for the side to move: a proven King zap `k` plies
+/// away counting the edge's move as `MATE − k` (lost: its negative), a
+/// proven draw 0, else its mean in centipawns (unvisited: even).
+fn score(proof: Option<Proof>, q: Option<f64>) -> i32 {
+    match proof {
+        Some(Proof::Win(k)) => MATE - i32::from(k),
+        Some(Proof::Loss(k)) => -(MATE - i32::from(k)),
+        Some(Proof::Draw) => 0,
+        None => value::centipawns(q.unwrap_or(0.5)),
     }
 }

@@ -189,13 +189,24 @@ pub struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    /// The tree of `root` within `budget` bytes, its root made.
-    pub fn new(root: &Root, params: Params, shared: &'a Shared, budget: usize) -> Search<'a> {
+    /// The search of `root` over `kept` (a tree whose root is `root`'s
+    /// position), or else over a new tree within `budget` bytes, its root
+    /// made.
+    pub fn new(
+        root: &Root,
+        params: Params,
+        shared: &'a Shared,
+        budget: usize,
+        kept: Option<Tree>,
+    ) -> Search<'a> {
         let mut walker = Walker::new(root, params, shared);
         let mut edges = Vec::new();
-        walker.moves(&root.searchmoves, &mut edges);
-        let mut tree = Tree::new(budget);
-        tree.add_root(&edges);
+        let tree = kept.unwrap_or_else(|| {
+            walker.moves(&root.searchmoves, &mut edges);
+            let mut tree = Tree::new(budget);
+            tree.add_root(&edges);
+            tree
+        });
         Search {
             tree,
             walker,

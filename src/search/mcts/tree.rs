@@ -293,19 +293,43 @@ impl Tree {
         Some(at(i))
     }
 
-    /// The line of best edges from the root, as far as the tree goes.
-    pub fn pv(&self) -> Vec<Move> {
-        let mut line = Vec::new();
-        let mut node = ROOT;
-        while let Some(e) = self.best(node) {
-            let edge = self.edges[e];
-            line.push(edge.mv);
-            if edge.child == NONE || edge.visits == 0 {
+    /// The edges of `node` as reported, best first: [`best`](Tree::best),
+    /// then the others by visits (ties to the better mean, then the first).
+    pub fn ranked(&self, node: u32) -> Vec<usize> {
+        let Some(best) = self.best(node) else {
+            return Vec::new();
+        };
+        let mut rest: Vec<usize> = self.range(node).filter(|&e| e != best).collect();
+        let key = |e: usize| {
+            let edge = &self.edges[e];
+            (edge.visits, edge.q().unwrap_or(0.0))
+        };
+        rest.sort_by(|&a, &b| {
+            key(b)
+                .partial_cmp(&key(a))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        std::iter::once(best).chain(rest).collect()
+    }
+
+    /// The line from edge `e` on: its move, then the best edges below it
+    /// as far as the tree goes.
+    pub fn line_from(&self, e: usize) -> Vec<Move> {
+        let mut line = vec![self.edges[e].mv];
+        let mut edge = self.edges[e];
+        while edge.child != NONE && edge.visits > 0 {
+            let Some(next) = self.best(edge.child) else {
                 break;
-            }
-            node = edge.child;
+            };
+            edge = self.edges[next];
+            line.push(edge.mv);
         }
         line
+    }
+
+    /// The line of best edges from the root, as far as the tree goes.
+    pub fn pv(&self) -> Vec<Move> {
+        self.best(ROOT).map_or(Vec::new(), |e| self.line_from(e))
     }
 }
 

@@ -178,6 +178,7 @@ impl<'a> Worker<'a> {
         let mut lines = vec![Line {
             score,
             pv: self.pv[0].clone(),
+            visits: None,
         }];
         if self.multipv > 1 {
             self.more_lines(depth, &mut lines);
@@ -221,6 +222,7 @@ impl<'a> Worker<'a> {
             lines.push(Line {
                 score,
                 pv: self.pv[0].clone(),
+                visits: None,
             });
         }
         // A later line can score above an earlier one when the table

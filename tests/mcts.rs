@@ -31,13 +31,21 @@ fn nodes(n: u64) -> SearchLimits {
 }
 
 fn search(root: &Root, limits: &SearchLimits, budget: usize) -> Outcome {
+    search_on(1, root, limits, budget)
+}
+
+/// A search on `threads` (more than one: the streamed search).
+fn search_on(threads: usize, root: &Root, limits: &SearchLimits, budget: usize) -> Outcome {
     let shared = Shared::new(1, 1);
     mcts::think_within(
         root,
         limits,
         Params::default(),
         &shared,
-        budget,
+        mcts::Resources {
+            bytes: budget,
+            threads,
+        },
         &mut None,
         |_, _, _| {},
     )
@@ -51,6 +59,17 @@ fn assert_legal(game: &mut Game, o: &Outcome, what: &str) {
 
 #[test]
 fn a_legal_move_on_reference_positions_and_random_games() {
+    legal_moves_on(1);
+}
+
+#[test]
+fn a_legal_move_on_the_same_positions_with_two_threads() {
+    legal_moves_on(2);
+}
+
+/// Searches over a hundred varied positions on `threads`: each answer is
+/// legal, the first move of the reported line, after the playouts asked.
+fn legal_moves_on(threads: usize) {
     let mut games: Vec<Game> = reference_fens("positions.txt")
         .iter()
         .step_by(3)
@@ -74,7 +93,12 @@ fn a_legal_move_on_reference_positions_and_random_games() {
     }
     assert!(games.len() >= 110, "{}", games.len());
     for (i, g) in games.iter_mut().enumerate() {
-        let o = search(&Root::from_game(g), &nodes(48), mcts::DEFAULT_BUDGET);
+        let o = search_on(
+            threads,
+            &Root::from_game(g),
+            &nodes(48),
+            mcts::DEFAULT_BUDGET,
+        );
         assert!(o.answer.nodes <= 48);
         let it = o.answer.last.as_ref().expect("a report");
         assert_eq!(it.pv.first().copied(), o.answer.best);

@@ -29,7 +29,7 @@ fn search(
         &nodes(n),
         params,
         shared,
-        mcts::DEFAULT_BUDGET,
+        mcts::Resources::default(),
         kept,
         |_, _, _| {},
     )

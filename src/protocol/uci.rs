@@ -19,7 +19,7 @@ use crate::eval::nnue::Network;
 use crate::lab::book::Book;
 use crate::rules::fen;
 use crate::rules::game::Game;
-use crate::search::algorithm::{self, Algorithm, Memory};
+use crate::search::algorithm::{self, Memory};
 use crate::search::{Root, Shared};
 use crate::user_text::{escape_controls, quote};
 use std::io::{BufRead, Write};
@@ -366,12 +366,6 @@ impl Engine {
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
         let (shared, output) = (self.shared.clone(), self.output.clone());
-        if setup.algorithm == Algorithm::Mcts && setup.threads > 1 {
-            say(
-                out,
-                "mcts searches on one thread: threads > 1 is for pvs".into(),
-            );
-        }
         let thread = std::thread::spawn(move || {
             let run = algorithm::think(
                 setup,

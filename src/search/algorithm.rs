@@ -72,8 +72,9 @@ pub struct Run {
 }
 
 /// Searches `root` within `limits` as `setup` says: PVS with one `Order`
-/// of `memory` a thread, MCTS on one thread from the reusable part of
-/// `memory`'s tree, with a tree of at most `tree_mb` MB, leaving it there.
+/// of `memory` a thread, MCTS (streamed on more than one thread) from the
+/// reusable part of `memory`'s tree, with a tree of at most `tree_mb` MB,
+/// leaving it there.
 /// `report` gets each iteration, the elapsed time and all threads' nodes
 /// (MCTS: playouts).
 pub fn think(
@@ -97,9 +98,12 @@ pub fn think(
             }
         }
         Algorithm::Mcts => {
-            let budget = setup.tree_mb.saturating_mul(1 << 20);
+            let resources = mcts::Resources {
+                bytes: setup.tree_mb.saturating_mul(1 << 20),
+                threads: setup.threads.max(1),
+            };
             let kept = &mut memory.tree;
-            let out = mcts::think_within(root, limits, params, shared, budget, kept, report);
+            let out = mcts::think_within(root, limits, params, shared, resources, kept, report);
             Run {
                 answer: out.answer,
                 tree_full: out.tree_full,

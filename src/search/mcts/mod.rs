@@ -18,29 +18,32 @@
 //! like any other limit does. The tree is kept for the next search
 //! (`reuse`).
 
+mod check;
 mod playout;
 pub mod prior;
 mod reuse;
+mod stream;
 pub mod tree;
 pub mod value;
+mod watch;
 
 pub use reuse::Kept;
 
 use super::root::{Answer, Iteration, Line, Root, Visits};
 use super::shared::Shared;
-use super::time::{Plan, SearchLimits};
+use super::time::SearchLimits;
 use super::{Params, MATE};
 use crate::rules::moves::Move;
 use playout::Search;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use tree::{Proof, Tree, ROOT};
+use watch::Watch;
 
 /// The tree's byte budget when the caller gives none.
 pub const DEFAULT_BUDGET: usize = 256 << 20;
 
-/// Playouts between two looks at the clock: a playout takes tens of
-/// microseconds, so a stop is seen within a millisecond or so.
+/// Playouts between two looks at the clock: a playout takes a few
+/// microseconds, so a stop is seen within a millisecond.
 const CLOCK_EVERY: u64 = 16;
 
 /// Playouts before the first report; then one at each doubling.
@@ -62,6 +65,23 @@ pub struct Outcome {
     pub reused: u64,
 }
 
+/// What a search may use: the tree's bytes (the root's node aside) and
+/// its threads (more than one: the streamed search, `stream`).
+#[derive(Clone, Copy, Debug)]
+pub struct Resources {
+    pub bytes: usize,
+    pub threads: usize,
+}
+
+impl Default for Resources {
+    fn default() -> Resources {
+        Resources {
+            bytes: DEFAULT_BUDGET,
+            threads: 1,
+        }
+    }
+}
+
 /// Searches `root` within `limits` on one thread with the default budget
 /// and a new tree, calling `report` with each iteration, the elapsed time
 /// and the playouts. With `infinite` or `ponder`, waits for `shared.stop`
@@ -74,89 +94,60 @@ pub fn think(
     report: impl FnMut(&Iteration, Duration, u64),
 ) -> Answer {
     let mut kept = None;
-    think_within(
-        root,
-        limits,
-        params,
-        shared,
-        DEFAULT_BUDGET,
-        &mut kept,
-        report,
-    )
-    .answer
+    let resources = Resources::default();
+    think_within(root, limits, params, shared, resources, &mut kept, report).answer
 }
 
-/// `think` with the tree kept within `budget` bytes (the root's node
-/// aside), telling whether the budget was reached; starts from the
-/// reusable part of `kept` (see `reuse`) and leaves its tree there.
+/// `think` within `resources`, telling whether the tree's budget was
+/// reached; starts from the reusable part of `kept` (see `reuse`) and
+/// leaves its tree there.
 pub fn think_within(
     root: &Root,
     limits: &SearchLimits,
     params: Params,
     shared: &Shared,
-    budget: usize,
+    resources: Resources,
     kept: &mut Option<Kept>,
-    mut report: impl FnMut(&Iteration, Duration, u64),
+    report: impl FnMut(&Iteration, Duration, u64),
 ) -> Outcome {
+    let budget = resources.bytes;
     let reused = kept
         .take()
         .and_then(|k| k.reuse(root, params, &shared.net, budget));
     let start = Instant::now();
-    let mut plan = Plan::new(limits, start);
-    let mut pondered = shared.pondering.load(Ordering::Relaxed);
-    let mut search = Search::new(root, params, shared, budget, reused);
+    let mut watch = Watch::new(limits, shared, start);
+    let mut reports = Reports {
+        report,
+        start,
+        next: FIRST_REPORT,
+        multipv: params.multipv,
+        last: None,
+    };
+    let search = Search::new(root, params, shared, budget, reused);
     let reused = u64::from(search.tree.nodes[ROOT as usize].visits);
-    let has_moves = !search.tree.range(ROOT).is_empty();
-    let mut playouts = 0u64;
-    let mut next_report = FIRST_REPORT;
-    let mut last = None;
-    while has_moves && search.tree.solve(ROOT).is_none() {
-        if shared.stop.load(Ordering::Relaxed)
-            || limits.nodes.is_some_and(|n| playouts >= n)
-            || limits.depth.is_some_and(|d| search.max_depth >= d)
-        {
-            break;
-        }
-        if playouts.is_multiple_of(CLOCK_EVERY) {
-            let clock = !shared.pondering.load(Ordering::Relaxed);
-            if clock && pondered {
-                // `ponderhit`: the move was played, our clock starts now.
-                pondered = false;
-                plan.start = Instant::now();
-            }
-            let past_goal = plan.soft.is_some_and(|s| plan.elapsed() >= s);
-            if clock && (past_goal || plan.past_hard()) {
-                break;
-            }
-        }
-        search.playout();
-        playouts += 1;
-        if playouts == next_report {
-            next_report *= 2;
-            let it = iteration(&search.tree, search.max_depth, params.multipv, playouts);
-            report(&it, start.elapsed(), playouts);
-            last = Some(it);
-        }
+    let (tree, playouts) = if resources.threads > 1 {
+        let work = stream::Work {
+            root,
+            params,
+            shared,
+            evaluators: resources.threads,
+        };
+        stream::run(&work, search.tree, &mut watch, &mut reports)
+    } else {
+        one_thread(search, shared, &mut watch, &mut reports)
+    };
+    watch.wait_for_stop(shared);
+    #[cfg(feature = "debug-commands")]
+    if params.check_rep {
+        crate::check_rep::check(&tree);
     }
-    if has_moves && last.as_ref().is_none_or(|l| l.nodes != playouts) {
-        let it = iteration(&search.tree, search.max_depth, params.multipv, playouts);
-        report(&it, start.elapsed(), playouts);
-        last = Some(it);
-    }
-    // `go infinite` and pondering answer only when told to stop.
-    while (limits.infinite || shared.pondering.load(Ordering::Relaxed))
-        && !shared.stop.load(Ordering::Relaxed)
-    {
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    shared.stop.store(true, Ordering::Relaxed);
-    let tree = search.tree;
     let root_edges = tree.edges[tree.range(ROOT)]
         .iter()
         .map(|e| (e.mv, e.visits, e.q()))
         .collect();
     let (tree_full, bytes) = (tree.full(), tree.bytes());
     *kept = Some(Kept::new(tree, root, params, shared.net.clone()));
+    let last = reports.last;
     Outcome {
         answer: Answer {
             best: last.as_ref().and_then(|it| it.pv.first().copied()),
@@ -169,6 +160,66 @@ pub fn think_within(
         bytes,
         root_edges,
         reused,
+    }
+}
+
+/// The playouts on this thread until a limit or a proof ends them: the
+/// tree and the playouts made.
+fn one_thread<R: FnMut(&Iteration, Duration, u64)>(
+    mut search: Search,
+    shared: &Shared,
+    watch: &mut Watch,
+    reports: &mut Reports<R>,
+) -> (Tree, u64) {
+    let mut playouts = 0u64;
+    let has_moves = !search.tree.range(ROOT).is_empty();
+    while has_moves && search.tree.solve(ROOT).is_none() {
+        if watch.enough(playouts, search.max_depth)
+            || playouts.is_multiple_of(CLOCK_EVERY) && watch.out_of_time(shared)
+        {
+            break;
+        }
+        search.playout();
+        playouts += 1;
+        if reports.due(playouts) {
+            reports.send(&search.tree, search.max_depth, playouts);
+        }
+    }
+    reports.end(&search.tree, search.max_depth, playouts);
+    (search.tree, playouts)
+}
+
+/// A search's reports: the first after [`FIRST_REPORT`] playouts, then one
+/// at each doubling, and one at the end unless the last was of the same
+/// playouts; the last kept for the answer.
+struct Reports<R> {
+    report: R,
+    start: Instant,
+    next: u64,
+    multipv: usize,
+    last: Option<Iteration>,
+}
+
+impl<R: FnMut(&Iteration, Duration, u64)> Reports<R> {
+    fn due(&self, playouts: u64) -> bool {
+        playouts >= self.next
+    }
+
+    fn send(&mut self, tree: &Tree, depth: u32, playouts: u64) {
+        while self.next <= playouts {
+            self.next *= 2;
+        }
+        let it = iteration(tree, depth, self.multipv, playouts);
+        (self.report)(&it, self.start.elapsed(), playouts);
+        self.last = Some(it);
+    }
+
+    /// The report at the end (none for a root without moves).
+    fn end(&mut self, tree: &Tree, depth: u32, playouts: u64) {
+        let fresh = self.last.as_ref().is_none_or(|l| l.nodes != playouts);
+        if !tree.range(ROOT).is_empty() && fresh {
+            self.send(tree, depth, playouts);
+        }
     }
 }
 

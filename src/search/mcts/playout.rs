@@ -186,6 +186,9 @@ pub struct Search<'a> {
     edges: Vec<Edge>,
     /// The longest path so far, in plies.
     pub max_depth: u32,
+    /// The `check_rep` option: check each playout's path.
+    #[cfg(feature = "debug-commands")]
+    check_rep: bool,
 }
 
 impl<'a> Search<'a> {
@@ -213,6 +216,8 @@ impl<'a> Search<'a> {
             path: Vec::new(),
             edges,
             max_depth: 0,
+            #[cfg(feature = "debug-commands")]
+            check_rep: params.check_rep,
         }
     }
 
@@ -238,6 +243,10 @@ impl<'a> Search<'a> {
         self.max_depth = self.max_depth.max(self.path.len() as u32);
         self.tree.backup(&self.path, value);
         self.tree.prove_up(&self.path);
+        #[cfg(feature = "debug-commands")]
+        if self.check_rep {
+            super::check::path(&self.tree, &self.path, true);
+        }
     }
 
     /// The value, for its mover, of edge `e` just played onto a position

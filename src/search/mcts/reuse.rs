@@ -36,6 +36,11 @@ impl Kept {
         }
     }
 
+    /// The tree as the search left it.
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
     /// The kept subtree for a search of `root` within `budget` bytes,
     /// compacted; `None` when there is none to reuse: another game or
     /// position, moves the tree never reached, other options or net, a

@@ -15,6 +15,9 @@ use std::mem::size_of;
 
 /// No child yet.
 pub const NONE: u32 = u32::MAX;
+/// No child yet, and one on its way: the position is being evaluated for
+/// a playout of the streamed search (`stream`).
+pub const PENDING: u32 = u32::MAX - 1;
 /// The root's node.
 pub const ROOT: u32 = 0;
 
@@ -58,6 +61,10 @@ pub struct Edge {
     pub w: f64,
     pub child: u32,
     pub proof: Option<Proof>,
+    /// Playouts through this edge still on their way (the streamed search):
+    /// selection counts them as visits that lost, so that the playouts in
+    /// flight spread over the tree.
+    pub in_flight: u32,
 }
 
 impl Edge {
@@ -69,7 +76,13 @@ impl Edge {
             w: 0.0,
             child: NONE,
             proof,
+            in_flight: 0,
         }
+    }
+
+    /// The child node, if one has been made.
+    pub fn child(&self) -> Option<u32> {
+        (self.child < PENDING).then_some(self.child)
     }
 
     /// The mean value for the mover: exact when proven.
@@ -169,25 +182,34 @@ impl Tree {
 
     /// The edge PUCT picks at `node`: the largest
     /// `Q + C·P·√N / (1 + n)`, `Q` exact for a proven edge and the
-    /// first-play urgency for an unvisited one; ties to the first.
+    /// first-play urgency for an unvisited one; ties to the first. Playouts
+    /// in flight count in `n` and `N` and as losses in `Q`.
     pub fn select(&self, node: u32) -> usize {
         let range = self.range(node);
-        let (mut w, mut n) = (0.0, 0u64);
+        let (mut w, mut n, mut flying) = (0.0, 0u64, 0u64);
         for e in &self.edges[range.clone()] {
             w += e.w;
             n += u64::from(e.visits);
+            flying += u64::from(e.in_flight);
         }
         let fpu = if n > 0 {
             (w / n as f64 - FPU_REDUCTION).max(0.0)
         } else {
             0.5
         };
-        let sqrt_n = f64::from(self.nodes[node as usize].visits.max(1)).sqrt();
+        let visits = u64::from(self.nodes[node as usize].visits) + flying;
+        let sqrt_n = (visits.max(1) as f64).sqrt();
         let mut best = (range.start, f64::NEG_INFINITY);
         for i in range {
             let e = &self.edges[i];
-            let u = C_PUCT * f64::from(e.prior) * sqrt_n / (1.0 + f64::from(e.visits));
-            let score = e.q().unwrap_or(fpu) + u;
+            let n = f64::from(e.visits) + f64::from(e.in_flight);
+            let u = C_PUCT * f64::from(e.prior) * sqrt_n / (1.0 + n);
+            let q = match e.proof {
+                Some(p) => Some(p.value()),
+                None if n > 0.0 => Some(e.w / n),
+                None => None,
+            };
+            let score = q.unwrap_or(fpu) + u;
             if score > best.1 {
                 best = (i, score);
             }
@@ -235,6 +257,14 @@ impl Tree {
         }
     }
 
+    /// Takes the playout of `path` off the edges' playouts in flight.
+    pub fn release(&mut self, path: &[(u32, usize)]) {
+        for &(_, e) in path {
+            let edge = &mut self.edges[e];
+            edge.in_flight = edge.in_flight.saturating_sub(1);
+        }
+    }
+
     /// Carries proofs up `path` from its last edge for as long as each
     /// edge's child is proven. The values already backed up stay as they
     /// are: a proven edge is valued by its proof from now on.
@@ -243,7 +273,7 @@ impl Tree {
             let edge = self.edges[e];
             let proof = match edge.proof {
                 Some(p) => p,
-                None if edge.child != NONE => match self.solve(edge.child) {
+                None if edge.child().is_some() => match self.solve(edge.child) {
                     Some(p) => p,
                     None => return,
                 },
@@ -317,8 +347,8 @@ impl Tree {
     pub fn line_from(&self, e: usize) -> Vec<Move> {
         let mut line = vec![self.edges[e].mv];
         let mut edge = self.edges[e];
-        while edge.child != NONE && edge.visits > 0 {
-            let Some(next) = self.best(edge.child) else {
+        while let Some(child) = edge.child().filter(|_| edge.visits > 0) {
+            let Some(next) = self.best(child) else {
                 break;
             };
             edge = self.edges[next];

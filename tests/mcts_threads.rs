@@ -1,0 +1,162 @@
+//! The streamed Monte-Carlo search (more than one thread): the playouts
+//! asked are the playouts made, each one lands (the root's visits add up
+//! and the tree's invariants hold at the end), a King zap is proven, a
+//! stop ends it at once, and the memory bound holds through a long
+//! `go infinite`.
+
+use leiserchess::check_rep::CheckRep;
+use leiserchess::rules::fen;
+use leiserchess::rules::game::Game;
+use leiserchess::search::mcts::{self, Kept, Outcome, Resources};
+use leiserchess::search::time::SearchLimits;
+use leiserchess::search::{Params, Root, Shared, MATE};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+fn nodes(n: u64) -> SearchLimits {
+    SearchLimits {
+        nodes: Some(n),
+        ..SearchLimits::default()
+    }
+}
+
+fn two(bytes: usize) -> Resources {
+    Resources { bytes, threads: 2 }
+}
+
+fn search(shared: &Shared, root: &Root, limits: &SearchLimits, res: Resources) -> (Outcome, Kept) {
+    let mut kept = None;
+    let o = mcts::think_within(
+        root,
+        limits,
+        Params::default(),
+        shared,
+        res,
+        &mut kept,
+        |_, _, _| {},
+    );
+    (o, kept.expect("the tree is kept"))
+}
+
+#[test]
+fn every_playout_asked_is_made_and_lands() {
+    for (text, n) in [(fen::STARTPOS, 5000), (fen::ENDGAME, 3000)] {
+        let root = Root::from_game(&Game::from_fen(text).unwrap());
+        let (o, kept) = search(
+            &Shared::new(1, 1),
+            &root,
+            &nodes(n),
+            two(mcts::DEFAULT_BUDGET),
+        );
+        if o.answer
+            .last
+            .as_ref()
+            .is_some_and(|it| it.score.abs() > MATE - 100)
+        {
+            // Proven before the playouts ran out.
+            assert!(o.answer.nodes <= n);
+        } else {
+            assert_eq!(o.answer.nodes, n, "{text}");
+            let visits: u64 = o.root_edges.iter().map(|e| u64::from(e.1)).sum();
+            assert_eq!(visits, n, "{text}");
+        }
+        assert_eq!(kept.tree().check_rep(), Ok(()), "{text}");
+    }
+}
+
+#[test]
+fn a_zap_in_one_is_proven_on_two_threads() {
+    let root = Root::from_game(&Game::from_fen("8/8/8/8/8/8/3nn1SS2/1SW6 W").unwrap());
+    let (o, _) = search(
+        &Shared::new(1, 1),
+        &root,
+        &nodes(100_000),
+        two(mcts::DEFAULT_BUDGET),
+    );
+    assert_eq!(o.answer.last.unwrap().score, MATE - 1);
+    assert!(o.answer.nodes < 100_000);
+}
+
+#[test]
+fn a_stop_ends_an_infinite_search_at_once() {
+    let root = Root::from_game(&Game::from_fen(fen::STARTPOS).unwrap());
+    let shared = Shared::new(1, 1);
+    let infinite = SearchLimits {
+        infinite: true,
+        ..SearchLimits::default()
+    };
+    std::thread::scope(|s| {
+        let search = s.spawn(|| search(&shared, &root, &infinite, two(mcts::DEFAULT_BUDGET)));
+        std::thread::sleep(Duration::from_millis(200));
+        let sent = Instant::now();
+        shared.stop.store(true, Ordering::Relaxed);
+        let (o, _) = search.join().unwrap();
+        // Hang detection, not a speed goal (BENCHMARKS.md has the figures).
+        assert!(
+            sent.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            sent.elapsed()
+        );
+        assert!(o.answer.nodes > 0 && o.answer.best.is_some());
+    });
+}
+
+#[test]
+fn the_memory_bound_holds_through_a_long_infinite_search() {
+    let root = Root::from_game(&Game::from_fen(fen::STARTPOS).unwrap());
+    let shared = Shared::new(1, 1);
+    let infinite = SearchLimits {
+        infinite: true,
+        ..SearchLimits::default()
+    };
+    let budget = 2 << 20;
+    std::thread::scope(|s| {
+        let search = s.spawn(|| search(&shared, &root, &infinite, two(budget)));
+        std::thread::sleep(Duration::from_millis(1500));
+        shared.stop.store(true, Ordering::Relaxed);
+        let (o, kept) = search.join().unwrap();
+        assert!(
+            o.tree_full,
+            "{} playouts did not fill {budget} bytes",
+            o.answer.nodes
+        );
+        assert!(o.bytes <= budget, "{} bytes", o.bytes);
+        assert_eq!(kept.tree().check_rep(), Ok(()));
+    });
+}
+
+/// With `check_rep` on, each playout's path is checked as it lands (a
+/// broken invariant exits the process) and the whole tree at the end.
+#[cfg(feature = "debug-commands")]
+#[test]
+fn check_rep_passes_on_one_and_two_threads() {
+    let params = Params {
+        check_rep: true,
+        ..Params::default()
+    };
+    for text in [
+        fen::STARTPOS,
+        fen::ENDGAME,
+        "ss7/3nwse3/2nwse4/1nwse3SW1/1ne3NWSE1/4NWSE2/3NWSE3/7NN W",
+    ] {
+        let root = Root::from_game(&Game::from_fen(text).unwrap());
+        for threads in [1, 2] {
+            let mut kept = None;
+            let res = Resources {
+                bytes: 1 << 20,
+                threads,
+            };
+            let shared = Shared::new(1, 1);
+            let o = mcts::think_within(
+                &root,
+                &nodes(4000),
+                params,
+                &shared,
+                res,
+                &mut kept,
+                |_, _, _| {},
+            );
+            assert!(o.answer.best.is_some(), "{text} on {threads}");
+        }
+    }
+}

@@ -40,9 +40,11 @@
 # (any engine, perft or bench process, by /usr/bin/time -v; instrumentation
 # included) above --max-rss-mb (default 512).
 #
-# Engines play depth 3 against depth 3 (one with the learned evaluation and
-# a 1 MB table of 2 ways, one with the hand-written evaluation and without
-# margin pruning: both evaluations are checked), each search also capped at
+# A gauntlet: engine a plays half the games against b, half against c. a
+# and b search depth 3 (a with the learned evaluation and a 1 MB table of 2
+# ways, b with the hand-written evaluation and without margin pruning: both
+# evaluations are checked); c is the Monte-Carlo search streamed on two
+# threads, 3,000 playouts a move in a 16 MB tree. a and b are capped at
 # 150,000 nodes of the main thread, so results do not depend on speed: without margin pruning a
 # depth-3 search can take 700,000 nodes in quiescence (3.6 s natively with
 # check_rep on, over a minute under valgrind, which autotest would call a
@@ -290,12 +292,15 @@ EOF
     printf ' 2>>"$d/engine.$$.stderr"\n'
   } >"$wrapper"
   chmod +x "$wrapper"
-  local common="nodes=150000 option.check_rep=true option.threads=2"
+  local common="option.check_rep=true option.threads=2"
   local status=0
-  "$autotest" \
-    -engine cmd="$wrapper" name=a depth=$depth_a $common option.hash=1 option.tt_ways=2 \
-    -engine cmd="$wrapper" name=b depth=$depth_b $common option.use_nmm=false option.use_nnue=false \
-    -games "$n_games" -concurrency 2 -maxmoves "$n_moves" \
+  # A gauntlet: a plays half the games against b, half against c, the
+  # Monte-Carlo search streamed on two threads with a 16 MB tree.
+  "$autotest" -tournament gauntlet \
+    -engine cmd="$wrapper" name=a depth=$depth_a nodes=150000 $common option.hash=1 option.tt_ways=2 \
+    -engine cmd="$wrapper" name=b depth=$depth_b nodes=150000 $common option.use_nmm=false option.use_nnue=false \
+    -engine cmd="$wrapper" name=c nodes=3000 $common option.Search=mcts option.mcts_tree_mb=16 \
+    -games "$((n_games / 2))" -concurrency 2 -maxmoves "$n_moves" \
     -openings file=autotest/openings.txt -pgnout "$dir/games.pgn" \
     -event "consistency $flavour" >"$dir/autotest.out" 2>"$dir/autotest.stderr" || status=$?
   # Wait for every engine to finish its exit (leak checks, summaries).

@@ -1,6 +1,7 @@
 //! The tree's `check_rep` invariants: each node's visits are its edges'
 //! (plus the playout that made it), an edge into a node has the node's
-//! visits (a proven one may have more: playouts end at it), every mean is an expected result (0 to 1), and a proven edge
+//! visits (a proven one may have more: playouts end at it), no edge after
+//! the node's ordered ones has been tried, every mean is an expected result (0 to 1), and a proven edge
 //! into a node agrees with what the node's edges prove. While playouts are
 //! in flight (the streamed search) the visit counts are not yet settled
 //! and only the rest is checked. The search checks the nodes of each
@@ -24,6 +25,19 @@ impl Tree {
                 "node {node}: edges {}..{end} of {}",
                 n.first,
                 self.edges.len()
+            )
+        })?;
+        ensure(n.ordered <= n.len, || {
+            format!("node {node}: {} edges ordered of {}", n.ordered, n.len)
+        })?;
+        let unordered = n.first as usize + n.ordered as usize..end;
+        let stray = self.edges[unordered]
+            .iter()
+            .find(|e| e.visits > 0 || e.in_flight > 0 || e.child != NONE);
+        ensure(stray.is_none(), || {
+            format!(
+                "node {node}: edge {} tried but not ordered",
+                stray.unwrap().mv
             )
         })?;
         let mut sum = 0u64;
@@ -124,6 +138,7 @@ mod tests {
             Edge::new(mv("g4L"), 0.5, None),
         ]);
         let child = t.add(&[Edge::new(mv("b3L"), 1.0, None)]).unwrap();
+        assert_eq!(t.select(ROOT), 0);
         t.edges[0].child = child;
         t.backup(&[(ROOT, 0)], 0.6);
         t
@@ -133,6 +148,7 @@ mod tests {
     fn a_tree_grown_by_its_playouts_passes() {
         let mut t = small();
         assert_eq!(t.check_rep(), Ok(()));
+        assert_eq!(t.select(1), 2);
         t.backup(&[(ROOT, 0), (1, 2)], 0.3);
         assert_eq!(t.check_rep(), Ok(()));
     }
@@ -161,12 +177,20 @@ mod tests {
             .unwrap_err()
             .contains("proof Some(Draw), its node proves None"));
         let mut t = small();
+        t.nodes[ROOT as usize].ordered = 2;
         t.edges[1].child = PENDING;
         assert!(t
             .check_rep()
             .unwrap_err()
             .contains("in flight in a settled tree"));
         let mut t = small();
+        t.edges[1].visits = 1;
+        assert_eq!(
+            t.check_rep().unwrap_err(),
+            "node 0: edge g4L tried but not ordered"
+        );
+        let mut t = small();
+        t.nodes[ROOT as usize].ordered = 2;
         t.edges[1].child = 1;
         t.edges[1].visits = 1;
         t.edges[1].w = 0.5;

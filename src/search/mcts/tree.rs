@@ -102,6 +102,11 @@ pub struct Node {
     pub first: u32,
     pub len: u32,
     pub visits: u32,
+    /// The edges in the order PUCT tries them, a prefix of `len`: all
+    /// tried (visited, in flight or proven) but perhaps the last, which is
+    /// the untried edge of the highest prior; the edges after it are
+    /// untried (see [`Tree::select`]).
+    pub ordered: u32,
 }
 
 pub struct Tree {
@@ -141,6 +146,7 @@ impl Tree {
             first: 0,
             len: edges.len() as u32,
             visits: 0,
+            ordered: 0,
         });
     }
 
@@ -148,7 +154,9 @@ impl Tree {
     /// index, or `None` (and the tree is full from then on) when it does
     /// not fit the budget.
     pub fn add(&mut self, edges: &[Edge]) -> Option<u32> {
-        let index = u32::try_from(self.nodes.len()).ok().filter(|&i| i != NONE);
+        let index = u32::try_from(self.nodes.len())
+            .ok()
+            .filter(|&i| i < PENDING);
         let first = u32::try_from(self.edges.len() + edges.len()).ok();
         let node_room = if self.nodes.len() == self.nodes.capacity() {
             size_of::<Node>()
@@ -169,6 +177,7 @@ impl Tree {
             first: self.edges.len() as u32,
             len: edges.len() as u32,
             visits: 1,
+            ordered: 0,
         });
         self.edges.extend_from_slice(edges);
         Some(index)
@@ -184,8 +193,45 @@ impl Tree {
     /// `Q + C·P·√N / (1 + n)`, `Q` exact for a proven edge and the
     /// first-play urgency for an unvisited one; ties to the first. Playouts
     /// in flight count in `n` and `N` and as losses in `Q`.
-    pub fn select(&self, node: u32) -> usize {
-        let range = self.range(node);
+    ///
+    /// Only the node's ordered edges are read: the untried edges after
+    /// them score no more than the untried one of the highest prior, which
+    /// is kept last among them (moved there, among untried edges, when the
+    /// one before is tried). The edges after are untried with no higher
+    /// prior, or lost King zaps (valued 0, below any first-play urgency),
+    /// or winning ones (whose node is proven and never walked through).
+    /// [`Tree::select_plain`], reading them all, is the oracle.
+    pub fn select(&mut self, node: u32) -> usize {
+        let Node {
+            first,
+            len,
+            ordered,
+            ..
+        } = self.nodes[node as usize];
+        let (first, mut end) = (first as usize, (first + ordered) as usize);
+        let stop = first + len as usize;
+        // Lost King zaps of a higher prior are ordered on the way.
+        while end < stop && (end == first || tried(&self.edges[end - 1])) {
+            let mut top = end;
+            for i in end..stop {
+                if self.edges[i].prior > self.edges[top].prior {
+                    top = i;
+                }
+            }
+            self.edges[end..=top].rotate_right(1);
+            end += 1;
+        }
+        self.nodes[node as usize].ordered = (end - first) as u32;
+        self.select_in(node, first..end)
+    }
+
+    /// [`Tree::select`] reading every edge of `node`.
+    pub fn select_plain(&self, node: u32) -> usize {
+        self.select_in(node, self.range(node))
+    }
+
+    /// PUCT's pick among the edges `range` of `node`.
+    fn select_in(&self, node: u32, range: std::ops::Range<usize>) -> usize {
         let (mut w, mut n, mut flying) = (0.0, 0u64, 0u64);
         for e in &self.edges[range.clone()] {
             w += e.w;
@@ -361,6 +407,11 @@ impl Tree {
     pub fn pv(&self) -> Vec<Move> {
         self.best(ROOT).map_or(Vec::new(), |e| self.line_from(e))
     }
+}
+
+/// Whether PUCT has tried the edge: visited, in flight or proven.
+fn tried(e: &Edge) -> bool {
+    e.visits > 0 || e.in_flight > 0 || e.proof.is_some()
 }
 
 /// Makes room in `v` for `extra` more items, taking at most `spare` more

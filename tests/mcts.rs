@@ -1,10 +1,12 @@
 //! The Monte-Carlo tree search as a library: a legal answer on varied
 //! positions, the same tree for the same `go nodes N`, King zaps found
 //! and proven (the solver agrees with PVS), the arena's byte budget kept,
-//! and a stop answered at once.
+//! a stop answered at once, and `bench --search mcts`'s signature.
 
+use leiserchess::config::EngineConfig;
 use leiserchess::rules::fen;
 use leiserchess::rules::game::Game;
+use leiserchess::search::bench;
 use leiserchess::search::mcts::{self, Outcome};
 use leiserchess::search::time::SearchLimits;
 use leiserchess::search::{pvs, Params, Root, Shared, MATE};
@@ -187,4 +189,31 @@ fn a_stop_or_a_deadline_is_answered_at_once_with_a_move() {
         |_, _, _| {},
     );
     assert_eq!(answer.last.unwrap().depth, 3);
+}
+
+/// The test build grows the release build's trees: the bench's signature
+/// is `bench/signature-mcts.txt`, which `make signature` checks in release.
+#[test]
+fn the_bench_signature_is_the_committed_one() {
+    let config = EngineConfig::default();
+    let lines = bench::run_mcts(bench::DEFAULT_PLAYOUTS, config.search, config.tree_mb);
+    assert_eq!(lines.len(), bench::POSITIONS.len());
+    for l in &lines {
+        let mut game = Game::from_fen(l.fen).unwrap();
+        let best = l.best.unwrap_or_else(|| panic!("{}: no move", l.fen));
+        assert!(game.legal_moves().contains(&best), "{}: {best}", l.fen);
+        assert!(l.playouts <= bench::DEFAULT_PLAYOUTS, "{}", l.fen);
+    }
+    let total: u64 = lines.iter().map(|l| l.signature).sum();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/signature-mcts.txt");
+    let want: u64 = std::fs::read_to_string(&path)
+        .expect("bench/signature-mcts.txt")
+        .trim()
+        .parse()
+        .expect("a number");
+    assert_eq!(
+        total, want,
+        "the MCTS bench's trees changed: the search's behaviour changed; if on purpose, \
+         update bench/signature-mcts.txt"
+    );
 }

@@ -34,12 +34,15 @@ test: deps lint ## fmt, clippy -D warnings, every test (with and without debug-c
 	$(MAKE) signature
 
 # The release build must search exactly as the test build does: its bench
-# node total must equal bench/signature.txt (update it when search changes).
-signature: build ## `leiserchess bench` node total must equal bench/signature.txt
-	@want=$$(cat bench/signature.txt); \
-	got=$$(./target/release/leiserchess bench | awk '/^nodes/ {print $$2}'); \
-	if [ "$$got" = "$$want" ]; then echo "bench signature $$got: ok"; \
-	else echo "bench signature $$got, expected $$want (bench/signature.txt)"; exit 1; fi
+# node total must equal bench/signature.txt, and `bench --search mcts`'s
+# tree signature bench/signature-mcts.txt (update them when a search changes).
+signature: build ## `leiserchess bench` (pvs, mcts) signatures must equal bench/signature*.txt
+	@check() { \
+	  want=$$(cat $$1); got=$$(./target/release/leiserchess bench $$2 | awk "/^$$3/ {print \$$2}"); \
+	  if [ "$$got" = "$$want" ]; then echo "bench $$2 signature $$got: ok"; \
+	  else echo "bench $$2 signature $$got, expected $$want ($$1)"; return 1; fi; }; \
+	check bench/signature.txt "--search pvs" nodes && \
+	check bench/signature-mcts.txt "--search mcts" signature
 
 lint: ## cargo fmt --check, and clippy -D warnings with and without debug-commands
 	$(CARGO) fmt --all -- --check

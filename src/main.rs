@@ -12,6 +12,7 @@ use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
 use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
 use leiserchess::search;
+use leiserchess::search::algorithm::Algorithm;
 use leiserchess::user_text::quote;
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -77,20 +78,33 @@ struct PerftArgs {
     divide: bool,
 }
 
-/// Search the bench positions; the node total is the search's signature.
+/// Search the bench positions; the search's signature ends the run.
 ///
-/// Each of the fixed positions is searched to the depth on one thread with
-/// a fresh table; the run ends with the node total and nps.
+/// Each of the fixed positions is searched on one thread: by PVS to the
+/// depth with a fresh table, the run ending with the node total and nps;
+/// or, with `--search mcts`, by a fixed number of playouts with a fresh
+/// tree, the run ending with the trees' signature and playouts/s.
 #[derive(clap::Args)]
 struct BenchArgs {
-    /// Depth of each search, 1..30.
+    /// Depth of each PVS search, 1..30 [default: 6].
     #[arg(
-        default_value_t = search::bench::DEFAULT_DEPTH,
         value_parser = value_parser!(u32).range(1..=30),
         allow_negative_numbers = true,
     )]
-    depth: u32,
-    /// Table size in MB: the `hash` option (clamped as `setoption` clamps).
+    depth: Option<u32>,
+    /// The search: the `Search` option's choices, pvs (the default) or mcts.
+    #[arg(long, value_name = "NAME", value_parser = flag_value("Search"))]
+    search: Option<String>,
+    /// Playouts of each MCTS search, 1..100000000 [default: 50000].
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = value_parser!(u64).range(1..=100_000_000),
+        allow_negative_numbers = true,
+    )]
+    playouts: Option<u64>,
+    /// PVS's table size in MB: the `hash` option (clamped as `setoption`
+    /// clamps).
     #[arg(
         long,
         value_name = "MB",
@@ -98,7 +112,7 @@ struct BenchArgs {
         allow_negative_numbers = true,
     )]
     hash: Option<String>,
-    /// Table entries a bucket: the `tt_ways` option (clamped likewise).
+    /// PVS's table entries a bucket: the `tt_ways` option (clamped likewise).
     #[arg(
         long,
         value_name = "K",
@@ -109,7 +123,7 @@ struct BenchArgs {
     /// Evaluate with the hand-written evaluation, not the embedded net.
     #[arg(long)]
     hand: bool,
-    /// Check every invariant as the `check_rep` option does.
+    /// Check every invariant during PVS as the `check_rep` option does.
     #[cfg(feature = "debug-commands")]
     #[arg(long)]
     check_rep: bool,
@@ -283,14 +297,46 @@ fn evalbench_command(a: &EvalbenchArgs) -> Result<(), String> {
 
 fn bench_command(a: &BenchArgs) -> Result<(), String> {
     let config = options(&[
+        ("Search", a.search.as_deref()),
         ("hash", a.hash.as_deref()),
         ("tt_ways", a.ways.as_deref()),
         ("use_nnue", a.hand.then_some("false")),
         #[cfg(feature = "debug-commands")]
         ("check_rep", a.check_rep.then_some("true")),
     ])?;
+    match config.algorithm {
+        Algorithm::Pvs => match a.playouts {
+            Some(_) => Err("bench: --playouts is for --search mcts".to_string()),
+            None => {
+                let depth = a.depth.unwrap_or(search::bench::DEFAULT_DEPTH);
+                pvs_bench(depth, &config);
+                Ok(())
+            }
+        },
+        Algorithm::Mcts => {
+            let pvs_only = [
+                (a.depth.is_some(), "a depth"),
+                (a.hash.is_some(), "--hash"),
+                (a.ways.is_some(), "--ways"),
+                #[cfg(feature = "debug-commands")]
+                (a.check_rep, "--check-rep"),
+            ];
+            if let Some((_, what)) = pvs_only.iter().find(|(given, _)| *given) {
+                return Err(format!(
+                    "bench: {what} is for --search pvs (--search mcts takes --playouts)"
+                ));
+            }
+            let playouts = a.playouts.unwrap_or(search::bench::DEFAULT_PLAYOUTS);
+            mcts_bench(playouts, &config);
+            Ok(())
+        }
+    }
+}
+
+/// `bench` by PVS: each position's line, then the node total and nps.
+fn pvs_bench(depth: u32, config: &EngineConfig) {
     let table = config.table;
-    let lines = search::bench::run(a.depth, config.search, table.hash_mb, table.ways);
+    let lines = search::bench::run(depth, config.search, table.hash_mb, table.ways);
     let mut nodes = 0;
     let mut time = Duration::ZERO;
     for (i, l) in lines.iter().enumerate() {
@@ -310,5 +356,31 @@ fn bench_command(a: &BenchArgs) -> Result<(), String> {
         "nodes {nodes} nps {:.0}",
         nodes as f64 / time.as_secs_f64().max(1e-9)
     );
-    Ok(())
+}
+
+/// `bench --search mcts`: each position's line, then the trees' signature,
+/// the playouts and playouts/s.
+fn mcts_bench(playouts: u64, config: &EngineConfig) {
+    let lines = search::bench::run_mcts(playouts, config.search, config.tree_mb);
+    let (mut signature, mut total) = (0, 0);
+    let mut time = Duration::ZERO;
+    for (i, l) in lines.iter().enumerate() {
+        let best = l.best.map_or("none".to_string(), |m| m.to_string());
+        println!(
+            "{:>2} bestmove {best:<7} score {:<9} playouts {:>8} signature {:>9} time {:>6} ms  {}",
+            i + 1,
+            search::score_text(l.score),
+            l.playouts,
+            l.signature,
+            l.elapsed.as_millis(),
+            l.fen
+        );
+        signature += l.signature;
+        total += l.playouts;
+        time += l.elapsed;
+    }
+    println!(
+        "signature {signature} playouts {total} playouts/s {:.0}",
+        total as f64 / time.as_secs_f64().max(1e-9)
+    );
 }

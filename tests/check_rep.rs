@@ -203,6 +203,14 @@ fn check_rep_changes_no_search() {
         total(&["bench", "3", "--check-rep"]),
         total(&["bench", "3"])
     );
+    // MCTS runs none of the checks: asking for them is refused.
+    let o = run(&["bench", "--search", "mcts", "--check-rep"], "");
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("bench: --check-rep is for --search pvs"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

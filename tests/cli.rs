@@ -44,9 +44,25 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "bench",
-        arguments: &["[DEPTH]", "--hash <MB>", "--ways <K>", "--hand"],
+        arguments: &[
+            "[DEPTH]",
+            "--search <NAME>",
+            "--playouts <N>",
+            "--hash <MB>",
+            "--ways <K>",
+            "--hand",
+        ],
         refused: &[
             (&["bench", "31"], "invalid value '31' for '[DEPTH]'"),
+            (
+                &["bench", "--search", "alphabeta"],
+                "invalid value 'alphabeta' for '--search <NAME>': \
+                 option 'Search' wants one of pvs, mcts, got 'alphabeta'",
+            ),
+            (
+                &["bench", "--search", "mcts", "--playouts", "0"],
+                "invalid value '0' for '--playouts <N>'",
+            ),
             (
                 &["bench", "--hash", "1e3"],
                 "invalid value '1e3' for '--hash <MB>'",
@@ -314,6 +330,43 @@ fn bench_table_flags_clamp_as_setoption_does() {
         "hash set to 1 (0 is outside 1..4096)\ntt_ways set to 16 (99 is outside 1..16)\n"
     );
     assert_eq!(text(&clamped.stderr), said);
+}
+
+#[test]
+fn bench_runs_either_search_and_refuses_the_other_ones_flags() {
+    let pvs = engine::run(&["bench", "1", "--search", "pvs"], "");
+    assert_eq!(nodes(&pvs), nodes(&engine::run(&["bench", "1"], "")));
+    let mcts = engine::run(&["bench", "--search", "mcts", "--playouts", "200"], "");
+    let stdout = text(&mcts.stdout);
+    assert!(mcts.status.success(), "{stdout}{}", text(&mcts.stderr));
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 25, "{stdout}");
+    assert!(
+        lines[..24].iter().all(|l| l.contains(" playouts ")),
+        "{stdout}"
+    );
+    let last: Vec<&str> = lines[24].split(' ').collect();
+    assert_eq!(
+        (last[0], last[2], last[4]),
+        ("signature", "playouts", "playouts/s"),
+        "{stdout}"
+    );
+    assert!(last[1].parse::<u64>().is_ok_and(|s| s > 0), "{stdout}");
+    for (args, named) in [
+        (&["bench", "4", "--search", "mcts"][..], "a depth"),
+        (&["bench", "--search", "mcts", "--hash", "8"][..], "--hash"),
+        (&["bench", "--search", "mcts", "--ways", "2"][..], "--ways"),
+        (&["bench", "--playouts", "100"][..], "--playouts"),
+    ] {
+        let out = engine::run(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        assert_eq!(text(&out.stdout), "", "{args:?}");
+        let err = text(&out.stderr);
+        assert!(
+            err.starts_with(&format!("leiserchess: bench: {named} is for --search ")),
+            "{args:?}: {err}"
+        );
+    }
 }
 
 #[test]

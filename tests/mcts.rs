@@ -1,13 +1,20 @@
 //! The Monte-Carlo tree search as a library: a legal answer on varied
 //! positions, the same tree for the same `go nodes N`, King zaps found
 //! and proven (the solver agrees with PVS), the arena's byte budget kept,
-//! and a stop answered at once.
+//! a stop answered at once, `bench --search mcts`'s signature, and
+//! `datagen` playing its games by MCTS when the `Search` option says so.
 
+use clap::Parser;
+use leiserchess::config::EngineConfig;
+use leiserchess::lab::data::{decode_all, Sample};
+use leiserchess::lab::datagen;
 use leiserchess::rules::fen;
 use leiserchess::rules::game::Game;
+use leiserchess::search::algorithm::Algorithm;
+use leiserchess::search::bench;
 use leiserchess::search::mcts::{self, Outcome};
 use leiserchess::search::time::SearchLimits;
-use leiserchess::search::{pvs, Params, Root, Shared, MATE};
+use leiserchess::search::{pvs, Params, Root, Shared, MATE, MATE_BOUND};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -212,4 +219,65 @@ fn a_stop_or_a_deadline_is_answered_at_once_with_a_move() {
         |_, _, _| {},
     );
     assert_eq!(answer.last.unwrap().depth, 3);
+}
+
+/// The test build grows the release build's trees: the bench's signature
+/// is `bench/signature-mcts.txt`, which `make signature` checks in release.
+#[test]
+fn the_bench_signature_is_the_committed_one() {
+    let config = EngineConfig::default();
+    let lines = bench::run_mcts(bench::DEFAULT_PLAYOUTS, config.search, config.tree_mb);
+    assert_eq!(lines.len(), bench::POSITIONS.len());
+    for l in &lines {
+        let mut game = Game::from_fen(l.fen).unwrap();
+        let best = l.best.unwrap_or_else(|| panic!("{}: no move", l.fen));
+        assert!(game.legal_moves().contains(&best), "{}: {best}", l.fen);
+        assert!(l.playouts <= bench::DEFAULT_PLAYOUTS, "{}", l.fen);
+    }
+    let total: u64 = lines.iter().map(|l| l.signature).sum();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/signature-mcts.txt");
+    let want: u64 = std::fs::read_to_string(&path)
+        .expect("bench/signature-mcts.txt")
+        .trim()
+        .parse()
+        .expect("a number");
+    assert_eq!(
+        total, want,
+        "the MCTS bench's trees changed: the search's behaviour changed; if on purpose, \
+         update bench/signature-mcts.txt"
+    );
+}
+
+/// `datagen --option Search=mcts` writes whole, valid records, the same
+/// ones each run (MCTS by playouts repeats itself), and not PVS's.
+#[test]
+fn datagen_plays_by_mcts_when_the_option_says_so() {
+    let dir = std::env::temp_dir().join(format!("mcts-datagen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = |flags: &str| {
+        let out = dir.join("d.bin");
+        let _ = std::fs::remove_file(&out);
+        let line = format!(
+            "datagen {} --positions 40 --nodes 300 {flags}",
+            out.display()
+        );
+        let args = datagen::Args::try_parse_from(line.split_whitespace()).unwrap();
+        let config = datagen::Config::new(&args).unwrap();
+        datagen::run(&config).unwrap();
+        let bytes = std::fs::read(&out).unwrap();
+        (config.engine.algorithm, decode_all(&bytes).unwrap())
+    };
+    let (algorithm, by_mcts) = data("--option Search=mcts");
+    assert_eq!(algorithm, Algorithm::Mcts);
+    assert_eq!(by_mcts.len(), 40);
+    for s in &by_mcts {
+        assert!(s.score.abs() < MATE_BOUND as i16, "{}", s.score);
+        assert!(!Game::from_fen(&fen::to_fen(&s.board)).unwrap().is_over());
+    }
+    assert_eq!(data("--option search=MCTS").1, by_mcts);
+    let (algorithm, by_pvs) = data("");
+    assert_eq!(algorithm, Algorithm::Pvs);
+    let scores = |d: &[Sample]| d.iter().map(|s| s.score).collect::<Vec<_>>();
+    assert_ne!(scores(&by_mcts), scores(&by_pvs));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,6 +1,7 @@
 //! `leiserchess datagen`: self-play games for tuning. Each game starts
 //! with random legal plies (the openings), then both sides search a fixed
-//! number of nodes a move; every position after the opening whose score is
+//! number of nodes a move (playouts, when the `Search` option is `mcts`);
+//! every position after the opening whose score is
 //! not a mate is written (`lab::data` format) with the search's score and,
 //! once the game ends, its result.
 //!
@@ -15,9 +16,10 @@ use crate::eval::nnue::Network;
 use crate::rules::fen;
 use crate::rules::game::{Game, Outcome as GameOutcome};
 use crate::rules::piece::Color;
+use crate::search::algorithm;
 use crate::search::pvs::order::Order;
 use crate::search::time::SearchLimits;
-use crate::search::{Root, Shared, MATE_BOUND};
+use crate::search::{Answer, Root, Shared, MATE_BOUND};
 use clap::builder::RangedU64ValueParser;
 use clap::value_parser;
 use std::fs::OpenOptions;
@@ -46,7 +48,7 @@ pub struct Args {
         allow_negative_numbers = true,
     )]
     pub positions: u64,
-    /// Nodes searched a move, 1..100000000.
+    /// Nodes searched a move (MCTS: playouts), 1..100000000.
     #[arg(
         long,
         value_name = "N",
@@ -198,14 +200,7 @@ fn play_game(c: &Config, n: u64, shared: &Shared, order: &mut Order) -> Option<P
         }
         let root = Root::from_game(&game);
         shared.stop.store(false, Ordering::Relaxed);
-        let answer = crate::search::pvs::think(
-            &root,
-            &limits,
-            c.engine.search,
-            shared,
-            std::slice::from_mut(order),
-            |_, _, _| {},
-        );
+        let answer = think(c, &root, &limits, shared, order);
         let best = answer.best?;
         let score = answer.last.map_or(0, |it| it.score);
         if score.abs() < MATE_BOUND {
@@ -233,6 +228,30 @@ fn play_game(c: &Config, n: u64, shared: &Shared, order: &mut Order) -> Option<P
         })
         .collect();
     Some(Played { records })
+}
+
+/// One move's search by the algorithm the `Search` option chose, on one
+/// thread (MCTS with a fresh tree within `mcts_tree_mb`).
+fn think(
+    c: &Config,
+    root: &Root,
+    limits: &SearchLimits,
+    shared: &Shared,
+    order: &mut Order,
+) -> Answer {
+    let e = &c.engine;
+    let orders = std::slice::from_mut(order);
+    algorithm::think(
+        e.algorithm,
+        root,
+        limits,
+        e.search,
+        shared,
+        orders,
+        e.tree_mb,
+        |_, _, _| {},
+    )
+    .answer
 }
 
 /// Runs `datagen` until the file holds `c.positions` records, printing

@@ -2,6 +2,11 @@
 //! thread, the 16 MB table cleared before each position. Single-thread
 //! search is deterministic, so the node total is the search's fingerprint.
 //!
+//! `leiserchess bench --search mcts`: the same positions by Monte-Carlo
+//! tree search, a fixed number of playouts each on one thread, a fresh tree
+//! each. The playouts add up to the same total whatever the tree does, so
+//! its fingerprint is the trees' shape instead ([`tree_signature`]).
+//!
 //! One table serves the whole run: a cleared table searches exactly as a
 //! new one, and a new one per position made the time depend on the
 //! allocator (a fresh mapping's pages are faulted in during the search, a
@@ -9,6 +14,7 @@
 //! size of the rest of the program (BENCHMARKS.md, "One typed engine
 //! configuration").
 
+use super::mcts;
 use super::pvs::order::Order;
 use super::pvs::think;
 use super::time::SearchLimits;
@@ -19,6 +25,10 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 pub const DEFAULT_DEPTH: u32 = 6;
+
+/// Playouts of each position under MCTS: a few seconds for the whole set
+/// (the tactical positions are proven sooner).
+pub const DEFAULT_PLAYOUTS: u64 = 50_000;
 
 /// Start, early and late middlegames and endgames from the reference set,
 /// and tactical positions (a King zap in one, or forced in three).
@@ -85,4 +95,93 @@ pub fn run(depth: u32, params: Params, hash_mb: usize, ways: usize) -> Vec<Line>
             }
         })
         .collect()
+}
+
+/// One position's result under MCTS.
+pub struct MctsLine {
+    pub fen: &'static str,
+    pub best: Option<Move>,
+    pub score: i32,
+    /// Fewer than asked when the root was proven first.
+    pub playouts: u64,
+    /// The tree's fingerprint ([`tree_signature`]).
+    pub signature: u64,
+    pub elapsed: Duration,
+}
+
+/// Searches every position of `POSITIONS` by MCTS, `playouts` each, one
+/// thread and a fresh tree of at most `tree_mb` MB each.
+pub fn run_mcts(playouts: u64, params: Params, tree_mb: usize) -> Vec<MctsLine> {
+    // The table is not MCTS's: the smallest one will do.
+    let shared = Shared::new(1, 1);
+    let limits = SearchLimits {
+        nodes: Some(playouts),
+        ..SearchLimits::default()
+    };
+    let budget = tree_mb.saturating_mul(1 << 20);
+    POSITIONS
+        .iter()
+        .map(|&text| {
+            let root = Root::new(fen::parse(text).expect("bench positions parse"));
+            shared.stop.store(false, Ordering::Relaxed);
+            let out = mcts::think_within(&root, &limits, params, &shared, budget, |_, _, _| {});
+            let last = out.answer.last.as_ref();
+            let longest = last.map_or(0, |it| it.depth);
+            MctsLine {
+                fen: text,
+                best: out.answer.best,
+                score: last.map_or(0, |it| it.score),
+                playouts: out.answer.nodes,
+                signature: tree_signature(&out.root_edges, longest),
+                elapsed: out.answer.elapsed,
+            }
+        })
+        .collect()
+}
+
+/// A tree's fingerprint: each root edge's visits weighted by its place in
+/// the root's move list (1, 2, …), plus the longest playout's plies. The
+/// visits alone sum to the playouts; weighted, moving a single visit from
+/// one root move to another changes the sum, and so does a deeper playout.
+pub fn tree_signature(root_edges: &[(Move, u32, Option<f64>)], longest: u32) -> u64 {
+    let weighted: u64 = (1..)
+        .zip(root_edges)
+        .map(|(place, &(_, visits, _))| place * u64::from(visits))
+        .sum();
+    weighted + u64::from(longest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moving_one_visit_or_a_deeper_playout_changes_the_signature() {
+        let m = |t: &str| Move::parse(t).unwrap();
+        let edges = |a, b| [(m("a0a1"), a, None), (m("b0b1"), b, Some(0.5))];
+        let base = tree_signature(&edges(3, 5), 4);
+        assert_eq!(base, 3 + 2 * 5 + 4);
+        assert_ne!(tree_signature(&edges(4, 4), 4), base);
+        assert_ne!(tree_signature(&edges(3, 5), 5), base);
+        assert_eq!(tree_signature(&[], 0), 0);
+    }
+
+    #[test]
+    fn mcts_bench_is_deterministic_and_stops_proven_roots_early() {
+        let run = || run_mcts(300, Params::default(), 16);
+        let (a, b) = (run(), run());
+        assert_eq!(a.len(), POSITIONS.len());
+        for (x, y) in a.iter().zip(&b) {
+            assert!(x.best.is_some(), "no move on {}", x.fen);
+            assert_eq!(
+                (x.best, x.score, x.playouts, x.signature),
+                (y.best, y.score, y.playouts, y.signature),
+                "{}",
+                x.fen
+            );
+        }
+        // The zap in one of the tactical positions is proven at once.
+        assert!(a.iter().any(|l| l.playouts < 300));
+        assert!(a.iter().any(|l| l.playouts == 300));
+    }
 }

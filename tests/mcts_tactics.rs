@@ -114,14 +114,18 @@ fn mcts_search(t: &Tactic, cap: u64) -> Answer {
         nodes: Some(cap),
         ..SearchLimits::default()
     };
-    let budget = config.tree_mb << 20;
+    let resources = mcts::Resources {
+        bytes: config.tree_mb << 20,
+        threads: 1,
+    };
     let shared = Shared::new(1, 1);
     mcts::think_within(
         &root(t),
         &limits,
         config.search,
         &shared,
-        budget,
+        resources,
+        &mut None,
         |_, _, _| {},
     )
     .answer

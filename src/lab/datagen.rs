@@ -16,8 +16,7 @@ use crate::eval::nnue::Network;
 use crate::rules::fen;
 use crate::rules::game::{Game, Outcome as GameOutcome};
 use crate::rules::piece::Color;
-use crate::search::algorithm;
-use crate::search::pvs::order::Order;
+use crate::search::algorithm::{self, Memory, Setup};
 use crate::search::time::SearchLimits;
 use crate::search::{Answer, Root, Shared, MATE_BOUND};
 use clap::builder::RangedU64ValueParser;
@@ -173,7 +172,7 @@ struct Played {
 }
 
 /// Plays game number `n` of the run; `None` if it ended in its opening.
-fn play_game(c: &Config, n: u64, shared: &Shared, order: &mut Order) -> Option<Played> {
+fn play_game(c: &Config, n: u64, shared: &Shared, memory: &mut Memory) -> Option<Played> {
     let mut rng = fastrand::Rng::with_seed(c.seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut game = Game::from_fen(fen::STARTPOS).expect("the start position parses");
     for _ in 0..c.random_plies {
@@ -185,7 +184,7 @@ fn play_game(c: &Config, n: u64, shared: &Shared, order: &mut Order) -> Option<P
         }
     }
     shared.tt.clear();
-    *order = Order::default();
+    *memory = Memory::default();
     let limits = SearchLimits {
         nodes: Some(c.nodes),
         ..SearchLimits::default()
@@ -200,7 +199,7 @@ fn play_game(c: &Config, n: u64, shared: &Shared, order: &mut Order) -> Option<P
         }
         let root = Root::from_game(&game);
         shared.stop.store(false, Ordering::Relaxed);
-        let answer = think(c, &root, &limits, shared, order);
+        let answer = think(c, &root, &limits, shared, memory);
         let best = answer.best?;
         let score = answer.last.map_or(0, |it| it.score);
         if score.abs() < MATE_BOUND {
@@ -231,27 +230,22 @@ fn play_game(c: &Config, n: u64, shared: &Shared, order: &mut Order) -> Option<P
 }
 
 /// One move's search by the algorithm the `Search` option chose, on one
-/// thread (MCTS with a fresh tree within `mcts_tree_mb`).
+/// thread, with what the game's earlier searches kept (`memory`: PVS's
+/// ordering tables, MCTS's tree within `mcts_tree_mb`, as in a game the
+/// engine plays).
 fn think(
     c: &Config,
     root: &Root,
     limits: &SearchLimits,
     shared: &Shared,
-    order: &mut Order,
+    memory: &mut Memory,
 ) -> Answer {
     let e = &c.engine;
-    let orders = std::slice::from_mut(order);
-    algorithm::think(
-        e.algorithm,
-        root,
-        limits,
-        e.search,
-        shared,
-        orders,
-        e.tree_mb,
-        |_, _, _| {},
-    )
-    .answer
+    let setup = Setup {
+        threads: 1,
+        ..e.setup()
+    };
+    algorithm::think(setup, root, limits, e.search, shared, memory, |_, _, _| {}).answer
 }
 
 /// Runs `datagen` until the file holds `c.positions` records, printing
@@ -290,10 +284,10 @@ pub fn run(c: &Config) -> Result<(), String> {
             scope.spawn(move || {
                 let table = c.engine.table;
                 let shared = Shared::with_net(table.hash_mb, table.ways, c.net.clone());
-                let mut order = Order::default();
+                let mut memory = Memory::default();
                 while !enough.load(Ordering::Relaxed) {
                     let n = next_game.fetch_add(1, Ordering::Relaxed);
-                    if let Some(p) = play_game(c, n, &shared, &mut order) {
+                    if let Some(p) = play_game(c, n, &shared, &mut memory) {
                         if tx.send(p).is_err() {
                             break;
                         }

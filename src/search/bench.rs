@@ -118,13 +118,25 @@ pub fn run_mcts(playouts: u64, params: Params, tree_mb: usize) -> Vec<MctsLine> 
         nodes: Some(playouts),
         ..SearchLimits::default()
     };
-    let budget = tree_mb.saturating_mul(1 << 20);
+    let resources = mcts::Resources {
+        bytes: tree_mb.saturating_mul(1 << 20),
+        threads: 1,
+    };
     POSITIONS
         .iter()
         .map(|&text| {
             let root = Root::new(fen::parse(text).expect("bench positions parse"));
             shared.stop.store(false, Ordering::Relaxed);
-            let out = mcts::think_within(&root, &limits, params, &shared, budget, |_, _, _| {});
+            let fresh = &mut None;
+            let out = mcts::think_within(
+                &root,
+                &limits,
+                params,
+                &shared,
+                resources,
+                fresh,
+                |_, _, _| {},
+            );
             let last = out.answer.last.as_ref();
             let longest = last.map_or(0, |it| it.depth);
             MctsLine {
@@ -139,14 +151,18 @@ pub fn run_mcts(playouts: u64, params: Params, tree_mb: usize) -> Vec<MctsLine> 
         .collect()
 }
 
-/// A tree's fingerprint: each root edge's visits weighted by its place in
-/// the root's move list (1, 2, …), plus the longest playout's plies. The
-/// visits alone sum to the playouts; weighted, moving a single visit from
-/// one root move to another changes the sum, and so does a deeper playout.
+/// A tree's fingerprint: each root edge's visits weighted by its move's
+/// place among the root's moves in the order of their bits (1, 2, …; not
+/// the arena's order, which selection rearranges), plus the longest
+/// playout's plies. The visits alone sum to the playouts; weighted, moving
+/// a single visit from one root move to another changes the sum, and so
+/// does a deeper playout.
 pub fn tree_signature(root_edges: &[(Move, u32, Option<f64>)], longest: u32) -> u64 {
+    let mut edges: Vec<(u16, u32)> = root_edges.iter().map(|e| (e.0.bits(), e.1)).collect();
+    edges.sort_unstable();
     let weighted: u64 = (1..)
-        .zip(root_edges)
-        .map(|(place, &(_, visits, _))| place * u64::from(visits))
+        .zip(edges)
+        .map(|(place, (_, visits))| place * u64::from(visits))
         .sum();
     weighted + u64::from(longest)
 }
@@ -161,6 +177,9 @@ mod tests {
         let edges = |a, b| [(m("a0a1"), a, None), (m("b0b1"), b, Some(0.5))];
         let base = tree_signature(&edges(3, 5), 4);
         assert_eq!(base, 3 + 2 * 5 + 4);
+        let mut swapped = edges(3, 5);
+        swapped.reverse();
+        assert_eq!(tree_signature(&swapped, 4), base);
         assert_ne!(tree_signature(&edges(4, 4), 4), base);
         assert_ne!(tree_signature(&edges(3, 5), 5), base);
         assert_eq!(tree_signature(&[], 0), 0);

@@ -17,7 +17,8 @@
 //! - `store`: the games kept in memory, at most `Config::max_games` (the
 //!   oldest evicted), each a rules `Game` with its PGN record.
 //! - `think`: one engine search on a thread of its own, for a move or an
-//!   analysis (MultiPV lines until stopped), streamed as server-sent
+//!   analysis (MultiPV lines until stopped, MCTS's with their shares of
+//!   the playouts), streamed as server-sent
 //!   events, stopped when the stream is dropped, and handing its move to
 //!   a completion callback.
 //! - `page/`: the page (`index.html`, `style.css`, `app.js`).

@@ -1,6 +1,7 @@
 //! One engine search for a game: `search::think` on a thread of its own
 //! (the server's runtime never blocks on it), each completed iteration
-//! sent to the page as a server-sent `info` event with its MultiPV lines.
+//! sent to the page as a server-sent `info` event with its MultiPV lines
+//! (an MCTS line with its share of the playouts) and the search's name.
 //! When the search ends it hands its move (none for an analysis) to the
 //! completion callback its starter gave, which plays it into the game or
 //! not and says what the last event is: `move`, or `stopped`. An analysis
@@ -13,10 +14,10 @@ use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
 use crate::eval::wdl::wdl;
 use crate::rules::moves::Move;
-use crate::search::algorithm::{self, Memory};
+use crate::search::algorithm::{self, Algorithm, Memory};
 use crate::search::params::TableSize;
 use crate::search::time::SearchLimits;
-use crate::search::{score_text, Iteration, Params, Root, Shared};
+use crate::search::{score_text, Iteration, Params, Root, Shared, Visits};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::stream::{self, Stream};
 use serde_json::{json, Value};
@@ -134,6 +135,7 @@ pub fn spawn(
         ..engine.search
     };
     let setup = engine.setup();
+    let search = Searched::new(setup.algorithm);
     let searching = control.clone();
     std::thread::spawn(move || {
         let mut memory = Memory::default();
@@ -153,7 +155,7 @@ pub fn spawn(
                 }
                 shown = it.lines.len();
                 // A closed stream only means nobody is watching.
-                let _ = tx.send(info(it, elapsed, nodes));
+                let _ = tx.send(info(it, search, elapsed, nodes));
             },
         )
         .answer;
@@ -196,12 +198,37 @@ impl Limit {
     }
 }
 
-/// The `info` event of one completed iteration: the best line's figures,
-/// and every line with its win/draw/loss chances (per mille, the side to
-/// move's).
-fn info(it: &Iteration, elapsed: Duration, nodes: u64) -> Event {
+/// Which search reports, for the page: its name (the `Search` option's
+/// choice) and what its `nodes` count.
+#[derive(Clone, Copy)]
+struct Searched {
+    name: &'static str,
+    counted: &'static str,
+}
+
+impl Searched {
+    fn new(algorithm: Algorithm) -> Searched {
+        Searched {
+            // The `Search` option's choices are in `Algorithm`'s order.
+            name: algorithm::NAMES[algorithm as usize],
+            counted: match algorithm {
+                Algorithm::Pvs => "nodes",
+                Algorithm::Mcts => "playouts",
+            },
+        }
+    }
+}
+
+/// The `info` event of one completed iteration of `search`: the best
+/// line's figures, and every line with its win/draw/loss chances (per
+/// mille, the side to move's) and, from MCTS, its `visits`: the playouts
+/// through its first move (`edge`), through the root (`root`, a kept
+/// tree's included) and the share `edge / root`.
+fn info(it: &Iteration, search: Searched, elapsed: Duration, nodes: u64) -> Event {
     let ms = elapsed.as_millis() as u64;
     let data = json!({
+        "search": search.name,
+        "counted": search.counted,
         "depth": it.depth,
         "seldepth": it.seldepth,
         "score": it.score,
@@ -210,13 +237,20 @@ fn info(it: &Iteration, elapsed: Duration, nodes: u64) -> Event {
         "nps": nodes * 1000 / ms.max(1),
         "time_ms": ms,
         "pv": it.pv.iter().map(Move::to_string).collect::<Vec<_>>(),
-        "lines": it.lines.iter().enumerate().map(|(k, line)| json!({
-            "multipv": k + 1,
-            "score": line.score,
-            "score_text": score_text(line.score),
-            "wdl": wdl(line.score),
-            "pv": line.pv.iter().map(Move::to_string).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
+        "lines": it.lines.iter().enumerate().map(|(k, line)| {
+            let mut v = json!({
+                "multipv": k + 1,
+                "score": line.score,
+                "score_text": score_text(line.score),
+                "wdl": wdl(line.score),
+                "pv": line.pv.iter().map(Move::to_string).collect::<Vec<_>>(),
+            });
+            if let Some(Visits { edge, root }) = line.visits {
+                let share = if root == 0 { 0.0 } else { edge as f64 / root as f64 };
+                v["visits"] = json!({ "edge": edge, "root": root, "share": share });
+            }
+            v
+        }).collect::<Vec<_>>(),
     });
     Event::default().event("info").data(data.to_string())
 }

@@ -3,8 +3,9 @@
 //! gives them, moves played and refused, the engine's search streamed and
 //! stopped (by a dropped stream, a later request, or "move now"), the
 //! analysis's MultiPV lines streamed until stopped with nothing played,
-//! by PVS or by MCTS (each line with its share of the playouts), the
-//! game cap, the PGN, and every kind of bad request answered with a
+//! by PVS or by MCTS (each line with its share of the playouts, the tree
+//! kept for the game's next search, by the games searched last only),
+//! the game cap, the PGN, and every kind of bad request answered with a
 //! JSON 4xx.
 
 use axum::body::Body;
@@ -635,6 +636,11 @@ async fn first_info(app: &App, id: u64, lines: usize) -> (Value, Body) {
     (info, body)
 }
 
+/// The playouts of an MCTS `info` event's root kept from an earlier search.
+fn kept(info: &Value) -> u64 {
+    info["lines"][0]["visits"]["root"].as_u64().unwrap() - info["nodes"].as_u64().unwrap()
+}
+
 /// Stops game `id`'s analysis read from `body` and waits for its end.
 async fn stop_analysis(app: &App, id: u64, mut body: Body) -> Vec<(String, Value)> {
     app.ok("POST", &format!("/api/games/{id}/stop"), json!({}))
@@ -646,8 +652,9 @@ async fn stop_analysis(app: &App, id: u64, mut body: Body) -> Vec<(String, Value
 }
 
 /// The `Search` option picks the analysis's search: MCTS's lines carry
-/// their shares of the playouts, as many lines as asked, also when asked
-/// again at once or after a move; back on PVS, the lines carry none.
+/// their shares of the playouts, as many lines as asked; its tree is kept
+/// for the game's next analysis, of the same position or after a move;
+/// back on PVS, the lines carry none.
 #[tokio::test]
 async fn an_mcts_analysis_shows_each_lines_share_of_the_playouts() {
     let app = App::new();
@@ -656,6 +663,11 @@ async fn an_mcts_analysis_shows_each_lines_share_of_the_playouts() {
     let id = app.new_game(None).await["id"].as_u64().unwrap();
     let (first, mut body) = first_info(&app, id, 3).await;
     assert_eq!(first["search"], "mcts", "{first}");
+    assert_eq!(
+        kept(&first),
+        0,
+        "a new game's first search keeps nothing: {first}"
+    );
     let mut infos = vec![first];
     while infos.len() < 4 {
         let seen = events(&mut body, &["info"], Duration::from_secs(30)).await;
@@ -664,9 +676,11 @@ async fn an_mcts_analysis_shows_each_lines_share_of_the_playouts() {
     for info in &infos {
         check_lines(info, fen::STARTPOS, &[], 3);
     }
-    // Asked again at once, as the page asks for another search.
+    // Asked again at once, as the page asks for another search: the new
+    // analysis waits for the old one to end and starts from its tree.
     let (again, next) = first_info(&app, id, 3).await;
     check_lines(&again, fen::STARTPOS, &[], 3);
+    assert!(kept(&again) > 0, "the tree is kept: {again}");
     let rest = events(&mut body, &["stopped"], Duration::from_secs(5)).await;
     let (last, infos) = rest.split_last().unwrap();
     assert_eq!(last.1["reason"], "the analysis was cancelled", "{rest:?}");
@@ -682,7 +696,7 @@ async fn an_mcts_analysis_shows_each_lines_share_of_the_playouts() {
         .map_or(&again, |(_, data)| data);
     check_lines(last, fen::STARTPOS, &[], 3);
     let best = last["pv"][0].as_str().unwrap().to_string();
-    // After the best move.
+    // After the best move: from its subtree.
     app.ok(
         "POST",
         &format!("/api/games/{id}/move"),
@@ -691,6 +705,10 @@ async fn an_mcts_analysis_shows_each_lines_share_of_the_playouts() {
     .await;
     let (after, body) = first_info(&app, id, 3).await;
     check_lines(&after, fen::STARTPOS, &[&best], 3);
+    assert!(
+        kept(&after) > 0,
+        "the played move's subtree is kept: {after}"
+    );
     stop_analysis(&app, id, body).await;
     // As many lines as asked.
     let (five, body) = first_info(&app, id, 5).await;
@@ -717,6 +735,32 @@ async fn an_mcts_analysis_shows_each_lines_share_of_the_playouts() {
         "value",
         "option 'Search' wants one of pvs, mcts, got 'alphabeta'",
     );
+}
+
+/// Only the games searched last keep their tree: with one kept, another
+/// game's search makes the first forget its own.
+#[tokio::test]
+async fn only_the_games_searched_last_keep_their_tree() {
+    let app = App::with(Config {
+        remembered_games: 1,
+        ..Config::default()
+    });
+    set_option(&app, "Search", "mcts").await;
+    let a = app.new_game(None).await["id"].as_u64().unwrap();
+    let b = app.new_game(None).await["id"].as_u64().unwrap();
+    for id in [a, b] {
+        let (_, body) = first_info(&app, id, 2).await;
+        stop_analysis(&app, id, body).await;
+    }
+    let (info, body) = first_info(&app, a, 2).await;
+    assert_eq!(kept(&info), 0, "game {a} forgot its tree: {info}");
+    stop_analysis(&app, a, body).await;
+    let (info, body) = first_info(&app, a, 2).await;
+    assert!(kept(&info) > 0, "game {a} searched last keeps it: {info}");
+    stop_analysis(&app, a, body).await;
+    let (info, body) = first_info(&app, b, 2).await;
+    assert_eq!(kept(&info), 0, "game {b} forgot its tree: {info}");
+    stop_analysis(&app, b, body).await;
 }
 
 #[tokio::test]

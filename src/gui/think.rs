@@ -2,6 +2,8 @@
 //! (the server's runtime never blocks on it), each completed iteration
 //! sent to the page as a server-sent `info` event with its MultiPV lines
 //! (an MCTS line with its share of the playouts) and the search's name.
+//! The game's searches share a `GameMemory` one at a time, so that each
+//! starts from what the last one left (PVS's move ordering, MCTS's tree).
 //! When the search ends it hands its move (none for an analysis) to the
 //! completion callback its starter gave, which plays it into the game or
 //! not and says what the last event is: `move`, or `stopped`. An analysis
@@ -23,7 +25,7 @@ use futures_util::stream::{self, Stream};
 use serde_json::{json, Value};
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -86,6 +88,33 @@ impl Control {
     }
 }
 
+/// What a game's searches keep from one to the next (PVS's move-ordering
+/// tables, MCTS's tree; none yet, or forgotten). A search holds it while
+/// it runs, so the next search of the game waits for the last to end and
+/// starts from what it left: the MCTS tree follows the moves played since
+/// (`search::mcts::Kept` decides what of it is reusable).
+#[derive(Clone, Default)]
+pub struct GameMemory(Arc<Mutex<Option<Memory>>>);
+
+impl GameMemory {
+    /// Held until the guard drops. A search that panicked leaves tables
+    /// and a tree any search may start from, so a poisoned lock is used on.
+    fn hold(&self) -> MutexGuard<'_, Option<Memory>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Drops what is kept, unless a search holds it now; whether it did.
+    pub fn forget(&self) -> bool {
+        let mut held = match self.0.try_lock() {
+            Ok(held) => held,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(TryLockError::WouldBlock) => return false,
+        };
+        *held = None;
+        true
+    }
+}
+
 /// Cancels the search when the event stream is dropped: the page closed
 /// the connection, or the stream ended after the last event (when the
 /// search is over and cancelling does nothing).
@@ -98,16 +127,19 @@ impl Drop for CancelOnDrop {
 }
 
 /// Starts the search of `root` for `task` on its own threads, as `engine`
-/// is configured (threads, table, search, clock) with the net `net`, and
-/// returns the event stream that reports it, and its control (for the
-/// game to keep). When it ends, `done` gets the control and, for a search
-/// for a move, the move and what the search said about it, and decides
-/// the last event; `done` is dropped, with all it holds, once it is called.
+/// is configured (threads, table, search, clock) with the net `net`, from
+/// and into the game's `memory` (once the game's last search has let go of
+/// it), and returns the event stream that reports it, and its control
+/// (for the game to keep). When it ends and has let go of `memory`, `done`
+/// gets the control and, for a search for a move, the move and what the
+/// search said about it, and decides the last event; `done` is dropped,
+/// with all it holds, once it is called.
 pub fn spawn(
     root: Root,
     task: Task,
     engine: &EngineConfig,
     net: Arc<Network>,
+    memory: GameMemory,
     done: impl FnOnce(&Arc<Control>, Option<(Move, EngineMove)>) -> Last + Send + 'static,
 ) -> (
     Arc<Control>,
@@ -138,7 +170,7 @@ pub fn spawn(
     let search = Searched::new(setup.algorithm);
     let searching = control.clone();
     std::thread::spawn(move || {
-        let mut memory = Memory::default();
+        let mut held = memory.hold();
         let mut shown = 0;
         let answer = algorithm::think(
             setup,
@@ -146,7 +178,7 @@ pub fn spawn(
             &limits,
             params,
             &searching.shared,
-            &mut memory,
+            held.get_or_insert_with(Memory::default),
             |it, elapsed, nodes| {
                 // The iteration a stop cut short keeps only the lines it
                 // completed: the page keeps the last whole one's instead.
@@ -159,6 +191,7 @@ pub fn spawn(
             },
         )
         .answer;
+        drop(held);
         let play = match task {
             Task::Play { fallback, .. } => Some((
                 answer.best.unwrap_or(fallback),

@@ -3,6 +3,8 @@
 //! gives them, moves played and refused, the engine's search streamed and
 //! stopped (by a dropped stream, a later request, or "move now"), the
 //! analysis's MultiPV lines streamed until stopped with nothing played,
+//! by PVS or by MCTS (each line with its share of the playouts, the tree
+//! kept for the game's next search, by the games searched last only),
 //! the game cap, the PGN, and every kind of bad request answered with a
 //! JSON 4xx.
 
@@ -534,7 +536,8 @@ async fn a_later_request_cancels_the_search_and_move_now_plays() {
 /// Checks an analysis's `info` event of `fen`'s position (after `played`)
 /// for `want` lines: best first, each a different legal root move whose
 /// whole line the rules allow, its chances summing to 1000, the best line
-/// the event's own figures.
+/// the event's own figures. PVS's lines are by score and carry no visits;
+/// MCTS's carry their shares of the playouts (`check_shares`).
 fn check_lines(info: &Value, fen: &str, played: &[&str], want: usize) {
     let mut game = Game::from_fen(fen).unwrap();
     for m in played {
@@ -543,12 +546,20 @@ fn check_lines(info: &Value, fen: &str, played: &[&str], want: usize) {
     let legal: BTreeSet<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
     let lines = info["lines"].as_array().unwrap();
     assert_eq!(lines.len(), want, "{info}");
+    let mcts = info["search"] == "mcts";
+    assert_eq!(info["counted"], if mcts { "playouts" } else { "nodes" });
+    if mcts {
+        check_shares(info);
+    } else {
+        assert_eq!(info["search"], "pvs", "{info}");
+    }
     let mut firsts = BTreeSet::new();
     let mut last = i64::MAX;
     for (k, line) in lines.iter().enumerate() {
         assert_eq!(line["multipv"], k + 1, "{info}");
+        assert_eq!(line.get("visits").is_some(), mcts, "{info}");
         let score = line["score"].as_i64().unwrap();
-        assert!(score <= last, "lines best first: {info}");
+        assert!(mcts || score <= last, "lines best first: {info}");
         last = score;
         let text = line["score_text"].as_str().unwrap();
         assert!(
@@ -570,6 +581,186 @@ fn check_lines(info: &Value, fen: &str, played: &[&str], want: usize) {
     }
     assert_eq!(lines[0]["score"], info["score"]);
     assert_eq!(lines[0]["pv"], info["pv"]);
+}
+
+/// Checks an MCTS `info` event's shares: each line's playouts through its
+/// first move (`edge`) of the root's (`root`, the same for every line, at
+/// least the event's playouts), `share` their quotient in [0, 1], the
+/// shares summing to at most 1; the lines best first (a proven win, else
+/// the most visited not proven lost), then by visits.
+fn check_shares(info: &Value) {
+    let lines = info["lines"].as_array().unwrap();
+    let root = lines[0]["visits"]["root"].as_u64().unwrap();
+    assert!(root >= info["nodes"].as_u64().unwrap(), "{info}");
+    let mut sum = 0.0;
+    let mut edges = Vec::new();
+    for line in lines {
+        let v = &line["visits"];
+        let (edge, share) = (v["edge"].as_u64().unwrap(), v["share"].as_f64().unwrap());
+        assert_eq!(v["root"], root, "{info}");
+        assert!((0.0..=1.0).contains(&share), "{info}");
+        assert!((share - edge as f64 / root as f64).abs() < 1e-9, "{info}");
+        sum += share;
+        edges.push(edge);
+    }
+    assert!(sum <= 1.0 + 1e-9, "the shares sum to {sum}: {info}");
+    assert!(
+        edges[1..].windows(2).all(|w| w[0] >= w[1]),
+        "after the best, by visits: {info}"
+    );
+    let text = |k: usize| lines[k]["score_text"].as_str().unwrap();
+    let won = text(0).starts_with("mate ") && !text(0).starts_with("mate -");
+    assert!(
+        won || (0..lines.len()).all(|k| text(k).starts_with("mate -") || edges[k] <= edges[0]),
+        "the best line the most visited of those not lost: {info}"
+    );
+}
+
+/// Sets the engine's option `name` through the page's API.
+async fn set_option(app: &App, name: &str, value: &str) -> Value {
+    app.ok(
+        "POST",
+        "/api/options",
+        json!({ "name": name, "value": value }),
+    )
+    .await
+}
+
+/// The first `info` event of an analysis of game `id` with `lines` lines,
+/// and the analysis's stream (still running).
+async fn first_info(app: &App, id: u64, lines: usize) -> (Value, Body) {
+    let mut body = app.analyse(id, json!({ "multipv": lines })).await;
+    let seen = events(&mut body, &["info"], Duration::from_secs(30)).await;
+    let (name, info) = seen.into_iter().next().unwrap();
+    assert_eq!(name, "info");
+    (info, body)
+}
+
+/// The playouts of an MCTS `info` event's root kept from an earlier search.
+fn kept(info: &Value) -> u64 {
+    info["lines"][0]["visits"]["root"].as_u64().unwrap() - info["nodes"].as_u64().unwrap()
+}
+
+/// Stops game `id`'s analysis read from `body` and waits for its end.
+async fn stop_analysis(app: &App, id: u64, mut body: Body) -> Vec<(String, Value)> {
+    app.ok("POST", &format!("/api/games/{id}/stop"), json!({}))
+        .await;
+    let rest = events(&mut body, &["move", "stopped"], Duration::from_secs(5)).await;
+    assert_eq!(rest.last().unwrap().0, "stopped", "{rest:?}");
+    idle(app, id, Duration::from_secs(5)).await;
+    rest
+}
+
+/// The `Search` option picks the analysis's search: MCTS's lines carry
+/// their shares of the playouts, as many lines as asked; its tree is kept
+/// for the game's next analysis, of the same position or after a move;
+/// back on PVS, the lines carry none.
+#[tokio::test]
+async fn an_mcts_analysis_shows_each_lines_share_of_the_playouts() {
+    let app = App::new();
+    let v = set_option(&app, "Search", "mcts").await;
+    assert_eq!(v["report"], "Search set to mcts");
+    let id = app.new_game(None).await["id"].as_u64().unwrap();
+    let (first, mut body) = first_info(&app, id, 3).await;
+    assert_eq!(first["search"], "mcts", "{first}");
+    assert_eq!(
+        kept(&first),
+        0,
+        "a new game's first search keeps nothing: {first}"
+    );
+    let mut infos = vec![first];
+    while infos.len() < 4 {
+        let seen = events(&mut body, &["info"], Duration::from_secs(30)).await;
+        infos.extend(seen.into_iter().map(|(_, data)| data));
+    }
+    for info in &infos {
+        check_lines(info, fen::STARTPOS, &[], 3);
+    }
+    // Asked again at once, as the page asks for another search: the new
+    // analysis waits for the old one to end and starts from its tree.
+    let (again, next) = first_info(&app, id, 3).await;
+    check_lines(&again, fen::STARTPOS, &[], 3);
+    assert!(kept(&again) > 0, "the tree is kept: {again}");
+    let rest = events(&mut body, &["stopped"], Duration::from_secs(5)).await;
+    let (last, infos) = rest.split_last().unwrap();
+    assert_eq!(last.1["reason"], "the analysis was cancelled", "{rest:?}");
+    for (_, info) in infos {
+        check_lines(info, fen::STARTPOS, &[], 3);
+    }
+    // The stop's report, unless it came right after the last one.
+    let rest = stop_analysis(&app, id, next).await;
+    let last = rest
+        .iter()
+        .rev()
+        .find(|(name, _)| name == "info")
+        .map_or(&again, |(_, data)| data);
+    check_lines(last, fen::STARTPOS, &[], 3);
+    let best = last["pv"][0].as_str().unwrap().to_string();
+    // After the best move: from its subtree.
+    app.ok(
+        "POST",
+        &format!("/api/games/{id}/move"),
+        json!({ "move": best }),
+    )
+    .await;
+    let (after, body) = first_info(&app, id, 3).await;
+    check_lines(&after, fen::STARTPOS, &[&best], 3);
+    assert!(
+        kept(&after) > 0,
+        "the played move's subtree is kept: {after}"
+    );
+    stop_analysis(&app, id, body).await;
+    // As many lines as asked.
+    let (five, body) = first_info(&app, id, 5).await;
+    check_lines(&five, fen::STARTPOS, &[&best], 5);
+    stop_analysis(&app, id, body).await;
+
+    // Back on PVS: no shares.
+    set_option(&app, "Search", "pvs").await;
+    let (pvs, body) = first_info(&app, id, 3).await;
+    check_lines(&pvs, fen::STARTPOS, &[&best], 3);
+    assert!(pvs["lines"][0].get("visits").is_none(), "{pvs}");
+    stop_analysis(&app, id, body).await;
+    let (s, v) = app
+        .call(
+            "POST",
+            "/api/options",
+            json!({ "name": "Search", "value": "alphabeta" }),
+        )
+        .await;
+    check_error(
+        s,
+        &v,
+        400,
+        "value",
+        "option 'Search' wants one of pvs, mcts, got 'alphabeta'",
+    );
+}
+
+/// Only the games searched last keep their tree: with one kept, another
+/// game's search makes the first forget its own.
+#[tokio::test]
+async fn only_the_games_searched_last_keep_their_tree() {
+    let app = App::with(Config {
+        remembered_games: 1,
+        ..Config::default()
+    });
+    set_option(&app, "Search", "mcts").await;
+    let a = app.new_game(None).await["id"].as_u64().unwrap();
+    let b = app.new_game(None).await["id"].as_u64().unwrap();
+    for id in [a, b] {
+        let (_, body) = first_info(&app, id, 2).await;
+        stop_analysis(&app, id, body).await;
+    }
+    let (info, body) = first_info(&app, a, 2).await;
+    assert_eq!(kept(&info), 0, "game {a} forgot its tree: {info}");
+    stop_analysis(&app, a, body).await;
+    let (info, body) = first_info(&app, a, 2).await;
+    assert!(kept(&info) > 0, "game {a} searched last keeps it: {info}");
+    stop_analysis(&app, a, body).await;
+    let (info, body) = first_info(&app, b, 2).await;
+    assert_eq!(kept(&info), 0, "game {b} forgot its tree: {info}");
+    stop_analysis(&app, b, body).await;
 }
 
 #[tokio::test]

@@ -5,11 +5,13 @@
 //! loaded FEN is drawn with the beam ending on the piece it zaps; a King
 //! zap ends the game with its reason; the PGN downloads; a tab closed
 //! mid-search frees the search; an analysis shows three lines with their
-//! chances and stops playing nothing; the page fits a phone's width.
+//! chances and stops playing nothing; with MCTS picked beside it, each
+//! line's share of the playouts, and back on PVS none; the page fits a
+//! phone's width.
 //! Everything the page draws is checked against the rules code. Its
 //! screenshots go to its temporary folder (kept when a later check
-//! fails), and with `UPDATE_DOCS=1` to docs/gui.png and
-//! docs/gui-analysis.png.
+//! fails), and with `UPDATE_DOCS=1` to docs/gui.png,
+//! docs/gui-analysis.png and docs/gui-mcts.png.
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use leiserchess::gui::{router, serve, Config};
@@ -553,6 +555,8 @@ async fn play(page: Page, url: String, dir: PathBuf, downloads: PathBuf) {
         let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/gui-analysis.png");
         std::fs::write(&docs, &png).unwrap();
     }
+    assert_eq!(page.text("#info-search").await, "pvs");
+    mcts_analysis(&page, &dir).await;
 
     // The engine's options: opened, the panel lists the engine's declared
     // options with their values; a value out of range is clamped and the
@@ -604,8 +608,8 @@ async fn play(page: Page, url: String, dir: PathBuf, downloads: PathBuf) {
         ))
         .await;
         page.until(
-            &format!("'{said}'"),
-            &format!("return document.getElementById('options-report').textContent === '{said}' && document.querySelector(\"#options-list select[data-option='Search']\").value === '{choice}';"),
+            &format!("'{said}', beside the analysis too"),
+            &format!("return document.getElementById('options-report').textContent === '{said}' && document.querySelector(\"#options-list select[data-option='Search']\").value === '{choice}' && document.getElementById('search').value === '{choice}';"),
         )
         .await;
     }
@@ -617,4 +621,85 @@ async fn play(page: Page, url: String, dir: PathBuf, downloads: PathBuf) {
         .js("const w = document.documentElement.clientWidth; return document.documentElement.scrollWidth <= w && document.getElementById('board').getBoundingClientRect().right <= w;")
         .await;
     assert_eq!(fits, true, "the page is wider than a phone");
+}
+
+/// The search picked beside the analysis: with mcts the page names the
+/// search, counts playouts and shows each line's share of them, as text
+/// and as a bar, the shares ordered as the lines; asked again, the
+/// analysis shows the playouts kept from the last; back on pvs while it
+/// runs, the analysis starts again by PVS, without shares.
+async fn mcts_analysis(page: &Page, dir: &Path) {
+    let search = page.c.find(Locator::Css("#search")).await.unwrap();
+    search.select_by_value("mcts").await.unwrap();
+    page.says("Search set to mcts, for the engine's next search.")
+        .await;
+    page.click("#analyse").await;
+    page.until(
+        "three lines with their shares of the playouts",
+        "return S.analysing && document.getElementById('info-search').textContent === 'mcts' && document.querySelectorAll('#lines .line .visits').length === 3;",
+    )
+    .await;
+    assert_eq!(page.text("#info-nodes-name").await, "playouts");
+    let rows = page
+        .js("return [...document.querySelectorAll('#lines .line')].map(r => { const v = r.querySelector('.visits'); return { text: v.querySelector('.share-text').textContent, width: v.querySelector('.share span').style.width, title: v.title }; });")
+        .await;
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    let mut shares = Vec::new();
+    for row in rows {
+        // "41.2% of 12,345 playouts", the bar as wide.
+        let text = row["text"].as_str().unwrap();
+        let (pct, rest) = text.split_once("% of ").unwrap_or_else(|| panic!("{row}"));
+        let root = rest
+            .strip_suffix(" playouts")
+            .unwrap_or_else(|| panic!("{row}"));
+        assert!(root.replace(',', "").parse::<u64>().unwrap() > 0, "{row}");
+        let share: f64 = pct.parse().unwrap();
+        assert!((0.0..=100.0).contains(&share), "{row}");
+        assert_eq!(row["width"], format!("{pct}%"), "{row}");
+        assert!(
+            row["title"]
+                .as_str()
+                .unwrap()
+                .contains(&format!(" of the root's {root} playouts")),
+            "{row}"
+        );
+        shares.push(share);
+    }
+    assert!(shares.iter().sum::<f64>() <= 100.2, "{shares:?}");
+    assert!(
+        shares[1] >= shares[2],
+        "after the best, by visits: {shares:?}"
+    );
+    let png = page.c.screenshot().await.unwrap();
+    std::fs::write(dir.join("gui-mcts.png"), &png).unwrap();
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/gui-mcts.png");
+        std::fs::write(&docs, &png).unwrap();
+    }
+    // Asked again, the analysis starts from the tree the last one left.
+    page.click("#analyse").await;
+    page.until(
+        "the playouts kept from the last analysis",
+        "return S.analysing && /^[0-9,]+ \\(\\+[0-9,]+ kept\\)$/.test(document.getElementById('info-nodes').textContent);",
+    )
+    .await;
+    search.select_by_value("pvs").await.unwrap();
+    page.says("Search set to pvs; the analysis starts again with it.")
+        .await;
+    page.until(
+        "the analysis again, by PVS",
+        "return S.analysing && document.getElementById('info-search').textContent === 'pvs' && document.querySelectorAll('#lines .line .wdl').length === 3;",
+    )
+    .await;
+    assert_eq!(
+        page.js("return document.querySelectorAll('#lines .visits').length;")
+            .await,
+        json!(0),
+        "PVS's lines have no shares"
+    );
+    assert_eq!(page.text("#info-nodes-name").await, "nodes");
+    page.click("#stop-analysis").await;
+    page.says("the analysis was stopped").await;
+    page.until("the analysis's end", "return !S.search;").await;
 }

@@ -381,6 +381,7 @@ fn start(state: &Arc<AppState>, id: u64, task: impl FnOnce(Move) -> Task) -> Ans
         task(fallback),
         &engine.config,
         engine.net.clone(),
+        entry.memory.clone(),
         done,
     );
     entry.search = Some(control);
@@ -399,6 +400,7 @@ fn finish(
     play: Option<(Move, EngineMove)>,
 ) -> Last {
     let mut store = state.lock();
+    store.searched(id);
     let Some(entry) = store.get_mut(id) else {
         return Last::Stopped("the game is no longer kept".into());
     };

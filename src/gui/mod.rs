@@ -15,11 +15,13 @@
 //! - `state`: what every request shares: the games, the limits
 //!   (`Config`), the count of running searches.
 //! - `store`: the games kept in memory, at most `Config::max_games` (the
-//!   oldest evicted), each a rules `Game` with its PGN record.
+//!   oldest evicted), each a rules `Game` with its PGN record and what its
+//!   searches keep (the last `Config::remembered_games` searched only).
 //! - `think`: one engine search on a thread of its own, for a move or an
-//!   analysis (MultiPV lines until stopped), streamed as server-sent
-//!   events, stopped when the stream is dropped, and handing its move to
-//!   a completion callback.
+//!   analysis (MultiPV lines until stopped, MCTS's with their shares of
+//!   the playouts), streamed as server-sent events, stopped when the
+//!   stream is dropped, starting from what the game's last search left,
+//!   and handing its move to a completion callback.
 //! - `page/`: the page (`index.html`, `style.css`, `app.js`).
 
 mod api;

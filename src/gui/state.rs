@@ -18,6 +18,10 @@ pub struct Config {
     /// Engine searches (analyses included) running at once; more are
     /// refused with a 429.
     pub max_searches: usize,
+    /// Games that keep what their last search learnt (the MCTS tree, PVS's
+    /// move ordering) for their next: the ones searched last. A kept tree
+    /// takes up to `mcts_tree_mb`.
+    pub remembered_games: usize,
     /// The largest request body, in bytes; larger ones get a 413.
     pub body_limit: usize,
 }
@@ -28,6 +32,7 @@ impl Default for Config {
             engine: EngineConfig::default(),
             max_games: 64,
             max_searches: 4,
+            remembered_games: 2,
             body_limit: 64 * 1024,
         }
     }
@@ -59,7 +64,7 @@ impl AppState {
             Network::shared_embedded()
         });
         AppState {
-            store: Mutex::new(Store::new(config.max_games)),
+            store: Mutex::new(Store::new(config.max_games, config.remembered_games)),
             engine: Mutex::new(Engine {
                 config: engine,
                 net,

@@ -1,12 +1,14 @@
 //! The games the server keeps: at most a fixed number, the oldest evicted
 //! (its search cancelled) when a new one would exceed it, so that a page
-//! reloaded in a loop can not exhaust memory.
+//! reloaded in a loop can not exhaust memory. For the same reason only the
+//! games searched last keep their searches' memory (an MCTS tree may take
+//! hundreds of MB).
 //!
 //! The GUI is its own referee: the game ends at the rules' first verdict,
 //! a zapped King or a draw (RULES.md's three-fold repetition and 100-ply
 //! no-zap rule), as autotest's referee ends its games.
 
-use super::think::{Control, EngineMove};
+use super::think::{Control, EngineMove, GameMemory};
 use crate::play::pgn::{self, MoveRecord, Standard};
 use crate::rules::board::Board;
 use crate::rules::fen::{self, FenError};
@@ -21,14 +23,43 @@ pub struct Store {
     games: BTreeMap<u64, Entry>,
     last_id: u64,
     max: usize,
+    /// How many of the games searched last keep their memory.
+    remembered: usize,
+    /// Counts the searches ended, to order the games by their last one.
+    searches: u64,
 }
 
 impl Store {
-    pub fn new(max: usize) -> Store {
+    /// At most `max` games, the last `remembered` searched keeping their
+    /// searches' memory.
+    pub fn new(max: usize, remembered: usize) -> Store {
         Store {
             games: BTreeMap::new(),
             last_id: 0,
             max: max.max(1),
+            remembered,
+            searches: 0,
+        }
+    }
+
+    /// Game `id`'s search has ended, leaving its memory: the games not
+    /// among the `remembered` searched last forget theirs (a game searching
+    /// again now forgets when that search ends and another's does).
+    pub fn searched(&mut self, id: u64) {
+        self.searches += 1;
+        if let Some(e) = self.games.get_mut(&id) {
+            e.last_search = self.searches;
+        }
+        let mut by_last: Vec<&mut Entry> = self
+            .games
+            .values_mut()
+            .filter(|e| e.last_search > 0)
+            .collect();
+        by_last.sort_by_key(|e| std::cmp::Reverse(e.last_search));
+        for e in by_last.into_iter().skip(self.remembered) {
+            if e.memory.forget() {
+                e.last_search = 0;
+            }
         }
     }
 
@@ -75,6 +106,11 @@ pub struct Entry {
     /// searched.
     pub version: u64,
     pub search: Option<Arc<Control>>,
+    /// What its searches keep from one to the next.
+    pub memory: GameMemory,
+    /// When its last search ended, in `Store::searches`; 0: it keeps no
+    /// memory.
+    last_search: u64,
 }
 
 impl Entry {
@@ -91,6 +127,8 @@ impl Entry {
             last_move_at: Instant::now(),
             version: 0,
             search: None,
+            memory: GameMemory::default(),
+            last_search: 0,
         })
     }
 

@@ -1,6 +1,9 @@
 //! One engine search for a game: `search::think` on a thread of its own
 //! (the server's runtime never blocks on it), each completed iteration
-//! sent to the page as a server-sent `info` event with its MultiPV lines.
+//! sent to the page as a server-sent `info` event with its MultiPV lines
+//! (an MCTS line with its share of the playouts) and the search's name.
+//! The game's searches share a `GameMemory` one at a time, so that each
+//! starts from what the last one left (PVS's move ordering, MCTS's tree).
 //! When the search ends it hands its move (none for an analysis) to the
 //! completion callback its starter gave, which plays it into the game or
 //! not and says what the last event is: `move`, or `stopped`. An analysis
@@ -13,16 +16,16 @@ use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
 use crate::eval::wdl::wdl;
 use crate::rules::moves::Move;
-use crate::search::algorithm::{self, Memory};
+use crate::search::algorithm::{self, Algorithm, Memory};
 use crate::search::params::TableSize;
 use crate::search::time::SearchLimits;
-use crate::search::{score_text, Iteration, Params, Root, Shared};
+use crate::search::{score_text, Iteration, Params, Root, Shared, Visits};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::stream::{self, Stream};
 use serde_json::{json, Value};
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -85,6 +88,33 @@ impl Control {
     }
 }
 
+/// What a game's searches keep from one to the next (PVS's move-ordering
+/// tables, MCTS's tree; none yet, or forgotten). A search holds it while
+/// it runs, so the next search of the game waits for the last to end and
+/// starts from what it left: the MCTS tree follows the moves played since
+/// (`search::mcts::Kept` decides what of it is reusable).
+#[derive(Clone, Default)]
+pub struct GameMemory(Arc<Mutex<Option<Memory>>>);
+
+impl GameMemory {
+    /// Held until the guard drops. A search that panicked leaves tables
+    /// and a tree any search may start from, so a poisoned lock is used on.
+    fn hold(&self) -> MutexGuard<'_, Option<Memory>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Drops what is kept, unless a search holds it now; whether it did.
+    pub fn forget(&self) -> bool {
+        let mut held = match self.0.try_lock() {
+            Ok(held) => held,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(TryLockError::WouldBlock) => return false,
+        };
+        *held = None;
+        true
+    }
+}
+
 /// Cancels the search when the event stream is dropped: the page closed
 /// the connection, or the stream ended after the last event (when the
 /// search is over and cancelling does nothing).
@@ -97,16 +127,19 @@ impl Drop for CancelOnDrop {
 }
 
 /// Starts the search of `root` for `task` on its own threads, as `engine`
-/// is configured (threads, table, search, clock) with the net `net`, and
-/// returns the event stream that reports it, and its control (for the
-/// game to keep). When it ends, `done` gets the control and, for a search
-/// for a move, the move and what the search said about it, and decides
-/// the last event; `done` is dropped, with all it holds, once it is called.
+/// is configured (threads, table, search, clock) with the net `net`, from
+/// and into the game's `memory` (once the game's last search has let go of
+/// it), and returns the event stream that reports it, and its control
+/// (for the game to keep). When it ends and has let go of `memory`, `done`
+/// gets the control and, for a search for a move, the move and what the
+/// search said about it, and decides the last event; `done` is dropped,
+/// with all it holds, once it is called.
 pub fn spawn(
     root: Root,
     task: Task,
     engine: &EngineConfig,
     net: Arc<Network>,
+    memory: GameMemory,
     done: impl FnOnce(&Arc<Control>, Option<(Move, EngineMove)>) -> Last + Send + 'static,
 ) -> (
     Arc<Control>,
@@ -134,9 +167,10 @@ pub fn spawn(
         ..engine.search
     };
     let setup = engine.setup();
+    let search = Searched::new(setup.algorithm);
     let searching = control.clone();
     std::thread::spawn(move || {
-        let mut memory = Memory::default();
+        let mut held = memory.hold();
         let mut shown = 0;
         let answer = algorithm::think(
             setup,
@@ -144,7 +178,7 @@ pub fn spawn(
             &limits,
             params,
             &searching.shared,
-            &mut memory,
+            held.get_or_insert_with(Memory::default),
             |it, elapsed, nodes| {
                 // The iteration a stop cut short keeps only the lines it
                 // completed: the page keeps the last whole one's instead.
@@ -153,10 +187,11 @@ pub fn spawn(
                 }
                 shown = it.lines.len();
                 // A closed stream only means nobody is watching.
-                let _ = tx.send(info(it, elapsed, nodes));
+                let _ = tx.send(info(it, search, elapsed, nodes));
             },
         )
         .answer;
+        drop(held);
         let play = match task {
             Task::Play { fallback, .. } => Some((
                 answer.best.unwrap_or(fallback),
@@ -196,12 +231,37 @@ impl Limit {
     }
 }
 
-/// The `info` event of one completed iteration: the best line's figures,
-/// and every line with its win/draw/loss chances (per mille, the side to
-/// move's).
-fn info(it: &Iteration, elapsed: Duration, nodes: u64) -> Event {
+/// Which search reports, for the page: its name (the `Search` option's
+/// choice) and what its `nodes` count.
+#[derive(Clone, Copy)]
+struct Searched {
+    name: &'static str,
+    counted: &'static str,
+}
+
+impl Searched {
+    fn new(algorithm: Algorithm) -> Searched {
+        Searched {
+            // The `Search` option's choices are in `Algorithm`'s order.
+            name: algorithm::NAMES[algorithm as usize],
+            counted: match algorithm {
+                Algorithm::Pvs => "nodes",
+                Algorithm::Mcts => "playouts",
+            },
+        }
+    }
+}
+
+/// The `info` event of one completed iteration of `search`: the best
+/// line's figures, and every line with its win/draw/loss chances (per
+/// mille, the side to move's) and, from MCTS, its `visits`: the playouts
+/// through its first move (`edge`), through the root (`root`, a kept
+/// tree's included) and the share `edge / root`.
+fn info(it: &Iteration, search: Searched, elapsed: Duration, nodes: u64) -> Event {
     let ms = elapsed.as_millis() as u64;
     let data = json!({
+        "search": search.name,
+        "counted": search.counted,
         "depth": it.depth,
         "seldepth": it.seldepth,
         "score": it.score,
@@ -210,13 +270,20 @@ fn info(it: &Iteration, elapsed: Duration, nodes: u64) -> Event {
         "nps": nodes * 1000 / ms.max(1),
         "time_ms": ms,
         "pv": it.pv.iter().map(Move::to_string).collect::<Vec<_>>(),
-        "lines": it.lines.iter().enumerate().map(|(k, line)| json!({
-            "multipv": k + 1,
-            "score": line.score,
-            "score_text": score_text(line.score),
-            "wdl": wdl(line.score),
-            "pv": line.pv.iter().map(Move::to_string).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
+        "lines": it.lines.iter().enumerate().map(|(k, line)| {
+            let mut v = json!({
+                "multipv": k + 1,
+                "score": line.score,
+                "score_text": score_text(line.score),
+                "wdl": wdl(line.score),
+                "pv": line.pv.iter().map(Move::to_string).collect::<Vec<_>>(),
+            });
+            if let Some(Visits { edge, root }) = line.visits {
+                let share = if root == 0 { 0.0 } else { edge as f64 / root as f64 };
+                v["visits"] = json!({ "edge": edge, "root": root, "share": share });
+            }
+            v
+        }).collect::<Vec<_>>(),
     });
     Event::default().event("info").data(data.to_string())
 }

@@ -148,6 +148,13 @@ function linesCount() {
 
 function analyse() { return runSearch("analyse", { multipv: linesCount() }, true); }
 
+// A running analysis starts again, with the lines and the search asked now.
+function restartAnalysis() {
+  if (!S.analysing) return;
+  cancelSearch();
+  analyse();
+}
+
 async function runSearch(route, body, analysing) {
   const g = S.game;
   if (!g || g.outcome) return;
@@ -239,10 +246,17 @@ function scoreText(info) {
   return (pawns >= 0 ? "+" : "") + pawns.toFixed(2) + " for " + side;
 }
 
+// The search's figures; an MCTS search counts playouts, and those the
+// root kept from the game's last search are shown beside them.
 function showInfo(info) {
+  $("info-search").textContent = info.search;
   $("info-depth").textContent = info.depth + " (sel " + info.seldepth + ")";
   $("info-score").textContent = scoreText(info);
-  $("info-nodes").textContent = info.nodes.toLocaleString("en");
+  $("info-nodes-name").textContent = info.counted;
+  $("info-nps-name").textContent = info.counted + "/s";
+  const best = info.lines[0];
+  const kept = best && best.visits ? best.visits.root - info.nodes : 0;
+  $("info-nodes").textContent = info.nodes.toLocaleString("en") + (kept > 0 ? " (+" + kept.toLocaleString("en") + " kept)" : "");
   $("info-nps").textContent = info.nps.toLocaleString("en");
   $("info-time").textContent = info.time_ms + " ms";
   // An analysis shows its best line among the others.
@@ -250,7 +264,7 @@ function showInfo(info) {
 }
 
 function clearInfo() {
-  for (const id of ["info-depth", "info-score", "info-nodes", "info-nps", "info-time"]) $(id).textContent = "–";
+  for (const id of ["info-search", "info-depth", "info-score", "info-nodes", "info-nps", "info-time"]) $(id).textContent = "–";
   $("info-pv").textContent = "";
 }
 
@@ -277,8 +291,19 @@ function startLines(g) {
   $("analysis").hidden = false;
 }
 
-// One row a line, best first: rank, score, win/draw/loss bar, and the
-// moves numbered as the game's are.
+// A line's share of the root's playouts (MCTS): a bar and its figures.
+function showVisits(v, row) {
+  const box = tag("span", "visits", row);
+  const pct = (v.share * 100).toFixed(1) + "%";
+  const root = v.root.toLocaleString("en");
+  box.title = v.edge.toLocaleString("en") + " of the root's " + root + " playouts through this line's first move";
+  tag("span", "", tag("span", "share", box)).style.width = pct;
+  tag("span", "share-text", box, pct + " of " + root + " playouts");
+}
+
+// One row a line, best first: rank, score, win/draw/loss bar, its share of
+// the playouts if the search gives one, and the moves numbered as the
+// game's are.
 function showLines(lines) {
   const g = S.game;
   const ply = firstPly(g) + g.history.length;
@@ -292,6 +317,7 @@ function showLines(lines) {
     bar.setAttribute("role", "img");
     bar.setAttribute("aria-label", bar.title);
     WDL.forEach((word, i) => { tag("span", word, bar).style.width = line.wdl[i] / 10 + "%"; });
+    if (line.visits) showVisits(line.visits, row);
     tag("p", "pv moves-text", row, numbered(line.pv, ply));
     return row;
   }));
@@ -612,11 +638,7 @@ function start() {
     say("");
     analyse();
   });
-  $("lines-count").addEventListener("change", () => {
-    if (!S.analysing) return;
-    cancelSearch();
-    analyse();
-  });
+  $("lines-count").addEventListener("change", restartAnalysis);
   $("stop-analysis").addEventListener("click", async () => {
     if (!S.analysing) return say("The engine is not analysing.", true);
     const r = await api("POST", "/api/games/" + S.game.id + "/stop", {});

@@ -2,7 +2,9 @@
 // server lists them (GET /api/options) with their values now; a change is
 // sent as `setoption` would set it (POST /api/options), for the searches
 // that start after, and the server's report line is shown (a value out of
-// range is clamped and said so; a refused one is shown as an error).
+// range is clamped and said so; a refused one is shown as an error). The
+// `Search` option is also offered beside the analysis (`#search`), from
+// the same listing.
 "use strict";
 
 function optionInput(o) {
@@ -26,6 +28,7 @@ function optionInput(o) {
 }
 
 function showOptions(list) {
+  showSearch(list.find((o) => o.name === "Search"));
   const box = $("options-list");
   box.replaceChildren();
   for (const o of list) {
@@ -51,6 +54,24 @@ async function setOption(o, input) {
   else loadOptions();
 }
 
+// The search picked beside the analysis: the `Search` option's choices
+// and value.
+function showSearch(o) {
+  const select = $("search");
+  select.replaceChildren(...o.choices.map((c) => new Option(c, c, false, c === o.value)));
+}
+
+async function setSearch() {
+  const r = await api("POST", "/api/options", { name: "Search", value: $("search").value });
+  if (!r.ok) {
+    say(r.error, true);
+    return loadOptions();
+  }
+  showOptions(r.data.options);
+  say(r.data.report + (S.analysing ? "; the analysis starts again with it." : ", for the engine's next search."));
+  restartAnalysis();
+}
+
 async function loadOptions() {
   const r = await api("GET", "/api/options");
   if (r.ok) showOptions(r.data.options);
@@ -60,3 +81,5 @@ async function loadOptions() {
 $("options").addEventListener("toggle", () => {
   if ($("options").open) loadOptions();
 });
+$("search").addEventListener("change", setSearch);
+loadOptions();

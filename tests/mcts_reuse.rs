@@ -142,3 +142,18 @@ fn another_position_options_or_searchmoves_start_afresh() {
     // A tree searched under `searchmoves` is not the whole root's.
     assert_eq!(fresh(&mut kept, &root, Params::default()), (0, 1));
 }
+
+#[test]
+fn more_lines_reported_keep_the_tree() {
+    let shared = Shared::new(1, 1);
+    let root = Root::from_game(&Game::from_fen(fen::STARTPOS).unwrap());
+    let mut kept = None;
+    search(&shared, &root, 2000, Params::default(), &mut kept);
+    let lines = Params {
+        multipv: 4,
+        ..Params::default()
+    };
+    let again = search(&shared, &root, 1, lines, &mut kept);
+    assert_eq!(again.reused, 2000);
+    assert_eq!(again.answer.last.unwrap().lines.len(), 4);
+}

@@ -46,8 +46,10 @@ pub const DEFAULT_BUDGET: usize = 256 << 20;
 /// microseconds, so a stop is seen within a millisecond.
 const CLOCK_EVERY: u64 = 16;
 
-/// Playouts before the first report; then one at each doubling.
+/// Playouts before the first report; then one at each doubling, or a
+/// second after the last, whichever comes first.
 const FIRST_REPORT: u64 = 1024;
+const REPORT_EVERY: Duration = Duration::from_secs(1);
 
 /// The result of a search, beside the shared answer.
 #[derive(Clone, Debug)]
@@ -119,6 +121,7 @@ pub fn think_within(
     let mut reports = Reports {
         report,
         start,
+        sent_at: start,
         next: FIRST_REPORT,
         multipv: params.multipv,
         last: None,
@@ -181,7 +184,7 @@ fn one_thread<R: FnMut(&Iteration, Duration, u64)>(
         }
         search.playout();
         playouts += 1;
-        if reports.due(playouts) {
+        if reports.due(playouts, playouts.is_multiple_of(CLOCK_EVERY)) {
             reports.send(&search.tree, search.max_depth, playouts);
         }
     }
@@ -190,25 +193,29 @@ fn one_thread<R: FnMut(&Iteration, Duration, u64)>(
 }
 
 /// A search's reports: the first after [`FIRST_REPORT`] playouts, then one
-/// at each doubling, and one at the end unless the last was of the same
-/// playouts; the last kept for the answer.
+/// at each doubling or [`REPORT_EVERY`] after the last, and one at the end
+/// unless the last was of the same playouts; the last kept for the answer.
 struct Reports<R> {
     report: R,
     start: Instant,
+    sent_at: Instant,
     next: u64,
     multipv: usize,
     last: Option<Iteration>,
 }
 
 impl<R: FnMut(&Iteration, Duration, u64)> Reports<R> {
-    fn due(&self, playouts: u64) -> bool {
-        playouts >= self.next
+    /// Whether a report is due after `playouts`: at the count, or (the
+    /// clock read only if `look`) a while after the last.
+    fn due(&self, playouts: u64, look: bool) -> bool {
+        playouts >= self.next || playouts > 0 && look && self.sent_at.elapsed() >= REPORT_EVERY
     }
 
     fn send(&mut self, tree: &Tree, depth: u32, playouts: u64) {
         while self.next <= playouts {
             self.next *= 2;
         }
+        self.sent_at = Instant::now();
         let it = iteration(tree, depth, self.multipv, playouts);
         (self.report)(&it, self.start.elapsed(), playouts);
         self.last = Some(it);

@@ -43,7 +43,8 @@ impl Kept {
 
     /// The kept subtree for a search of `root` within `budget` bytes,
     /// compacted; `None` when there is none to reuse: another game or
-    /// position, moves the tree never reached, other options or net, a
+    /// position, moves the tree never reached, other options (but
+    /// `MultiPV`) or net, a
     /// root limited by `searchmoves`, or a subtree over the budget.
     pub fn reuse(
         self,
@@ -52,7 +53,12 @@ impl Kept {
         net: &Arc<Network>,
         budget: usize,
     ) -> Option<Tree> {
-        if params != self.params || !Arc::ptr_eq(net, &self.net) || !root.searchmoves.is_empty() {
+        // The lines reported change nothing in the tree.
+        let same = |p: Params| Params { multipv: 1, ..p };
+        if same(params) != same(self.params)
+            || !Arc::ptr_eq(net, &self.net)
+            || !root.searchmoves.is_empty()
+        {
             return None;
         }
         let node = self.follow(root)?;

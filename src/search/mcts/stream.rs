@@ -123,7 +123,7 @@ pub fn run<R: FnMut(&Iteration, Duration, u64)>(
                 state.halt.store(true, Ordering::Relaxed);
             }
             let done = state.done.load(Ordering::Relaxed);
-            if reports.due(done) {
+            if reports.due(done, true) {
                 let depth = state.depth.load(Ordering::Relaxed);
                 reports.send(&lock(tree), depth, done);
             }

@@ -362,7 +362,7 @@ fn pvs_bench(depth: u32, config: &EngineConfig) {
 /// the playouts and playouts/s.
 fn mcts_bench(playouts: u64, config: &EngineConfig) {
     let lines = search::bench::run_mcts(playouts, config.search, config.tree_mb);
-    let (mut signature, mut total) = (0, 0);
+    let (mut signature, mut total, mut nodes, mut bytes) = (0, 0, 0, 0);
     let mut time = Duration::ZERO;
     for (i, l) in lines.iter().enumerate() {
         let best = l.best.map_or("none".to_string(), |m| m.to_string());
@@ -378,7 +378,14 @@ fn mcts_bench(playouts: u64, config: &EngineConfig) {
         signature += l.signature;
         total += l.playouts;
         time += l.elapsed;
+        nodes += l.tree_nodes;
+        bytes += l.tree_bytes;
     }
+    // The arena's bytes count its vectors' capacity: up to twice the use.
+    println!(
+        "tree nodes {nodes} bytes/node {:.0}",
+        bytes as f64 / nodes.max(1) as f64
+    );
     println!(
         "signature {signature} playouts {total} playouts/s {:.0}",
         total as f64 / time.as_secs_f64().max(1e-9)

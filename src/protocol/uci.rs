@@ -200,16 +200,18 @@ impl Engine {
         }
     }
 
-    /// A new, empty transposition table (sized by the options). The old
-    /// one is freed on a thread of its own: unmapping gigabytes takes a
-    /// while, and `ucinewgame` must answer at once.
+    /// A new, empty transposition table (sized by the options), and no
+    /// kept MCTS tree (its values are of the old evaluation or game). The
+    /// old ones are freed on a thread of their own: unmapping gigabytes
+    /// takes a while, and `ucinewgame` must answer at once.
     fn renew_table(&mut self) {
         self.join_freeing();
         let old = std::mem::replace(
             &mut self.shared,
             Arc::new(new_shared(&self.config, self.net.clone())),
         );
-        self.freeing = Some(std::thread::spawn(move || drop(old)));
+        let tree = self.memory.tree.take();
+        self.freeing = Some(std::thread::spawn(move || drop((old, tree))));
     }
 
     /// Handles one line of input, writing the answer to `out`.

@@ -107,6 +107,9 @@ pub struct MctsLine {
     /// The tree's fingerprint ([`tree_signature`]).
     pub signature: u64,
     pub elapsed: Duration,
+    /// The tree's nodes and the arena's bytes at the end.
+    pub tree_nodes: usize,
+    pub tree_bytes: usize,
 }
 
 /// Searches every position of `POSITIONS` by MCTS, `playouts` each, one
@@ -146,6 +149,8 @@ pub fn run_mcts(playouts: u64, params: Params, tree_mb: usize) -> Vec<MctsLine> 
                 playouts: out.answer.nodes,
                 signature: tree_signature(&out.root_edges, longest),
                 elapsed: out.answer.elapsed,
+                tree_nodes: out.nodes,
+                tree_bytes: out.bytes,
             }
         })
         .collect()

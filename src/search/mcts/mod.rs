@@ -60,6 +60,8 @@ pub struct Outcome {
     pub tree_full: bool,
     /// The arena's bytes at the end.
     pub bytes: usize,
+    /// The tree's nodes at the end.
+    pub nodes: usize,
     /// The root's edges: move, visits, mean for the mover (tests compare
     /// trees with them).
     pub root_edges: Vec<(Move, u32, Option<f64>)>,
@@ -148,7 +150,7 @@ pub fn think_within(
         .iter()
         .map(|e| (e.mv, e.visits, e.q()))
         .collect();
-    let (tree_full, bytes) = (tree.full(), tree.bytes());
+    let (tree_full, bytes, nodes) = (tree.full(), tree.bytes(), tree.nodes.len());
     *kept = Some(Kept::new(tree, root, params, shared.net.clone()));
     let last = reports.last;
     Outcome {
@@ -161,6 +163,7 @@ pub fn think_within(
         },
         tree_full,
         bytes,
+        nodes,
         root_edges,
         reused,
     }

@@ -30,7 +30,7 @@ use std::time::Duration;
 
 /// New positions queued to the evaluators, per evaluator: enough that none
 /// waits for the gatherer, few enough that selection sees fresh values.
-const QUEUED_PER_EVALUATOR: usize = 2;
+const QUEUED_PER_EVALUATOR: usize = 16;
 
 /// How often the watchdog looks at the clock and the counts.
 const WATCH_EVERY: Duration = Duration::from_micros(250);

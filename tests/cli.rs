@@ -340,12 +340,13 @@ fn bench_runs_either_search_and_refuses_the_other_ones_flags() {
     let stdout = text(&mcts.stdout);
     assert!(mcts.status.success(), "{stdout}{}", text(&mcts.stderr));
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 25, "{stdout}");
+    assert_eq!(lines.len(), 26, "{stdout}");
     assert!(
         lines[..24].iter().all(|l| l.contains(" playouts ")),
         "{stdout}"
     );
-    let last: Vec<&str> = lines[24].split(' ').collect();
+    assert!(lines[24].starts_with("tree nodes "), "{stdout}");
+    let last: Vec<&str> = lines[25].split(' ').collect();
     assert_eq!(
         (last[0], last[2], last[4]),
         ("signature", "playouts", "playouts/s"),

@@ -42,6 +42,9 @@ pub struct Params {
     /// The root's best lines the main thread finds and reports (UCI
     /// `MultiPV`): line k is the best root move outside lines 1..k.
     pub multipv: usize,
+    /// MCTS: the plies of zaps a leaf's value looks at (0: the evaluation
+    /// alone; see `mcts::playout`).
+    pub mcts_settle: u32,
     /// Check every structure's invariants after every make/unmake and at
     /// every node (the `check_rep` option; see `crate::check_rep`). Always false, and
     /// never read, without the `debug-commands` feature.
@@ -64,6 +67,7 @@ pub const PARAMS: &[Declaration<Params>] = &[
     // The table's scores came from the other evaluation.
     Effect::NewTable.on(Declaration::check("use_nnue", true, bool_field!(use_nnue))),
     Declaration::spin("MultiPV", 1, 1, 16, number_field!(multipv)),
+    Declaration::spin("mcts_settle", 0, 0, 16, number_field!(mcts_settle)),
     Declaration::spin(
         "no_zap_plies",
         NO_ZAP_PLIES as i64,
@@ -101,6 +105,7 @@ impl Default for Params {
             seed: 0,
             use_nnue: false,
             multipv: 0,
+            mcts_settle: 0,
             check_rep: false,
         };
         declaration::defaults(declaration::defaults(zero, PARAMS), DEBUG_PARAMS)

@@ -148,9 +148,9 @@ impl<'a> Walker<'a> {
         self.played.push((m, undo));
     }
 
-    /// Takes back every move since the root.
-    pub fn rewind(&mut self) {
-        while let Some((m, undo)) = self.played.pop() {
+    /// Takes back the last move played.
+    fn undo(&mut self) {
+        if let Some((m, undo)) = self.played.pop() {
             self.board.unmake(m, undo);
             self.keys.pop();
             self.zap_clock.pop();
@@ -161,6 +161,13 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Takes back every move since the root.
+    pub fn rewind(&mut self) {
+        while !self.played.is_empty() {
+            self.undo();
+        }
+    }
+
     /// Whether the current position is a draw by the tree's rules.
     pub fn is_draw(&self) -> bool {
         self.draws
@@ -168,14 +175,68 @@ impl<'a> Walker<'a> {
             .is_some()
     }
 
-    /// The evaluation's expected result for the side to move.
-    pub fn value(&self) -> f64 {
+    /// The evaluation's score for the side to move, its move bonus added.
+    fn static_cp(&self) -> i32 {
         let cp = self
             .evaluator
             .score_cp(&self.board, self.accumulators.last(), 0);
-        expected(cp.saturating_add(self.hmb))
+        cp.saturating_add(self.hmb)
+    }
+
+    /// The expected result for the side to move: the evaluation's (`depth`
+    /// 0), or once the lasers have settled, the score of
+    /// [`Walker::settle`]: the evaluation does not see a shot about to be
+    /// fired.
+    pub fn settled_value(&mut self, depth: u32) -> f64 {
+        expected(self.settle(-KING_ZAP_CP, KING_ZAP_CP, depth))
+    }
+
+    /// A search of zaps only, `depth` plies at most, alpha-beta between
+    /// `alpha` and `beta` (fail-soft): the side to move takes the
+    /// evaluation's score (standing pat) or the best of its moves that zap
+    /// an enemy piece, each answered the same way; zapping the enemy King
+    /// is [`KING_ZAP_CP`]. Zaps never break the Ko rule, and a draw by
+    /// repetition needs a position without a zap, so neither is looked at.
+    fn settle(&mut self, mut alpha: i32, beta: i32, depth: u32) -> i32 {
+        let mut best = self.static_cp();
+        if depth == 0 || best >= beta {
+            return best;
+        }
+        alpha = alpha.max(best);
+        let side = self.board.side();
+        let shots = Shots::new(&self.board);
+        let mut zaps = Vec::new();
+        let board = &self.board;
+        for_each_move(board.pieces(side), board.pieces(side.opp()), |m, fp| {
+            if let Some((_, victim)) = shots.victim(board, m, fp.touched) {
+                if victim.color() != side {
+                    zaps.push((m, victim.is_king()));
+                }
+            }
+        });
+        if zaps.iter().any(|&(_, king)| king) {
+            return KING_ZAP_CP;
+        }
+        for (m, _) in zaps {
+            self.play(m);
+            let v = -self.settle(-beta, -alpha, depth - 1);
+            self.undo();
+            if v > best {
+                best = v;
+                alpha = alpha.max(v);
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        best
     }
 }
+
+/// The score of zapping the enemy King in [`Walker::settle`]: past the
+/// win/draw/loss model's range (its expected result is 1), below the mate
+/// scores.
+const KING_ZAP_CP: i32 = 5000;
 
 /// The tree and the board that walks it.
 pub struct Search<'a> {
@@ -186,6 +247,8 @@ pub struct Search<'a> {
     edges: Vec<Edge>,
     /// The longest path so far, in plies.
     pub max_depth: u32,
+    /// The plies of zaps a leaf's value looks at (`mcts_settle`).
+    settle_depth: u32,
     /// The `check_rep` option: check each playout's path.
     #[cfg(feature = "debug-commands")]
     check_rep: bool,
@@ -216,6 +279,7 @@ impl<'a> Search<'a> {
             path: Vec::new(),
             edges,
             max_depth: 0,
+            settle_depth: params.mcts_settle,
             #[cfg(feature = "debug-commands")]
             check_rep: params.check_rep,
         }
@@ -266,6 +330,76 @@ impl<'a> Search<'a> {
                 self.tree.edges[e].child = child;
             }
         }
-        1.0 - self.walker.value()
+        1.0 - self.walker.settled_value(self.settle_depth)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::fen;
+    use crate::rules::game::Game;
+
+    /// [`Walker::settle`] without alpha-beta: the oracle.
+    fn settle_plain(w: &mut Walker, depth: u32) -> i32 {
+        let stand = w.static_cp();
+        if depth == 0 {
+            return stand;
+        }
+        let side = w.board.side();
+        let shots = Shots::new(&w.board);
+        let mut zaps = Vec::new();
+        let board = &w.board;
+        for_each_move(board.pieces(side), board.pieces(side.opp()), |m, fp| {
+            if let Some((_, victim)) = shots.victim(board, m, fp.touched) {
+                if victim.color() != side {
+                    zaps.push((m, victim.is_king()));
+                }
+            }
+        });
+        if zaps.iter().any(|&(_, king)| king) {
+            return KING_ZAP_CP;
+        }
+        let mut best = stand;
+        for (m, _) in zaps {
+            w.play(m);
+            best = best.max(-settle_plain(w, depth - 1));
+            w.undo();
+        }
+        best
+    }
+
+    #[test]
+    fn settle_is_the_plain_search_of_zaps() {
+        let shared = Shared::new(1, 1);
+        let mut rng = fastrand::Rng::with_seed(5);
+        let mut differ = 0;
+        for start in 0..40 {
+            let mut g = Game::from_fen(fen::STARTPOS).unwrap();
+            for _ in 0..(10 + start) {
+                let moves = g.legal_moves();
+                let m = moves[rng.usize(..moves.len())];
+                let mut next = g.clone();
+                next.play(m).unwrap();
+                if next.is_over() {
+                    break;
+                }
+                g = next;
+            }
+            let root = Root::from_game(&g);
+            let mut w = Walker::new(&root, Params::default(), &shared);
+            for depth in 0..4 {
+                let fast = w.settle(-KING_ZAP_CP, KING_ZAP_CP, depth);
+                let plain = settle_plain(&mut w, depth);
+                assert_eq!(fast, plain, "{} depth {depth}", fen::to_fen(&root.board));
+                if depth > 0 && plain != w.static_cp() {
+                    differ += 1;
+                }
+            }
+        }
+        assert!(
+            differ > 10,
+            "only {differ} positions where zaps change the score"
+        );
     }
 }

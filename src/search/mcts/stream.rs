@@ -235,7 +235,8 @@ fn evaluate(work: &Work, queued: &Mutex<Receiver<(Path, Vec<Move>)>>, to_land: S
             if edges.is_empty() {
                 (0.5, Grown::Draw)
             } else {
-                (1.0 - walker.value(), Grown::Node(edges.clone()))
+                let value = walker.settled_value(work.params.mcts_settle);
+                (1.0 - value, Grown::Node(edges.clone()))
             }
         };
         walker.rewind();

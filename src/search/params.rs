@@ -42,6 +42,9 @@ pub struct Params {
     /// The root's best lines the main thread finds and reports (UCI
     /// `MultiPV`): line k is the best root move outside lines 1..k.
     pub multipv: usize,
+    /// The Monte-Carlo tree search's priors come from the trained move
+    /// policy (`PolicyFile`); off, from the plain zap heuristic.
+    pub mcts_policy: bool,
     /// Check every structure's invariants after every make/unmake and at
     /// every node (the `check_rep` option; see `crate::check_rep`). Always false, and
     /// never read, without the `debug-commands` feature.
@@ -71,6 +74,7 @@ pub const PARAMS: &[Declaration<Params>] = &[
         10000,
         number_field!(no_zap_plies),
     ),
+    Declaration::check("mcts_policy", true, bool_field!(mcts_policy)),
 ];
 
 /// `check_rep`: check every structure's invariants during the search; an
@@ -101,6 +105,7 @@ impl Default for Params {
             seed: 0,
             use_nnue: false,
             multipv: 0,
+            mcts_policy: false,
             check_rep: false,
         };
         declaration::defaults(declaration::defaults(zero, PARAMS), DEBUG_PARAMS)

@@ -381,6 +381,7 @@ fn start(state: &Arc<AppState>, id: u64, task: impl FnOnce(Move) -> Task) -> Ans
         task(fallback),
         &engine.config,
         engine.net.clone(),
+        engine.policy.clone(),
         done,
     );
     entry.search = Some(control);

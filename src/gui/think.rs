@@ -11,6 +11,7 @@
 
 use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
+use crate::eval::policy::Policy;
 use crate::eval::wdl::wdl;
 use crate::rules::moves::Move;
 use crate::search::algorithm;
@@ -98,7 +99,8 @@ impl Drop for CancelOnDrop {
 }
 
 /// Starts the search of `root` for `task` on its own threads, as `engine`
-/// is configured (threads, table, search, clock) with the net `net`, and
+/// is configured (threads, table, search, clock) with the net `net` and
+/// the move policy `policy`, and
 /// returns the event stream that reports it, and its control (for the
 /// game to keep). When it ends, `done` gets the control and, for a search
 /// for a move, the move and what the search said about it, and decides
@@ -108,6 +110,7 @@ pub fn spawn(
     task: Task,
     engine: &EngineConfig,
     net: Arc<Network>,
+    policy: Arc<Policy>,
     done: impl FnOnce(&Arc<Control>, Option<(Move, EngineMove)>) -> Last + Send + 'static,
 ) -> (
     Arc<Control>,
@@ -115,7 +118,7 @@ pub fn spawn(
 ) {
     let TableSize { hash_mb, ways } = engine.table;
     let control = Arc::new(Control {
-        shared: Shared::with_net(hash_mb, ways, net),
+        shared: Shared::with_net(hash_mb, ways, net).with_policy(policy),
         cancelled: AtomicBool::new(false),
     });
     let (tx, rx) = mpsc::unbounded_channel::<Event>();

@@ -33,6 +33,9 @@ pub enum Effect {
     LoadNet,
     /// The book the option names is loaded (the embedded one when empty).
     LoadBook,
+    /// The move policy the option names is loaded (the embedded one when
+    /// empty).
+    LoadPolicy,
 }
 
 impl Effect {

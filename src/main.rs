@@ -7,7 +7,7 @@
 use clap::{value_parser, Parser, Subcommand};
 use leiserchess::config::{flag_value, EngineConfig};
 use leiserchess::eval::{bench, Weights};
-use leiserchess::lab::{book, datagen, train, tune, wdl};
+use leiserchess::lab::{book, datagen, policy, train, tune, wdl};
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
 use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
@@ -48,6 +48,7 @@ enum Command {
     Datagen(datagen::Args),
     Tune(tune::Args),
     Train(train::Args),
+    TrainPolicy(policy::Args),
     Book(book::Args),
     Wdl(wdl::Args),
 }
@@ -166,6 +167,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(a)) => datagen::command(&a),
         Some(Command::Tune(a)) => tune::command(&a),
         Some(Command::Train(a)) => train::command(&a),
+        Some(Command::TrainPolicy(a)) => policy::command(&a),
         Some(Command::Book(a)) => book::command(&a),
         Some(Command::Wdl(a)) => wdl::command(&a),
     };

@@ -187,6 +187,35 @@ const CASES: &[Case] = &[
         ],
     },
     Case {
+        name: "train-policy",
+        arguments: &[
+            "<DATA>...",
+            "--out <FILE>",
+            "--labels <FILE>",
+            "--positions <N>",
+            "--depth <D>",
+            "--threads <T>",
+            "--epochs <N>",
+            "--rate <R>",
+            "--batch <B>",
+            "--l2 <L>",
+            "--validation <F>",
+            "--seed <S>",
+            "--held-out <FILE>",
+        ],
+        refused: &[
+            (&["train-policy", "d.bin"], "--out <FILE>"),
+            (
+                &["train-policy", "d.bin", "--out", "p.policy", "--depth", "0"],
+                "invalid value '0' for '--depth <D>'",
+            ),
+            (
+                &["train-policy", "d.bin", "--out", "p.policy", "--l2", "1"],
+                "invalid value '1' for '--l2 <L>'",
+            ),
+        ],
+    },
+    Case {
         name: "book",
         arguments: &["<PGN>...", "--out <FILE>", "--plies <N>", "--min-games <M>"],
         refused: &[

@@ -1281,11 +1281,20 @@ async fn the_engines_options_are_listed_set_and_used() {
         .await;
     check_error(s, &v, 400, "value", "net unchanged");
     let (s, v) = app
+        .call(
+            "POST",
+            "/api/options",
+            set("PolicyFile", json!("/no/such.policy")),
+        )
+        .await;
+    check_error(s, &v, 400, "value", "policy unchanged");
+    let (s, v) = app
         .call("POST", "/api/options", set("BookFile", json!("x.book")))
         .await;
     check_error(s, &v, 400, "name", "no book");
     let v = app.ok("GET", "/api/options", NO_BODY).await;
     assert_eq!(option(&v, "EvalFile"), json!(""));
+    assert_eq!(option(&v, "PolicyFile"), json!(""));
     assert_eq!(option(&v, "draw"), json!(-20));
 
     // The searches use the options: the hand-written evaluation searches

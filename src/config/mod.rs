@@ -17,6 +17,7 @@ use crate::declaration::{
     self, bool_field, number_field, text_field, Declaration, Effect, Kind, Store,
 };
 use crate::eval::nnue::Network;
+use crate::eval::policy::Policy;
 use crate::rules::game::DrawRules;
 use crate::search::algorithm::{self, Algorithm, Setup};
 use crate::search::params::{Params, TableSize};
@@ -43,6 +44,8 @@ pub struct EngineConfig {
     pub book_file: String,
     /// The net file (`EvalFile`; empty: the embedded net).
     pub eval_file: String,
+    /// The move policy file (`PolicyFile`; empty: the embedded policy).
+    pub policy_file: String,
     /// Whether `info` lines carry `wdl` (`UCI_ShowWDL`).
     pub show_wdl: bool,
     /// The search a `go` runs (`Search`: pvs or mcts).
@@ -71,6 +74,7 @@ pub const ENGINE_LAST: &[Declaration<EngineConfig>] = &[
     Declaration::check("OwnBook", true, bool_field!(own_book)),
     Effect::LoadBook.on(Declaration::text("BookFile", text_field!(book_file))),
     Effect::LoadNet.on(Declaration::text("EvalFile", text_field!(eval_file))),
+    Effect::LoadPolicy.on(Declaration::text("PolicyFile", text_field!(policy_file))),
     Declaration::check("UCI_ShowWDL", false, bool_field!(show_wdl)),
     Effect::NewTable.on(Declaration::button("Clear Hash")),
 ];
@@ -85,6 +89,7 @@ impl Default for EngineConfig {
             own_book: false,
             book_file: String::new(),
             eval_file: String::new(),
+            policy_file: String::new(),
             show_wdl: false,
             algorithm: Algorithm::Pvs,
             tree_mb: 0,
@@ -150,6 +155,16 @@ impl EngineConfig {
             Ok(Network::shared_embedded())
         } else {
             Network::load(&self.eval_file).map(Arc::new)
+        }
+    }
+
+    /// The move policy `policy_file` names (the embedded one when empty),
+    /// the Monte-Carlo tree search's priors with `search.mcts_policy`.
+    pub fn policy(&self) -> Result<Arc<Policy>, String> {
+        if self.policy_file.is_empty() {
+            Ok(Policy::shared_embedded())
+        } else {
+            Policy::load(&self.policy_file).map(Arc::new)
         }
     }
 

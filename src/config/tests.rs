@@ -105,6 +105,7 @@ fn the_effects_are_declared_where_something_must_be_rebuilt() {
     }
     assert_eq!(effect("EvalFile"), Effect::LoadNet);
     assert_eq!(effect("BookFile"), Effect::LoadBook);
+    assert_eq!(effect("PolicyFile"), Effect::LoadPolicy);
     assert_eq!(effect("threads"), Effect::None);
     assert_eq!(effect("no_zap_plies"), Effect::None);
 }

@@ -16,6 +16,7 @@ pub mod bench;
 pub mod coverage;
 pub mod evaluator;
 pub mod nnue;
+pub mod policy;
 pub mod wdl;
 
 use crate::declaration::{self, number_field, Declaration};

@@ -382,6 +382,7 @@ fn start(state: &Arc<AppState>, id: u64, task: impl FnOnce(Move) -> Task) -> Ans
         &engine.config,
         engine.net.clone(),
         entry.memory.clone(),
+        engine.policy.clone(),
         done,
     );
     entry.search = Some(control);

@@ -68,6 +68,13 @@ pub async fn set(
                 return Err(ApiError::bad("value", format!("{e}; net unchanged")));
             }
         },
+        Effect::LoadPolicy => match engine.config.policy() {
+            Ok(policy) => engine.policy = policy,
+            Err(e) => {
+                engine.config = before;
+                return Err(ApiError::bad("value", format!("{e}; policy unchanged")));
+            }
+        },
         Effect::LoadBook => {
             engine.config = before;
             return Err(ApiError::bad("name", "the GUI plays no book moves"));

@@ -4,6 +4,7 @@
 use super::store::Store;
 use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
+use crate::eval::policy::Policy;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -39,10 +40,12 @@ impl Default for Config {
 }
 
 /// The engine every new search uses: its configuration as the options
-/// set it, and the net its `EvalFile` names.
+/// set it, the net its `EvalFile` names and the move policy its
+/// `PolicyFile` names.
 pub struct Engine {
     pub config: EngineConfig,
     pub net: Arc<Network>,
+    pub policy: Arc<Policy>,
 }
 
 /// What every request shares.
@@ -55,19 +58,25 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// The state at start; an `EvalFile` that does not load leaves the
-    /// embedded net (and the option empty), as `setoption` would.
+    /// The state at start; an `EvalFile` or a `PolicyFile` that does not
+    /// load leaves the embedded net or policy (and the option empty), as
+    /// `setoption` would.
     pub fn new(config: Config) -> AppState {
         let mut engine = config.engine.clone();
         let net = engine.net().unwrap_or_else(|_| {
             engine.eval_file.clear();
             Network::shared_embedded()
         });
+        let policy = engine.policy().unwrap_or_else(|_| {
+            engine.policy_file.clear();
+            Policy::shared_embedded()
+        });
         AppState {
             store: Mutex::new(Store::new(config.max_games, config.remembered_games)),
             engine: Mutex::new(Engine {
                 config: engine,
                 net,
+                policy,
             }),
             config,
             searches: AtomicUsize::new(0),

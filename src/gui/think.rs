@@ -14,6 +14,7 @@
 
 use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
+use crate::eval::policy::Policy;
 use crate::eval::wdl::wdl;
 use crate::rules::moves::Move;
 use crate::search::algorithm::{self, Algorithm, Memory};
@@ -127,19 +128,20 @@ impl Drop for CancelOnDrop {
 }
 
 /// Starts the search of `root` for `task` on its own threads, as `engine`
-/// is configured (threads, table, search, clock) with the net `net`, from
-/// and into the game's `memory` (once the game's last search has let go of
-/// it), and returns the event stream that reports it, and its control
-/// (for the game to keep). When it ends and has let go of `memory`, `done`
-/// gets the control and, for a search for a move, the move and what the
-/// search said about it, and decides the last event; `done` is dropped,
-/// with all it holds, once it is called.
+/// is configured (threads, table, search, clock) with the net `net` and
+/// the move policy `policy`, from and into the game's `memory` (once the
+/// game's last search has let go of it), and returns the event stream that
+/// reports it, and its control (for the game to keep). When it ends and
+/// has let go of `memory`, `done` gets the control and, for a search for a
+/// move, the move and what the search said about it, and decides the last
+/// event; `done` is dropped, with all it holds, once it is called.
 pub fn spawn(
     root: Root,
     task: Task,
     engine: &EngineConfig,
     net: Arc<Network>,
     memory: GameMemory,
+    policy: Arc<Policy>,
     done: impl FnOnce(&Arc<Control>, Option<(Move, EngineMove)>) -> Last + Send + 'static,
 ) -> (
     Arc<Control>,
@@ -147,7 +149,7 @@ pub fn spawn(
 ) {
     let TableSize { hash_mb, ways } = engine.table;
     let control = Arc::new(Control {
-        shared: Shared::with_net(hash_mb, ways, net),
+        shared: Shared::with_net(hash_mb, ways, net).with_policy(policy),
         cancelled: AtomicBool::new(false),
     });
     let (tx, rx) = mpsc::unbounded_channel::<Event>();

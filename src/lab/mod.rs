@@ -1,13 +1,15 @@
 //! The lab's loop for strength: self-play data (`datagen`, in the format
 //! of `data`), the evaluation's tuning on it (`tune`, Texel's method), the
-//! learned evaluation's training (`train`), the opening book (`book`)
-//! built from self-play games and the win/draw/loss model's fit (`wdl`).
+//! learned evaluation's training (`train`), the move policy's training
+//! (`policy`), the opening book (`book`) built from self-play games and
+//! the win/draw/loss model's fit (`wdl`).
 //! Above the search, beside the protocol:
 //! nothing below imports it.
 
 pub mod book;
 pub mod data;
 pub mod datagen;
+pub mod policy;
 pub mod train;
 pub mod tune;
 pub mod wdl;

@@ -16,6 +16,7 @@ mod setoption;
 
 use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
+use crate::eval::policy::Policy;
 use crate::lab::book::Book;
 use crate::rules::fen;
 use crate::rules::game::Game;
@@ -102,6 +103,8 @@ pub struct Engine {
     book_rng: fastrand::Rng,
     /// The learned evaluation's net (`EvalFile`).
     net: Arc<Network>,
+    /// The move policy (`PolicyFile`).
+    policy: Arc<Policy>,
     /// The thread freeing the last replaced table, joined before the
     /// next one is freed and at the end, so no thread outlives the engine.
     freeing: Option<JoinHandle<()>>,
@@ -143,9 +146,14 @@ impl Engine {
             rng: fastrand::Rng::with_seed(RNG_SEED),
             book: Book::embedded(),
             book_rng: fastrand::Rng::with_seed(RNG_SEED),
-            shared: Arc::new(new_shared(&config, Network::shared_embedded())),
+            shared: Arc::new(new_shared(
+                &config,
+                Network::shared_embedded(),
+                Policy::shared_embedded(),
+            )),
             net: Network::shared_embedded(),
             memory: Memory::default(),
+            policy: Policy::shared_embedded(),
             running: None,
             freeing: None,
             config,
@@ -208,7 +216,11 @@ impl Engine {
         self.join_freeing();
         let old = std::mem::replace(
             &mut self.shared,
-            Arc::new(new_shared(&self.config, self.net.clone())),
+            Arc::new(new_shared(
+                &self.config,
+                self.net.clone(),
+                self.policy.clone(),
+            )),
         );
         let tree = self.memory.tree.take();
         self.freeing = Some(std::thread::spawn(move || drop((old, tree))));
@@ -441,9 +453,9 @@ pub fn position_args<'a>(args: &'a [&'a str]) -> (Result<String, String>, &'a [&
 }
 
 /// The search's table and flags, sized by the `hash` and `tt_ways`
-/// options, with the net `net`.
-fn new_shared(c: &EngineConfig, net: Arc<Network>) -> Shared {
-    Shared::with_net(c.table.hash_mb, c.table.ways, net)
+/// options, with the net `net` and the move policy `policy`.
+fn new_shared(c: &EngineConfig, net: Arc<Network>, policy: Arc<Policy>) -> Shared {
+    Shared::with_net(c.table.hash_mb, c.table.ways, net).with_policy(policy)
 }
 
 fn line_out(out: &mut Vec<u8>, text: &str) {

@@ -76,9 +76,20 @@ fn trace(
 /// included), and the zapped square if any.
 #[inline]
 pub fn path(b: &Board, color: Color) -> (u64, Option<Square>) {
-    let occ = b.occupied();
-    let mut at = b.king(color);
-    let Some(king) = b.piece_at(at) else {
+    path_over(b.occupied(), b.king(color), |s| b.piece_at(s))
+}
+
+/// [`path`] over a board given by its occupancy `occ`, the firing King's
+/// square `king` and the pieces `piece_at` finds (a piece on every
+/// occupied square): the beam a move would leave, without playing it.
+#[inline(always)]
+pub fn path_over(
+    occ: u64,
+    king: Square,
+    piece_at: impl Fn(Square) -> Option<Piece>,
+) -> (u64, Option<Square>) {
+    let mut at = king;
+    let Some(king) = piece_at(at) else {
         return (0, None);
     };
     let mut d = Dir::from_index(king.ori());
@@ -90,7 +101,7 @@ pub fn path(b: &Board, color: Color) -> (u64, Option<Square>) {
         };
         // The ray up to and including `hit`: the ray minus what lies beyond it.
         squares |= ray & !RAYS[d as usize][hit.index()];
-        let p = b.piece_at(hit).expect("a blocker is a piece");
+        let p = piece_at(hit).expect("a blocker is a piece");
         match bounce(d, p) {
             Some(next) => {
                 at = hit;

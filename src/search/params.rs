@@ -45,6 +45,9 @@ pub struct Params {
     /// MCTS: the plies of zaps a leaf's value looks at (0: the evaluation
     /// alone; see `mcts::playout`).
     pub mcts_settle: u32,
+    /// The Monte-Carlo tree search's priors come from the trained move
+    /// policy (`PolicyFile`); off, from the plain zap heuristic.
+    pub mcts_policy: bool,
     /// Check every structure's invariants after every make/unmake and at
     /// every node (the `check_rep` option; see `crate::check_rep`). Always false, and
     /// never read, without the `debug-commands` feature.
@@ -75,6 +78,7 @@ pub const PARAMS: &[Declaration<Params>] = &[
         10000,
         number_field!(no_zap_plies),
     ),
+    Declaration::check("mcts_policy", true, bool_field!(mcts_policy)),
 ];
 
 /// `check_rep`: check every structure's invariants during the search; an
@@ -106,6 +110,7 @@ impl Default for Params {
             use_nnue: false,
             multipv: 0,
             mcts_settle: 0,
+            mcts_policy: false,
             check_rep: false,
         };
         declaration::defaults(declaration::defaults(zero, PARAMS), DEBUG_PARAMS)

@@ -1,9 +1,10 @@
 //! What the threads of one search share, whichever the algorithm: the
 //! transposition table, the stop and ponder flags, the helpers' node
-//! count and the net.
+//! count, the net and the move policy.
 
 use super::tt::Table;
 use crate::eval::nnue::Network;
+use crate::eval::policy::Policy;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 
@@ -18,16 +19,19 @@ pub struct Shared {
     pub nodes: AtomicU64,
     /// The learned evaluation's net (`EvalFile`), used with `use_nnue`.
     pub net: Arc<Network>,
+    /// The move policy (`PolicyFile`), the Monte-Carlo tree search's
+    /// priors with `mcts_policy`.
+    pub policy: Arc<Policy>,
 }
 
 impl Shared {
     /// Idle search state with a table of `hash_mb` MB in `ways`-way
-    /// buckets and the embedded net.
+    /// buckets, the embedded net and the embedded policy.
     pub fn new(hash_mb: usize, ways: usize) -> Shared {
         Shared::with_net(hash_mb, ways, Network::shared_embedded())
     }
 
-    /// The same with `net`.
+    /// The same with `net` (and the embedded policy).
     pub fn with_net(hash_mb: usize, ways: usize, net: Arc<Network>) -> Shared {
         Shared {
             tt: Table::new(hash_mb, ways),
@@ -35,6 +39,12 @@ impl Shared {
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             net,
+            policy: Policy::shared_embedded(),
         }
+    }
+
+    /// The same with `policy`.
+    pub fn with_policy(self, policy: Arc<Policy>) -> Shared {
+        Shared { policy, ..self }
     }
 }

@@ -112,7 +112,7 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
 }
 
 /// `12m 05s`.
-fn minutes(d: Duration) -> String {
+pub(crate) fn minutes(d: Duration) -> String {
     let s = d.as_secs();
     format!("{}m {:02}s", s / 60, s % 60)
 }

@@ -1,8 +1,9 @@
 //! `setoption`: parse, set the configuration, then carry out the option's
-//! declared effect (a new table, a net or a book loaded).
+//! declared effect (a new table, a net, a book or a move policy loaded).
 
 use super::{say, Engine};
 use crate::declaration::Effect;
+use crate::user_text::quote;
 
 impl Engine {
     pub(super) fn setoption(&mut self, args: &[&str], out: &mut Vec<u8>) {
@@ -27,9 +28,33 @@ impl Engine {
                     Effect::NewTable => self.renew_table(),
                     Effect::LoadNet => self.load_net(&before.eval_file, out),
                     Effect::LoadBook => self.load_book(&before.book_file, out),
+                    Effect::LoadPolicy => self.load_policy(&before.policy_file, out),
                 }
             }
             Err(e) => say(out, format!("error: {e}")),
+        }
+    }
+
+    /// Loads the move policy `PolicyFile` names into a new shared state
+    /// (the searches' way to it). On failure the option goes back to
+    /// `previous`, whose policy stays.
+    fn load_policy(&mut self, previous: &str, out: &mut Vec<u8>) {
+        match self.config.policy() {
+            Ok(policy) => {
+                let path = &self.config.policy_file;
+                let what = if path.is_empty() {
+                    "the embedded policy".to_string()
+                } else {
+                    format!("policy '{}'", quote(path))
+                };
+                say(out, format!("{what}: {} features", policy.weights().len()));
+                self.policy = policy;
+                self.renew_table();
+            }
+            Err(e) => {
+                say(out, format!("error: {e}; policy unchanged"));
+                self.config.policy_file = previous.to_string();
+            }
         }
     }
 }
@@ -40,6 +65,7 @@ mod tests {
     use crate::config::{options, EngineConfig};
     use crate::declaration::{Effect, Kind};
     use crate::eval::nnue::Network;
+    use crate::eval::policy::Policy;
     use std::sync::Arc;
 
     fn engine() -> Engine {
@@ -63,6 +89,8 @@ mod tests {
         std::fs::write(&net_file, Network::embedded().to_bytes()).unwrap();
         let book_file = dir.join("one.book");
         std::fs::write(&book_file, crate::lab::book::Book::embedded().to_bytes()).unwrap();
+        let policy_file = dir.join("p.policy");
+        std::fs::write(&policy_file, Policy::heuristic().to_bytes()).unwrap();
 
         let mut e = engine();
         let listed: Vec<String> = send(&mut e, "uci")
@@ -82,16 +110,21 @@ mod tests {
                     choices[(o.default() as usize + 1) % choices.len()].to_string()
                 }
                 Kind::Button => String::new(),
-                Kind::Text if o.effect() == Effect::LoadNet => net_file.display().to_string(),
-                Kind::Text => book_file.display().to_string(),
+                Kind::Text => match o.effect() {
+                    Effect::LoadNet => net_file.display().to_string(),
+                    Effect::LoadPolicy => policy_file.display().to_string(),
+                    _ => book_file.display().to_string(),
+                },
             };
-            let (table, net) = (e.shared.clone(), e.net.clone());
+            let (table, net, policy) = (e.shared.clone(), e.net.clone(), e.policy.clone());
             let book_len = e.book.len();
             let line = format!("setoption name {} value {value}", o.name());
             let answer = send(&mut e, line.trim_end());
             assert!(!answer.contains("error"), "{line}: {answer}");
             let new_table = !Arc::ptr_eq(&table, &e.shared);
             let new_net = !Arc::ptr_eq(&net, &e.net);
+            let new_policy = !Arc::ptr_eq(&policy, &e.policy);
+            assert_eq!(new_policy, o.effect() == Effect::LoadPolicy, "{line}");
             match o.effect() {
                 Effect::None => {
                     assert!(!new_table && !new_net, "{line}");
@@ -107,6 +140,13 @@ mod tests {
                     assert!(answer.contains(&format!("{book_len} moves")), "{answer}");
                     assert_eq!(e.config.book_file, value);
                 }
+                // The searches reach the policy through their shared state.
+                Effect::LoadPolicy => {
+                    assert!(new_table && !new_net, "{line}");
+                    assert_eq!(*e.policy, Policy::heuristic());
+                    assert!(Arc::ptr_eq(&e.policy, &e.shared.policy));
+                    assert_eq!(e.config.policy_file, value);
+                }
             }
             e.finish();
         }
@@ -116,7 +156,7 @@ mod tests {
     #[test]
     fn a_file_that_fails_to_load_leaves_the_option_as_it_was() {
         let mut e = engine();
-        for name in ["EvalFile", "BookFile"] {
+        for name in ["EvalFile", "BookFile", "PolicyFile"] {
             let answer = send(
                 &mut e,
                 &format!("setoption name {name} value /no/such/file"),

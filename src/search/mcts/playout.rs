@@ -14,12 +14,13 @@ use super::tree::{Edge, Proof, Tree, NONE, ROOT};
 use super::value::expected;
 use crate::eval::evaluator::Evaluator;
 use crate::eval::nnue::accumulator::{Accumulator, Before};
+use crate::eval::policy::features::Candidate;
+use crate::eval::policy::Policy;
 use crate::rules::board::{Board, Undo};
 use crate::rules::game::DrawRules;
 use crate::rules::laser::Shots;
 use crate::rules::movegen::for_each_move;
 use crate::rules::moves::Move;
-use crate::rules::piece::Piece;
 use crate::rules::repetition::{self, LastMove};
 use crate::search::root::Root;
 use crate::search::shared::Shared;
@@ -43,8 +44,10 @@ pub struct Walker<'a> {
     hmb: i32,
     /// Reused by `moves`: each move with the squares it changes and what
     /// its shot zaps.
-    scratch: Vec<(Move, u64, Option<Piece>)>,
+    scratch: Vec<Candidate>,
     scores: Vec<f64>,
+    /// The priors' policy (`mcts_policy`); none: the plain heuristic.
+    policy: Option<&'a Policy>,
 }
 
 impl<'a> Walker<'a> {
@@ -68,6 +71,7 @@ impl<'a> Walker<'a> {
             hmb: params.hmb,
             scratch: Vec::new(),
             scores: Vec::new(),
+            policy: params.mcts_policy.then_some(&*shared.policy),
         }
     }
 
@@ -87,8 +91,12 @@ impl<'a> Walker<'a> {
         let scratch = &mut self.scratch;
         for_each_move(board.pieces(side), board.pieces(side.opp()), |m, fp| {
             if only.is_empty() || only.contains(&m) {
-                let victim = shots.victim(board, m, fp.touched).map(|(_, p)| p);
-                scratch.push((m, fp.touched, victim));
+                let victim = shots.victim(board, m, fp.touched);
+                scratch.push(Candidate {
+                    mv: m,
+                    touched: fp.touched,
+                    victim,
+                });
             }
         });
         let last = self.touched.last().map(|&touched| LastMove {
@@ -96,14 +104,13 @@ impl<'a> Walker<'a> {
             zapped: self.clock() == 0,
         });
         let mut scratch = std::mem::take(&mut self.scratch);
-        scratch.retain(|&(m, touched, victim)| {
-            !(repetition::may_break_ko(touched, victim.is_some(), last) && self.undoes_last(m))
+        scratch.retain(|c| {
+            !(repetition::may_break_ko(c.touched, c.victim.is_some(), last)
+                && self.undoes_last(c.mv))
         });
-        self.scores.clear();
-        self.scores
-            .extend(scratch.iter().map(|&(_, _, v)| prior::score(side, v)));
-        prior::softmax(&mut self.scores);
-        for (&(m, _, victim), &p) in scratch.iter().zip(&self.scores) {
+        prior::priors(self.policy, &self.board, &scratch, &mut self.scores);
+        for (c, &p) in scratch.iter().zip(&self.scores) {
+            let (m, victim) = (c.mv, c.victim.map(|(_, v)| v));
             let proof = victim.filter(|v| v.is_king()).map(|v| {
                 if v.color() == side {
                     Proof::Loss(1)

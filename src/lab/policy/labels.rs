@@ -224,7 +224,7 @@ fn search_all(
                 shown = Instant::now();
                 let per = start.elapsed().div_f64(done as f64);
                 eprintln!(
-                    "train-policy: labelled {done} / {} ({:.1}%), {:.1} ms a position, about {} left",
+                    "train-policy: labelled {done} / {} ({:.1}%), {:.1} ms a search, about {} left",
                     todo.len(),
                     100.0 * done as f64 / todo.len() as f64,
                     per.as_secs_f64() * 1000.0 * threads as f64,

@@ -74,12 +74,12 @@ pub fn command(a: &Args) -> Result<(), String> {
     let mut held = Vec::new();
     for ((&i, record), &m) in chosen.iter().zip(&picked).zip(&best) {
         let sample = data::decode(record, i).map_err(|e| e.to_string())?;
-        let out = held_out(i / HELD_OUT_BLOCK, a.seed, a.validation);
-        let set = if out { &mut valid } else { &mut train };
+        let is_held = held_out(i / HELD_OUT_BLOCK, a.seed, a.validation);
+        let set = if is_held { &mut valid } else { &mut train };
         if !set.push(&sample.board, m) {
             return Err(format!("record {i}: its label {m} is not one of its moves"));
         }
-        if out {
+        if is_held {
             held.push((*record, m));
         }
     }

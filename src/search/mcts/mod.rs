@@ -1,10 +1,12 @@
-//! Monte-Carlo tree search, one thread: AlphaZero-style PUCT over an arena
-//! tree (`tree`), each playout adding at most one node and valuing it by
-//! the evaluation's score turned into an expected result through the
-//! win/draw/loss model (`value`); the priors come from a cheap move score
-//! (`prior`); `playout` walks the board. King zaps and draws found in the
-//! tree are exact, and a solver carries them up: a proven root ends the
-//! search.
+//! Monte-Carlo tree search: AlphaZero-style PUCT over an arena tree
+//! (`tree`), each playout adding at most one node and valuing it by the
+//! evaluation's score turned into an expected result through the
+//! win/draw/loss model (`value`); the priors come from the trained move
+//! policy, or with `mcts_policy` off from a cheap move score (`prior`);
+//! `playout` walks the board. King zaps and draws found in the tree are
+//! exact, and a solver carries them up: a proven root ends the search. One
+//! thread is the plain, deterministic search; more are streamed
+//! (`stream`).
 //!
 //! Here, `think`: the playouts within the limits, the reports and the
 //! answer. Nodes are playouts; a report's `depth` and `seldepth` are both

@@ -210,21 +210,10 @@ impl<'a> Walker<'a> {
             return best;
         }
         alpha = alpha.max(best);
-        let side = self.board.side();
-        let shots = Shots::new(&self.board);
-        let mut zaps = Vec::new();
-        let board = &self.board;
-        for_each_move(board.pieces(side), board.pieces(side.opp()), |m, fp| {
-            if let Some((_, victim)) = shots.victim(board, m, fp.touched) {
-                if victim.color() != side {
-                    zaps.push((m, victim.is_king()));
-                }
-            }
-        });
-        if zaps.iter().any(|&(_, king)| king) {
+        let Some(zaps) = self.zaps() else {
             return KING_ZAP_CP;
-        }
-        for (m, _) in zaps {
+        };
+        for m in zaps {
             self.play(m);
             let v = -self.settle(-beta, -alpha, depth - 1);
             self.undo();
@@ -237,6 +226,24 @@ impl<'a> Walker<'a> {
             }
         }
         best
+    }
+
+    /// The moves whose shot zaps an enemy piece, or `None` if one zaps the
+    /// enemy King.
+    fn zaps(&self) -> Option<Vec<Move>> {
+        let board = &self.board;
+        let side = board.side();
+        let shots = Shots::new(board);
+        let (mut zaps, mut king) = (Vec::new(), false);
+        for_each_move(board.pieces(side), board.pieces(side.opp()), |m, fp| {
+            if let Some((_, victim)) = shots.victim(board, m, fp.touched) {
+                if victim.color() != side {
+                    king |= victim.is_king();
+                    zaps.push(m);
+                }
+            }
+        });
+        (!king).then_some(zaps)
     }
 }
 
@@ -347,28 +354,17 @@ mod tests {
     use crate::rules::fen;
     use crate::rules::game::Game;
 
-    /// [`Walker::settle`] without alpha-beta: the oracle.
+    /// [`Walker::settle`] without alpha-beta: the oracle of its pruning.
     fn settle_plain(w: &mut Walker, depth: u32) -> i32 {
         let stand = w.static_cp();
         if depth == 0 {
             return stand;
         }
-        let side = w.board.side();
-        let shots = Shots::new(&w.board);
-        let mut zaps = Vec::new();
-        let board = &w.board;
-        for_each_move(board.pieces(side), board.pieces(side.opp()), |m, fp| {
-            if let Some((_, victim)) = shots.victim(board, m, fp.touched) {
-                if victim.color() != side {
-                    zaps.push((m, victim.is_king()));
-                }
-            }
-        });
-        if zaps.iter().any(|&(_, king)| king) {
+        let Some(zaps) = w.zaps() else {
             return KING_ZAP_CP;
-        }
+        };
         let mut best = stand;
-        for (m, _) in zaps {
+        for m in zaps {
             w.play(m);
             best = best.max(-settle_plain(w, depth - 1));
             w.undo();

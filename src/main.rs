@@ -31,11 +31,16 @@ use std::time::{Duration, Instant};
     name = "leiserchess",
     version,
     args_override_self = true,
-    styles = clap::builder::Styles::plain()
+    styles = clap::builder::Styles::plain(),
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Set an engine option before the UCI loop starts, as `setoption`
+    /// sets it (for referees that set none); repeatable.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
 }
 
 /// The one-shot commands, in the order `--help` lists them.
@@ -156,10 +161,11 @@ fn main() -> ExitCode {
         Err(e) => return refuse(&e, &args),
     };
     let result = match cli.command {
-        None => {
-            leiserchess::protocol::uci::run(std::io::stdin().lock(), std::io::stdout());
-            Ok(())
-        }
+        None => leiserchess::protocol::uci::run_with(
+            &cli.options,
+            std::io::stdin().lock(),
+            std::io::stdout(),
+        ),
         Some(Command::Perft(a)) => perft_command(&a),
         Some(Command::Bench(a)) => bench_command(&a),
         Some(Command::Evalbench(a)) => evalbench_command(&a),

@@ -263,7 +263,10 @@ fn the_help_lists_every_command() {
         let out = engine::run(&[flag], "");
         assert!(out.status.success(), "{flag}: {out:?}");
         let help = text(&out.stdout);
-        assert!(help.contains("Usage: leiserchess [COMMAND]"), "{help}");
+        assert!(
+            help.contains("Usage: leiserchess [OPTIONS]\n       leiserchess <COMMAND>"),
+            "{help}"
+        );
         for c in CASES {
             assert!(
                 help.lines()
@@ -412,4 +415,37 @@ fn no_command_runs_the_uci_loop() {
     let out = engine::run(&[], "uci\nquit\n");
     assert!(out.status.success());
     assert!(text(&out.stdout).lines().any(|l| l == "uciok"));
+}
+
+#[test]
+fn options_set_at_start_up_reach_the_uci_loop_and_bad_ones_are_refused() {
+    // The book answers the start position at once, unless `OwnBook` is off.
+    let book_move = |args: &[&str]| {
+        let out = engine::run(args, "position startpos\ngo wtime 1000 btime 1000\n");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert!(stdout.contains("bestmove "), "{stdout}");
+        assert!(!stdout.contains("set to"), "set quietly: {stdout}");
+        stdout.contains("info string book move")
+    };
+    assert!(book_move(&[]));
+    assert!(!book_move(&["--option", "OwnBook=false"]));
+    assert!(!book_move(&[
+        "--option",
+        "Search=mcts",
+        "--option",
+        "OwnBook=false"
+    ]));
+    let bad = engine::run(&["--option", "Search=alphabeta"], "uci\n");
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(
+        text(&bad.stderr),
+        "leiserchess: --option 'Search=alphabeta': option 'Search' wants one of pvs, mcts, got 'alphabeta'\n"
+    );
+    assert!(text(&bad.stdout).is_empty());
+    let shapeless = engine::run(&["--option", "Search"], "");
+    assert_eq!(shapeless.status.code(), Some(2));
+    assert!(text(&shapeless.stderr).contains("wants NAME=VALUE"));
+    let with_command = engine::run(&["--option", "threads=2", "perft", "1"], "");
+    assert_eq!(with_command.status.code(), Some(2));
 }

@@ -119,8 +119,36 @@ impl Default for Engine {
 
 /// Runs the loop until `quit` or the end of the input.
 pub fn run(input: impl BufRead, output: impl Write + Send + 'static) {
+    // No option to set: nothing to refuse.
+    let _ = run_with(&[], input, output);
+}
+
+/// Sets each of `options` (`NAME=VALUE`) as `setoption` would, without a
+/// word on the output (a referee reads it from `uci` on), then runs the
+/// loop. An option refused, or a file it names that does not load, is the
+/// error, naming it, and no loop runs.
+pub fn run_with(
+    options: &[String],
+    input: impl BufRead,
+    output: impl Write + Send + 'static,
+) -> Result<(), String> {
     let output = Output::new(output);
     let mut engine = Engine::new(output.clone());
+    for option in options {
+        let refused = |why: &str| format!("--option '{}': {why}", quote(option));
+        let (name, value) = option
+            .split_once('=')
+            .ok_or_else(|| refused("wants NAME=VALUE"))?;
+        let mut said = Vec::new();
+        engine.handle(&format!("setoption name {name} value {value}"), &mut said);
+        let said = String::from_utf8_lossy(&said);
+        if let Some(e) = said
+            .lines()
+            .find_map(|l| l.strip_prefix("info string error: "))
+        {
+            return Err(refused(e));
+        }
+    }
     for line in input.lines() {
         let Ok(line) = line else {
             // Not UTF-8: say so and keep reading.
@@ -135,6 +163,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) {
     }
     // The end of the input is a `quit`: a search stops and answers.
     engine.finish();
+    Ok(())
 }
 
 impl Engine {

@@ -146,6 +146,51 @@ fn ctrl_c_at_the_terminal_leaves_the_engines_to_finish() {
     stop_a_tournament("int", "SIGINT", 130, |pid| format!("-{pid}"));
 }
 
+/// A cluster's `scancel` or requeue signals every process of the task:
+/// the engines die with the run. The games they were playing end on a
+/// crash after the stop signal, and are not counted: `-resume` plays them
+/// again, where a crash would have been a loss.
+#[test]
+fn engines_killed_with_the_run_are_not_a_loss() {
+    let dir = fresh_dir("interrupt", "killed");
+    let pids = pid_dir("interrupt_killed");
+    let pgn = dir.join("games.pgn");
+    let mut child = start(&tournament(&pids, &pgn), &dir);
+    let stderr = BufReader::new(child.stderr.take().expect("piped stderr"));
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    wait_for_fakes(&pids, 2 + 4);
+    kill("TERM", child.id().to_string());
+    loop {
+        let line = lines
+            .recv_timeout(Duration::from_secs(10))
+            .expect("autotest said nothing of the signal");
+        if line.contains("finishing the games in flight") {
+            break;
+        }
+    }
+    for left in leftovers(&pids) {
+        let pid = left.split_whitespace().next().unwrap_or_default();
+        kill("TERM", pid.to_string());
+    }
+    let (out, _) = finish(child);
+    let said: Vec<String> = lines.try_iter().collect();
+    assert_eq!(out.status.code(), Some(143), "{said:?}");
+    assert!(results(&pgn).is_empty(), "a game was counted");
+    let not_counted = said
+        .iter()
+        .filter(|l| l.contains("an engine died after the stop signal: not counted"))
+        .count();
+    assert_eq!(not_counted, 2, "{said:?}");
+    let table = text(&out.stdout);
+    assert!(table.contains("none"), "a fault was counted:\n{table}");
+    assert_no_leftovers(&pids);
+}
+
 #[test]
 fn a_second_signal_stops_at_once() {
     let dir = fresh_dir("interrupt", "twice");

@@ -3,6 +3,7 @@
 //! course's config files and cutechess-style flags) parse into this.
 
 use leiserchess::rules::game::NO_ZAP_PLIES;
+use std::ops::Range;
 use std::path::PathBuf;
 
 /// The course referee's no-zap limit, a course config's default (the
@@ -152,6 +153,11 @@ pub struct TournamentSpec {
     /// Per engine (by index; missing means none): engines of one family
     /// never meet in a round-robin.
     pub family: Vec<Option<String>>,
+    /// Play only the games of these pairs (by [`Job::pair`]): one shard of
+    /// a run spread over a cluster (`crate::slurm`). `None`: every game.
+    ///
+    /// [`Job::pair`]: crate::tournament::schedule::Job::pair
+    pub only_pairs: Option<Range<usize>>,
 }
 
 impl Default for TournamentSpec {
@@ -180,6 +186,7 @@ impl Default for TournamentSpec {
             recover: true,
             seed: 1,
             family: Vec::new(),
+            only_pairs: None,
         }
     }
 }

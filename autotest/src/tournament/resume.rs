@@ -1,10 +1,9 @@
 //! `-resume`: a flag tournament goes on from the games an earlier run with
 //! the same flags wrote to its `-pgnout` file.
 //!
-//! Each game of the file is job N of the [`schedule`] by its `Round "R.N"`
-//! tag, and must be that job: round R, the same White and Black, and the
-//! same opening (`FEN` and `Opening` tags); anything else stops the run
-//! before it plays, naming the file, the game and what differs. The games
+//! Each game of the file must be the game of the [`schedule`] its `Round
+//! "R.N"` tag names (`played`); anything else stops the run before it
+//! plays, naming the file, the game and what differs. The games
 //! count in the standings (W/D/L, pairs, faults from the `Termination`
 //! tag) and the SPRT, and their jobs are not played again; a pair with one
 //! game in the file is completed. Games without a result (`*`, or cut
@@ -13,34 +12,20 @@
 
 use crate::config::spec::TournamentSpec;
 use crate::openings::Opening;
-use crate::pgn::read;
-use crate::pgn::write::start_tags;
-use crate::referee::record::{white_halves, FaultKind};
+use crate::referee::record::white_halves;
 use crate::stats::sprt::SprtDecision;
-use crate::tournament::schedule::{schedule, Job};
+use crate::tournament::played::{self, PlayedGame};
+use crate::tournament::schedule::schedule;
 use crate::tournament::standings::Tally;
-use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-
-/// A game of the earlier run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ResumedGame {
-    pub job: Job,
-    pub white: String,
-    pub black: String,
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub result: String,
-    /// The fault the loser made, if the game ended on one.
-    pub fault: Option<FaultKind>,
-}
 
 /// What the earlier run left.
 #[derive(Clone, Debug)]
 pub struct Resumed {
     pub path: PathBuf,
     /// The games counted, by game number.
-    pub games: Vec<ResumedGame>,
+    pub games: Vec<PlayedGame>,
     /// Games of the file without a result: dropped from it, played again.
     pub dropped: usize,
     /// The standings after the games counted.
@@ -82,79 +67,15 @@ fn from_text(
     text: &str,
 ) -> Result<Resumed, String> {
     let jobs = schedule(spec, openings.len());
-    let file = path.display();
-    let startpos = Opening::startpos();
-    let mut found: BTreeMap<usize, (ResumedGame, usize)> = BTreeMap::new();
+    let found = played::check(spec, &jobs, openings, path, text)?;
     let mut kept = String::new();
-    let mut dropped = 0;
-    for g in read::parse(text) {
-        let Some(result) = g.result() else {
-            dropped += 1;
-            continue;
-        };
-        let round = g.tag("Round").unwrap_or("");
-        let Some((r, n)) = round_number(round) else {
-            return Err(format!(
-                "{file}: the game at line {} has Round \"{round}\", not a flag tournament's ROUND.GAME",
-                g.line
-            ));
-        };
-        let at = format!("{file}: game {n} (line {})", g.line);
-        let Some(job) = n.checked_sub(1).and_then(|i| jobs.get(i)) else {
-            return Err(format!(
-                "{at} is not in this tournament's schedule of {} games: did the flags change?",
-                jobs.len()
-            ));
-        };
-        if job.round != r {
-            return Err(format!(
-                "{at} is in round {r}, but game {n} of this schedule is in round {}: did the flags change?",
-                job.round
-            ));
-        }
-        let (white, black) = (g.tag("White").unwrap_or("?"), g.tag("Black").unwrap_or("?"));
-        let (ew, eb) = (&spec.engines[job.white].name, &spec.engines[job.black].name);
-        if (white, black) != (ew.as_str(), eb.as_str()) {
-            return Err(format!(
-                "{at} is {white} (White) vs {black} (Black), but game {n} of this schedule is \
-                 {ew} vs {eb}: did the engines, their names or the flags change?"
-            ));
-        }
-        let opening = match openings.len() {
-            0 => &startpos,
-            len => &openings[job.opening % len],
-        };
-        let expected = start_tags(opening);
-        let start = (g.tag("FEN"), g.tag("Opening"));
-        if start != (expected.0, expected.1.as_deref()) {
-            return Err(format!(
-                "{at} starts from {}, but game {n} of this schedule starts from {}: did the \
-                 openings, their order or -seed change?",
-                describe_start(start.0, start.1),
-                describe_start(expected.0, expected.1.as_deref()),
-            ));
-        }
-        if let Some((_, line)) = found.get(&n) {
-            return Err(format!(
-                "{file}: game {n} is there twice (lines {line} and {})",
-                g.line
-            ));
-        }
-        let fault = (result != "1/2-1/2")
-            .then(|| g.tag("Termination").and_then(FaultKind::from_pgn_tag))
-            .flatten();
-        let game = ResumedGame {
-            job: *job,
-            white: white.to_string(),
-            black: black.to_string(),
-            result: result.to_string(),
-            fault,
-        };
-        found.insert(n, (game, g.line));
+    for g in &found.games {
         kept.push_str(g.text.trim_end());
         kept.push_str("\n\n");
     }
-    let games: Vec<ResumedGame> = found.into_values().map(|(g, _)| g).collect();
+    let mut games: Vec<PlayedGame> = found.games.into_iter().map(|g| g.game).collect();
+    games.sort_by_key(|g| g.job.number);
+    let dropped = found.dropped;
     let mut tally = Tally::new(spec.engines.len());
     for g in &games {
         let loser = if g.result == "1-0" {
@@ -253,20 +174,6 @@ impl Resumed {
             .append(true)
             .open(&self.path)
             .map_err(cannot)
-    }
-}
-
-/// `R.N` of a flag tournament's `Round` tag.
-fn round_number(round: &str) -> Option<(u32, usize)> {
-    let (r, n) = round.split_once('.')?;
-    Some((r.parse().ok()?, n.parse().ok()?))
-}
-
-fn describe_start(fen: Option<&str>, moves: Option<&str>) -> String {
-    let from = fen.map_or("the start position".to_string(), |f| format!("FEN \"{f}\""));
-    match moves {
-        Some(m) => format!("{from} with opening \"{m}\""),
-        None => format!("{from} with no opening moves"),
     }
 }
 

@@ -6,7 +6,7 @@
 //! SPRT that can end the tournament early. With `-resume`, the games an
 //! earlier run wrote count and are not played again (`resume`). After a
 //! stop signal (`crate::interrupt`), no new game starts and those in
-//! flight finish.
+//! flight finish; one that ends by an engine dying then is not counted.
 
 use crate::config::spec::{PgnStyle, TournamentSpec};
 use crate::interrupt;
@@ -55,7 +55,10 @@ pub fn run_resumed(
     resumed: Option<&Resumed>,
     mut report: impl FnMut(&GameRecord, usize, usize, Option<f64>),
 ) -> Result<Summary, String> {
-    let jobs = schedule(spec, openings.len());
+    let jobs: Vec<Job> = schedule(spec, openings.len())
+        .into_iter()
+        .filter(|j| spec.only_pairs.as_ref().is_none_or(|r| r.contains(&j.pair)))
+        .collect();
     let total = jobs.len();
     let (mut tally, before) = match resumed {
         Some(r) => (r.tally.clone(), r.games.len()),
@@ -128,6 +131,17 @@ pub fn run_resumed(
                 Termination::Fault { engine, kind, .. } => Some((engine.as_str(), *kind)),
                 _ => None,
             };
+            let crashed = fault.is_some_and(|(_, kind)| kind == FaultKind::Crash);
+            if crashed && interrupt::received().is_some() {
+                // Most likely killed by the signal that stops the run (a
+                // cluster's scancel or requeue signals every process of the
+                // task, engines too): not a result. `-resume` plays it again.
+                eprintln!(
+                    "game {}: an engine died after the stop signal: not counted",
+                    job.number
+                );
+                continue;
+            }
             tally.add(spec, &job, white_halves(&rec.result), fault);
             if fault.is_some_and(|(_, kind)| kind == FaultKind::Crash) && !spec.recover {
                 stop.store(true, Ordering::Relaxed);

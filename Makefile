@@ -2,7 +2,7 @@
 CARGO ?= cargo
 
 .DEFAULT_GOAL := build
-.PHONY: help deps build pedantic test lint signature perft bench profile tournament consistency consistency-quick soak clean
+.PHONY: help deps slurm-local build pedantic test lint signature perft bench profile tournament consistency consistency-quick soak clean
 
 # Every target with its `## ` line.
 help: ## this list
@@ -12,6 +12,12 @@ help: ## this list
 # installed with apt-get as root, else the command to run is printed.
 deps: ## install the Debian packages the tests need (scripts/deps.sh)
 	scripts/deps.sh
+
+# The one-node Slurm cluster autotest's -slurm tests run on (Debian's
+# packages, installed if missing, as deps are); `scripts/slurm-local.sh
+# stop` ends it.
+slurm-local: ## start a one-node Slurm on this machine (scripts/slurm-local.sh)
+	scripts/slurm-local.sh start
 
 build: ## the release engine (LTO, one codegen unit): target/release/leiserchess
 	$(CARGO) build --release
@@ -28,7 +34,7 @@ pedantic: ## the release engine without `debug-commands`: target/pedantic/releas
 # without the `debug-commands` feature, in the same target dir: only the
 # leiserchess crate builds twice, and target/debug/leiserchess ends as the
 # default build.
-test: deps lint ## fmt, clippy -D warnings, every test (with and without debug-commands), signature
+test: deps slurm-local lint ## fmt, clippy -D warnings, every test (with and without debug-commands), signature
 	$(CARGO) test --no-default-features --test pedantic --test uci
 	$(CARGO) test --workspace
 	$(MAKE) signature

@@ -14,6 +14,8 @@
 //! * `stats`: Elo, pentanomial error bars, LOS, the SPRT, and `autotest
 //!   stats`;
 //! * `tune`: SPSA and `autotest tune`;
+//! * `slurm`: a tournament or SPRT as a Slurm job array, its shards
+//!   merged by a coordinator;
 //! * `openings` (where each game starts) and `interrupt` (SIGINT and
 //!   SIGTERM: the games in flight finished, nothing new started).
 
@@ -24,6 +26,7 @@ pub mod interrupt;
 pub mod openings;
 pub mod pgn;
 pub mod referee;
+pub mod slurm;
 pub mod stats;
 pub mod tournament;
 pub mod tune;

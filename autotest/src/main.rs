@@ -6,11 +6,8 @@
 #![forbid(unsafe_code)]
 
 use autotest::config::numbers;
-use autotest::config::spec::{PgnStyle, TournamentSpec};
-use autotest::referee::record::GameRecord;
-use autotest::tournament::progress::Progress;
-use autotest::tournament::resume;
-use autotest::{config, interrupt, openings, stats, tournament, tune};
+use autotest::tournament::play::play;
+use autotest::{config, interrupt, openings, slurm, stats, tune};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -27,6 +24,11 @@ usage:
                                         colour-swapped pairs (same round, same
                                         opening), files added up
   autotest tune -engine ... -param ... [-param ...] [TUNE FLAGS]
+  autotest -engine ... -engine ... -slurm dir=RUN [...] [FLAGS]
+                                        the same tournament as a Slurm job
+                                        array (see -slurm)
+  autotest slurm watch RUN              a coordinator again on a -slurm run
+  autotest slurm cancel RUN             cancel every task of a -slurm run
 
 Flags (cutechess-cli's; defaults in brackets):
   -engine cmd=COMMAND [name=NAME] [dir=DIR] [option.NAME=VALUE ...]
@@ -72,6 +74,16 @@ Flags (cutechess-cli's; defaults in brackets):
                            <= -S cp (twosided: and its opponent's >= +S)
                            [none; twosided=false]
   -recover                 go on after an engine crashes; always on [on]
+  -slurm dir=RUN [pairs=N] [cpus=N] [sbatch=\"ARGS\"] [poll=SECONDS] [retries=N]
+                           play on a Slurm cluster (docs/DISTRIBUTED.md):
+                           shards of N pairs [20], one array task each,
+                           with cpus CPUs and games at once [1], sbatch
+                           ARGS added [none]; RUN on a shared filesystem;
+                           the coordinator merges the shards every poll
+                           [0.5], submits an unfinished shard again up to
+                           retries times [2], cancels the rest on an SPRT
+                           decision, writes -pgnout [RUN/games.pgn]; the
+                           same command (or slurm watch) goes on with RUN
 
 Course config files (the course referee's format; `#` starts a comment):
   cpus = N                 games at once [the number of CPUs]
@@ -147,9 +159,12 @@ fn main() -> ExitCode {
         Some("stats") => stats::command::run(&args[1..]).map(|out| print!("{out}")),
         Some("openings") => openings_command(&args[1..]),
         Some("tune") => tune::command::run(&args[1..]),
-        Some(a) if a.starts_with('-') => config::flags::parse_flags(&args)
-            .map_err(|e| e.to_string())
-            .and_then(|spec| play(&spec)),
+        Some("slurm") => slurm::command(&args[1..]),
+        Some(a) if a.starts_with('-') => match slurm::options::parse(&args) {
+            Err(e) => Err(e.to_string()),
+            Ok((spec, None)) => play(&spec),
+            Ok((spec, Some(opts))) => slurm::coordinator::start(&args, &spec, &opts),
+        },
         Some(path) => config::course::load(Path::new(path)).and_then(|spec| play(&spec)),
     };
     match result {
@@ -177,48 +192,6 @@ fn openings_command(args: &[String]) -> Result<(), String> {
     );
     for o in openings::generate(n as usize, plies as usize, seed) {
         println!("{}", openings::to_line(&o));
-    }
-    Ok(())
-}
-
-fn play(spec: &TournamentSpec) -> Result<(), String> {
-    let mut book = match &spec.openings.file {
-        Some(path) => openings::load(path, spec.openings.plies)?,
-        None => Vec::new(),
-    };
-    if spec.openings.random {
-        fastrand::Rng::with_seed(spec.seed).shuffle(&mut book);
-    }
-    let total = tournament::schedule(spec, book.len()).len();
-    let mut progress = Progress::new(spec, total);
-    let resumed = resume::load(spec, &book)?;
-    if let Some(r) = &resumed {
-        eprint!("{}", r.describe(spec));
-        for g in &r.games {
-            progress.count_resumed(&g.white, &g.black, &g.result);
-        }
-    }
-    let report = |rec: &GameRecord, done, _, llr| {
-        eprint!("{}", progress.game(rec, done));
-        if let Some(llr) = llr {
-            eprint!("{}", progress.sprt(llr));
-        }
-    };
-    let summary = tournament::run_resumed(spec, &book, resumed.as_ref(), report)?;
-    println!("{}", spec.title);
-    print!("{}", tournament::table(spec, &summary));
-    if let Some(signal) = interrupt::received() {
-        let done = resumed.as_ref().map_or(0, |r| r.games.len()) + summary.games.len();
-        eprintln!(
-            "autotest: stopped by {} after {done} of {total} games{}",
-            interrupt::name(signal),
-            // A course config appends whole runs; flags resume.
-            match (&spec.pgn_out, spec.resume, spec.pgn_style) {
-                (None, ..) | (_, _, PgnStyle::Course) => "",
-                (Some(_), true, _) => "; the same command goes on",
-                (Some(_), false, _) => "; the same command with -resume goes on",
-            }
-        );
     }
     Ok(())
 }

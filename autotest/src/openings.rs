@@ -11,6 +11,7 @@
 //! starting with `#` are skipped. Every opening is checked by playing it on
 //! the rules code; a bad line is an error naming the file and line.
 
+use crate::config::spec::TournamentSpec;
 use crate::referee::record::Start;
 use leiserchess::rules::fen;
 use leiserchess::rules::game::Game;
@@ -94,6 +95,20 @@ pub fn load(path: &Path, plies: Option<usize>) -> Result<Vec<Opening>, String> {
         return Err(format!("{}: no openings in the file", path.display()));
     }
     Ok(out)
+}
+
+/// The openings of a tournament, in the order its games take them: the
+/// file's (none without one), shuffled by the seed with `order=random`.
+/// Every run of the same spec (a cluster's tasks too) gets the same list.
+pub fn book(spec: &TournamentSpec) -> Result<Vec<Opening>, String> {
+    let mut book = match &spec.openings.file {
+        Some(path) => load(path, spec.openings.plies)?,
+        None => Vec::new(),
+    };
+    if spec.openings.random {
+        fastrand::Rng::with_seed(spec.seed).shuffle(&mut book);
+    }
+    Ok(book)
 }
 
 /// One line of an openings file (not blank, not a comment), validated.

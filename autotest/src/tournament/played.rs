@@ -27,6 +27,19 @@ pub struct PlayedGame {
     pub fault: Option<FaultKind>,
 }
 
+impl PlayedGame {
+    /// The engine at fault (by name) with its fault, if the game ended on
+    /// one: the loser.
+    pub fn fault_by(&self) -> Option<(&str, FaultKind)> {
+        let loser = if self.result == "1-0" {
+            &self.black
+        } else {
+            &self.white
+        };
+        self.fault.map(|kind| (loser.as_str(), kind))
+    }
+}
+
 /// A [`PlayedGame`] with its PGN text as in the file.
 #[derive(Clone, Debug)]
 pub struct PlayedText {

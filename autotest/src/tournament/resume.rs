@@ -78,13 +78,7 @@ fn from_text(
     let dropped = found.dropped;
     let mut tally = Tally::new(spec.engines.len());
     for g in &games {
-        let loser = if g.result == "1-0" {
-            &g.black
-        } else {
-            &g.white
-        };
-        let fault = g.fault.map(|k| (loser.as_str(), k));
-        tally.add(spec, &g.job, white_halves(&g.result), fault);
+        tally.add(spec, &g.job, white_halves(&g.result), g.fault_by());
     }
     Ok(Resumed {
         path: path.to_path_buf(),

@@ -3,7 +3,8 @@
 //! colour-swapped pair, run `concurrency` at a time; results gathered per
 //! engine (W/D/L, game pairs, faults; `standings`), PGN written as games
 //! finish (the engines' standard error beside it, `stderr_log`), and an
-//! SPRT that can end the tournament early. With `-resume`, the games an
+//! SPRT that can end the tournament early (games that finish after its
+//! decision are not counted). With `-resume`, the games an
 //! earlier run wrote count and are not played again (`resume`). After a
 //! stop signal (`crate::interrupt`), no new game starts and those in
 //! flight finish; one that ends by an engine dying then is not counted.
@@ -16,7 +17,7 @@ use crate::referee::record::{white_halves, FaultKind, GameRecord, Termination};
 use crate::referee::{game, preflight, stderr_log};
 use crate::stats::sprt::SprtDecision;
 use crate::tournament::resume::{self, Resumed};
-use crate::tournament::schedule::{schedule, Job};
+use crate::tournament::schedule::{to_play, Job};
 use crate::tournament::standings::{Standing, Tally};
 use std::collections::VecDeque;
 use std::io::Write;
@@ -55,10 +56,7 @@ pub fn run_resumed(
     resumed: Option<&Resumed>,
     mut report: impl FnMut(&GameRecord, usize, usize, Option<f64>),
 ) -> Result<Summary, String> {
-    let jobs: Vec<Job> = schedule(spec, openings.len())
-        .into_iter()
-        .filter(|j| spec.only_pairs.as_ref().is_none_or(|r| r.contains(&j.pair)))
-        .collect();
+    let jobs = to_play(spec, openings.len());
     let total = jobs.len();
     let (mut tally, before) = match resumed {
         Some(r) => (r.tally.clone(), r.games.len()),
@@ -138,6 +136,16 @@ pub fn run_resumed(
                 // task, engines too): not a result. `-resume` plays it again.
                 eprintln!(
                     "game {}: an engine died after the stop signal: not counted",
+                    job.number
+                );
+                continue;
+            }
+            if sprt.is_some_and(|(_, d)| d != SprtDecision::Continue) {
+                // Started before the decision reached the workers: the
+                // result is that of the games up to the decision, as it
+                // would be had the games been played one by one.
+                eprintln!(
+                    "game {}: finished after the SPRT's decision: not counted",
                     job.number
                 );
                 continue;

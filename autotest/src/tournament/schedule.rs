@@ -63,6 +63,22 @@ pub fn schedule(spec: &TournamentSpec, openings: usize) -> Vec<Job> {
     jobs
 }
 
+/// The games this run plays: the whole schedule, or the shard of it that
+/// `spec.only_pairs` names (numbers as in the whole schedule).
+pub fn to_play(spec: &TournamentSpec, openings: usize) -> Vec<Job> {
+    let mut jobs = schedule(spec, openings);
+    if let Some(pairs) = &spec.only_pairs {
+        jobs.retain(|j| pairs.contains(&j.pair));
+    }
+    jobs
+}
+
+/// How many pairs (colour-swapped games of one opening, or single games
+/// without `repeat`) the schedule has: the unit a run is sharded by.
+pub fn pair_count(jobs: &[Job]) -> usize {
+    jobs.iter().map(|j| j.pair + 1).max().unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

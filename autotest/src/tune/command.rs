@@ -298,13 +298,7 @@ fn points(halves: i32) -> String {
 /// after a stop signal, once the pairs under way are in), the tuned values.
 pub fn run(args: &[String]) -> Result<(), String> {
     let spec = parse(args).map_err(|e| format!("tune: {e}"))?;
-    let mut book = match &spec.games.openings.file {
-        Some(path) => openings::load(path, spec.games.openings.plies)?,
-        None => Vec::new(),
-    };
-    if spec.games.openings.random {
-        fastrand::Rng::with_seed(spec.games.seed).shuffle(&mut book);
-    }
+    let book = openings::book(&spec.games)?;
     let spsa = Spsa::new(spec.params.clone(), spec.iterations, spec.games.seed);
     let mut state = match &spec.state {
         Some(path) => State::load(path, &spec.params)?,

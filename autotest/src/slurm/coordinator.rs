@@ -1,0 +1,260 @@
+//! The coordinator: submits the run's shards as a job array, merges their
+//! games as they come (`merge`), prints the live standing with the time
+//! left, submits again a shard whose task ended without finishing it (at
+//! most `retries` times), and when the run is over (every game in, or the
+//! SPRT decided) cancels what is left, writes the merged PGN and prints
+//! the table. Everything it knows is in the run directory, so it can be
+//! stopped (Ctrl-C detaches; the tasks go on) and started again on it.
+
+use crate::config::spec::TournamentSpec;
+use crate::interrupt;
+use crate::openings;
+use crate::referee::preflight;
+use crate::slurm::merge::{Merge, Standing};
+use crate::slurm::options::{parse, shards, SlurmOptions};
+use crate::slurm::run_dir::RunDir;
+use crate::slurm::scheduler::{self, Alive};
+use crate::stats::sprt::sprt_bounds;
+use crate::tournament::progress::duration;
+use crate::tournament::run::Summary;
+use crate::tournament::schedule::{pair_count, schedule};
+use crate::tournament::table;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// `autotest -slurm dir=RUN ...`: a new run, or the run already there.
+pub fn start(args: &[String], spec: &TournamentSpec, opts: &SlurmOptions) -> Result<(), String> {
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    let (run, existed) = RunDir::create_or_attach(&opts.dir, args, &cwd)?;
+    if existed {
+        eprintln!(
+            "autotest: {} holds this run: going on with it",
+            run.root.display()
+        );
+    }
+    follow(&run, spec, opts, &cwd)
+}
+
+/// `autotest slurm watch RUN`: a coordinator again on a run directory.
+pub fn watch(dir: &Path) -> Result<(), String> {
+    let run = RunDir::open(dir)?;
+    let (args, cwd) = run.arguments()?;
+    std::env::set_current_dir(&cwd).map_err(|e| format!("cannot enter {}: {e}", cwd.display()))?;
+    let (spec, opts) = parse(&args).map_err(|e| format!("{}/run.args: {e}", run.root.display()))?;
+    let opts = opts.ok_or_else(|| format!("{}/run.args has no -slurm", run.root.display()))?;
+    follow(&run, &spec, &opts, &cwd)
+}
+
+/// `autotest slurm cancel RUN`: every task of the run cancelled, and the
+/// run marked so that no coordinator submits again.
+pub fn cancel(dir: &Path) -> Result<(), String> {
+    let run = RunDir::open(dir)?;
+    run.mark_cancelled()?;
+    let jobs = job_ids(&run)?;
+    scheduler::cancel(&jobs)?;
+    eprintln!(
+        "autotest: cancelled the run in {} (jobs {})",
+        run.root.display(),
+        jobs.join(" ")
+    );
+    Ok(())
+}
+
+fn job_ids(run: &RunDir) -> Result<Vec<String>, String> {
+    Ok(run.submissions()?.into_iter().map(|s| s.job).collect())
+}
+
+fn follow(
+    run: &RunDir,
+    spec: &TournamentSpec,
+    opts: &SlurmOptions,
+    cwd: &Path,
+) -> Result<(), String> {
+    let book = openings::book(spec)?;
+    let jobs = schedule(spec, book.len());
+    let plan = shards(pair_count(&jobs), opts.pairs);
+    let files = (0..plan.len()).map(|k| run.shard_pgn(k)).collect();
+    let mut merge = Merge::new(jobs.clone(), plan.clone(), files);
+    let name = run
+        .root
+        .file_name()
+        .map_or("run".into(), |n| n.to_string_lossy().into_owned());
+    let pgn_out = spec
+        .pgn_out
+        .clone()
+        .unwrap_or_else(|| run.root.join("games.pgn"));
+    merge.refresh(spec, &book)?;
+    let (started, at_start) = (Instant::now(), merge.count());
+    let mut last = (usize::MAX, Instant::now());
+    let mut checked = false;
+    eprintln!(
+        "autotest: {} games in {} shards of up to {} pairs; run directory {}",
+        jobs.len(),
+        plan.len(),
+        plan.first().map_or(0, |r| r.len()),
+        run.root.display()
+    );
+    loop {
+        // Who is alive is asked before the files are read: a task gone by
+        // then has written all it will.
+        let subs = run.submissions()?;
+        let ids: Vec<String> = subs.iter().map(|s| s.job.clone()).collect();
+        let alive = scheduler::alive(&ids)?;
+        merge.refresh(spec, &book)?;
+        let st = merge.standing(spec);
+        if st.done {
+            return finish(spec, &merge, &st, &ids, &alive, &pgn_out);
+        }
+        if interrupt::received().is_some() {
+            write(&pgn_out, &merge.pgn(st.games))?;
+            eprintln!(
+                "autotest: detached; the tasks go on. `autotest slurm watch {0}` follows the run \
+                 again, `autotest slurm cancel {0}` stops it",
+                run.root.display()
+            );
+            return Ok(());
+        }
+        if run.cancelled() {
+            write(&pgn_out, &merge.pgn(st.games))?;
+            return Err(format!(
+                "the run in {} was cancelled (autotest slurm cancel) after {} games in order",
+                run.root.display(),
+                st.games
+            ));
+        }
+        let idle: Vec<usize> = (0..plan.len())
+            .filter(|&k| !merge.shard_complete(k) && !alive.iter().any(|a| a.task == k))
+            .collect();
+        if !idle.is_empty() {
+            if !checked {
+                // The engines answer here before any task is spent on them.
+                preflight::check(spec)?;
+                checked = true;
+            }
+            for &k in &idle {
+                let tries = subs.iter().filter(|s| s.tasks.contains(&k)).count();
+                if tries > opts.retries as usize {
+                    return Err(format!(
+                        "shard {k} was submitted {tries} times and is not finished; the end of its \
+                         log {}:\n{}",
+                        run.task_log(k).display(),
+                        tail(&run.task_log(k), 10)
+                    ));
+                }
+            }
+            let s = scheduler::submit(run, &name, &idle, opts.cpus, cwd, &opts.sbatch)?;
+            eprintln!(
+                "autotest: submitted job {} (tasks {})",
+                s.job,
+                scheduler::array_list(&idle)
+            );
+            continue;
+        }
+        if merge.count() != last.0 || last.1.elapsed() >= Duration::from_secs(30) {
+            let rate =
+                (merge.count() - at_start) as f64 / started.elapsed().as_secs_f64().max(1e-3);
+            eprintln!(
+                "{}",
+                line(spec, &merge, &st, &alive, jobs.len(), plan.len(), rate)
+            );
+            last = (merge.count(), Instant::now());
+        }
+        std::thread::sleep(opts.poll);
+    }
+}
+
+/// The live line: games in order and in all, shards done, tasks, the first
+/// engine's W-L-D and pairs, the LLR, and the time left at this rate.
+fn line(
+    spec: &TournamentSpec,
+    merge: &Merge,
+    st: &Standing,
+    alive: &[Alive],
+    total: usize,
+    shards: usize,
+    rate: f64,
+) -> String {
+    let done = (0..shards).filter(|&k| merge.shard_complete(k)).count();
+    let running = alive.iter().filter(|a| a.state == "RUNNING").count();
+    let s = &st.tally.standings[0];
+    let mut out = format!(
+        "slurm: {}/{total} games in order ({} in), shards {done}/{shards} done, tasks {running} \
+         running {} waiting; {}: {} - {} - {}, pairs {:?}",
+        st.games,
+        merge.count(),
+        alive.len() - running,
+        spec.engines[0].name,
+        s.wins,
+        s.losses,
+        s.draws,
+        s.pairs
+    );
+    if let (Some((llr, _)), Some(t)) = (st.sprt, spec.sprt) {
+        let (lo, hi) = sprt_bounds(t.alpha, t.beta);
+        let share = if llr >= 0.0 { llr / hi } else { llr / lo };
+        out += &format!("; LLR {llr:.2} ({:.0}% to a bound)", share * 100.0);
+    }
+    if rate > 0.0 {
+        let left = (total - merge.count()) as f64 / rate;
+        let bound = if spec.sprt.is_some() { "at most " } else { "" };
+        out += &format!("; {bound}{} left", duration((left * 1000.0) as u64));
+    }
+    out
+}
+
+fn finish(
+    spec: &TournamentSpec,
+    merge: &Merge,
+    st: &Standing,
+    ids: &[String],
+    alive: &[Alive],
+    pgn_out: &Path,
+) -> Result<(), String> {
+    if !alive.is_empty() {
+        let t0 = Instant::now();
+        scheduler::cancel(ids)?;
+        while !scheduler::alive(ids)?.is_empty() && t0.elapsed() < Duration::from_secs(120) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        eprintln!(
+            "autotest: the run is decided at game {}: cancelled {} tasks, none left after {:.2} s",
+            st.games,
+            alive.len(),
+            t0.elapsed().as_secs_f64()
+        );
+    }
+    let past = merge.count() - st.games;
+    if past > 0 {
+        eprintln!("autotest: {past} games played past the decision are left out");
+    }
+    write(pgn_out, &merge.pgn(st.games))?;
+    eprintln!(
+        "autotest: {} games merged into {}",
+        st.games,
+        pgn_out.display()
+    );
+    println!("{}", spec.title);
+    let summary = Summary {
+        standings: st.tally.standings.clone(),
+        games: Vec::new(),
+        sprt: st.sprt,
+    };
+    print!("{}", table(spec, &summary));
+    Ok(())
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The last `n` lines of a file (or why there are none).
+fn tail(path: &Path, n: usize) -> String {
+    match std::fs::read_to_string(path) {
+        Ok(t) => {
+            let lines: Vec<&str> = t.lines().collect();
+            lines[lines.len().saturating_sub(n)..].join("\n")
+        }
+        Err(e) => format!("(cannot read it: {e})"),
+    }
+}

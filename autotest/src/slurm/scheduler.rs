@@ -1,0 +1,163 @@
+//! Slurm through its command-line tools: `sbatch` submits a job array,
+//! `squeue` says which of its tasks are pending or running, `scancel`
+//! ends them. Nothing else talks to the cluster.
+
+use crate::slurm::run_dir::{RunDir, Submission};
+use std::path::Path;
+use std::process::Command;
+
+/// A task of one of the run's jobs that Slurm still holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alive {
+    pub job: String,
+    pub task: usize,
+    /// Slurm's state name: PENDING, RUNNING, COMPLETING, ...
+    pub state: String,
+}
+
+/// States in which a task will still run, or is running.
+const ALIVE: &[&str] = &[
+    "PENDING",
+    "RUNNING",
+    "CONFIGURING",
+    "COMPLETING",
+    "REQUEUED",
+    "REQUEUE_FED",
+    "REQUEUE_HOLD",
+    "RESIZING",
+    "SUSPENDED",
+    "STAGE_OUT",
+    "SIGNALING",
+];
+
+fn output(program: &str, args: &[String]) -> Result<String, String> {
+    let out = Command::new(program).args(args).output().map_err(|e| {
+        format!("cannot run {program} ({e}): is this a Slurm host? (scripts/slurm-local.sh start brings up a local one)")
+    })?;
+    if !out.status.success() {
+        return Err(format!(
+            "{program} {} failed ({}): {}",
+            args.join(" "),
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// `0-3,5,7-9`: Slurm's `--array` list of task ids.
+pub fn array_list(tasks: &[usize]) -> String {
+    let mut sorted = tasks.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i;
+        while j + 1 < sorted.len() && sorted[j + 1] == sorted[j] + 1 {
+            j += 1;
+        }
+        parts.push(match j - i {
+            0 => sorted[i].to_string(),
+            _ => format!("{}-{}", sorted[i], sorted[j]),
+        });
+        i = j + 1;
+    }
+    parts.join(",")
+}
+
+/// Submits `tasks` of the run as one job array; `extra` goes to sbatch as
+/// given (before the script, so it may override ours). Records it in the
+/// run directory.
+pub fn submit(
+    run: &RunDir,
+    name: &str,
+    tasks: &[usize],
+    cpus: usize,
+    cwd: &Path,
+    extra: &[String],
+) -> Result<Submission, String> {
+    let script = run.task_script()?;
+    let mut args = vec![
+        "--parsable".to_string(),
+        format!("--array={}", array_list(tasks)),
+        format!("--job-name=autotest-{name}"),
+        format!("--output={}", run.log_pattern().display()),
+        "--open-mode=append".to_string(),
+        "--requeue".to_string(),
+        format!("--cpus-per-task={cpus}"),
+        format!("--chdir={}", cwd.display()),
+    ];
+    args.extend(extra.iter().cloned());
+    args.push(script.display().to_string());
+    let out = output("sbatch", &args)?;
+    // `--parsable` prints `JOB_ID` or `JOB_ID;CLUSTER`.
+    let job = out.trim().split(';').next().unwrap_or("").to_string();
+    if job.is_empty() || !job.chars().all(|c| c.is_ascii_digit()) {
+        return Err(format!("sbatch printed no job id: {out:?}"));
+    }
+    let s = Submission {
+        job,
+        tasks: tasks.to_vec(),
+    };
+    run.record(&s)?;
+    Ok(s)
+}
+
+/// The tasks of `jobs` Slurm still holds, pending or running.
+pub fn alive(jobs: &[String]) -> Result<Vec<Alive>, String> {
+    if jobs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let args: Vec<String> = ["-h", "-r", "--me", "-o", "%F|%K|%T"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let text = output("squeue", &args)?;
+    Ok(parse_squeue(&text, jobs))
+}
+
+fn parse_squeue(text: &str, jobs: &[String]) -> Vec<Alive> {
+    text.lines()
+        .filter_map(|line| {
+            let mut f = line.trim().split('|');
+            let (job, task, state) = (f.next()?, f.next()?, f.next()?);
+            let ours = jobs.iter().any(|j| j == job) && ALIVE.contains(&state);
+            ours.then(|| {
+                Some(Alive {
+                    job: job.to_string(),
+                    task: task.parse().ok()?,
+                    state: state.to_string(),
+                })
+            })?
+        })
+        .collect()
+}
+
+/// Cancels every task of `jobs`.
+pub fn cancel(jobs: &[String]) -> Result<(), String> {
+    if jobs.is_empty() {
+        return Ok(());
+    }
+    output("scancel", jobs).map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn array_lists_run_together() {
+        assert_eq!(array_list(&[0, 1, 2, 3]), "0-3");
+        assert_eq!(array_list(&[9, 3, 5, 7, 8]), "3,5,7-9");
+        assert_eq!(array_list(&[4]), "4");
+    }
+
+    #[test]
+    fn squeue_lines_of_our_jobs() {
+        let text = "12|3|RUNNING\n12|4|PENDING\n13|0|RUNNING\n12|5|COMPLETED\nbad\n";
+        let ours = parse_squeue(text, &["12".to_string()]);
+        let tasks: Vec<(usize, &str)> = ours.iter().map(|a| (a.task, a.state.as_str())).collect();
+        assert_eq!(tasks, [(3, "RUNNING"), (4, "PENDING")]);
+    }
+}

@@ -1,0 +1,46 @@
+//! `autotest slurm task RUN K`: what array task `K` runs. It reads the
+//! run's arguments from the run directory, and plays shard `K` of the
+//! schedule as a local tournament with `-resume` into the shard's own PGN
+//! file: the games it finished before a cancel, a kill or a requeue count
+//! and are not played again. The SPRT is the coordinator's: a task plays
+//! its whole shard unless cancelled.
+
+use crate::openings;
+use crate::slurm::options::{parse, shards};
+use crate::slurm::run_dir::RunDir;
+use crate::tournament::play::play;
+use crate::tournament::schedule::{pair_count, schedule};
+use std::path::Path;
+
+pub fn run(dir: &Path, task: &str) -> Result<(), String> {
+    let run = RunDir::open(dir)?;
+    let k: usize = task.parse().map_err(|_| {
+        format!("slurm task: '{task}' is not a task number (run by sbatch --array)")
+    })?;
+    let (args, cwd) = run.arguments()?;
+    std::env::set_current_dir(&cwd).map_err(|e| format!("cannot enter {}: {e}", cwd.display()))?;
+    let (mut spec, opts) =
+        parse(&args).map_err(|e| format!("{}/run.args: {e}", run.root.display()))?;
+    let opts = opts.ok_or_else(|| format!("{}/run.args has no -slurm", run.root.display()))?;
+    let book = openings::book(&spec)?;
+    let plan = shards(pair_count(&schedule(&spec, book.len())), opts.pairs);
+    let pairs = plan.get(k).ok_or_else(|| {
+        format!(
+            "slurm task: the run has {} shards, not {}",
+            plan.len(),
+            k + 1
+        )
+    })?;
+    let pgn = run.shard_pgn(k);
+    if let Some(parent) = pgn.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
+    eprintln!("autotest: shard {k} of {}: pairs {pairs:?}", plan.len());
+    spec.only_pairs = Some(pairs.clone());
+    spec.sprt = None;
+    spec.pgn_out = Some(pgn);
+    spec.resume = true;
+    spec.concurrency = opts.cpus;
+    play(&spec)
+}

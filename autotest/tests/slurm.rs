@@ -1,0 +1,274 @@
+//! `autotest -slurm` against a real Slurm: the one-node cluster of
+//! `scripts/slurm-local.sh` (`make test` starts it). The engines are the
+//! real one limited by nodes, one thread, no book, so that every game is
+//! the same wherever it is played: a run split into array tasks must give
+//! the games, pentanomial counts and SPRT verdict of the same run played
+//! locally one game at a time.
+//!
+//! One task is requeued while it plays (`scontrol requeue`): it must go on
+//! from its own finished games and count each game once. An SPRT that
+//! decides early must cancel the tasks still pending or running; the time
+//! that took is printed (`--nocapture`) and recorded in BENCHMARKS.md.
+
+mod common;
+
+use autotest::pgn::read::{self as pgn_read, PgnGame};
+use autotest::slurm::run_dir::RunDir;
+use autotest::slurm::scheduler;
+use common::*;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn autotest() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_autotest"))
+}
+
+/// Fails unless a Slurm controller answers.
+fn cluster() {
+    let ok = Command::new("squeue")
+        .arg("-h")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "no Slurm cluster answers squeue: start the local one with `scripts/slurm-local.sh start` \
+         (make test does)"
+    );
+}
+
+/// Engine `a` against `b` (each with its `-engine` settings), `pairs`
+/// colour-swapped pairs from the committed openings in random order, a
+/// draw at `moves` moves each, an SPRT on `a`.
+fn tournament(a: &str, b: &str, pairs: u32, moves: u32, sprt: &str) -> Vec<String> {
+    let engine = leiserchess();
+    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings.txt");
+    let mut args = Vec::new();
+    for (name, settings) in [("a", a), ("b", b)] {
+        args.extend(strings(&["-engine", &format!("cmd={}", engine.display())]));
+        args.push(format!("name={name}"));
+        args.extend(settings.split(' ').map(str::to_string));
+    }
+    let each = "-each option.OwnBook=false option.Threads=1 -games 2 -seed 7 -sprt";
+    args.extend(each.split(' ').map(str::to_string));
+    args.extend(sprt.split(' ').map(str::to_string));
+    args.extend(strings(&[
+        "-rounds",
+        &pairs.to_string(),
+        "-maxmoves",
+        &moves.to_string(),
+    ]));
+    args.extend(strings(&[
+        "-openings",
+        &format!("file={}", openings.display()),
+        "order=random",
+    ]));
+    args
+}
+
+/// The run played here, one game at a time: its PGN text and table.
+fn local(args: &[String], dir: &Path) -> (String, String) {
+    let pgn = dir.join("local.pgn");
+    let mut a = args.to_vec();
+    a.extend(strings(&[
+        "-concurrency",
+        "1",
+        "-pgnout",
+        &pgn.to_string_lossy(),
+    ]));
+    let out = autotest().args(&a).output().expect("run autotest");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        std::fs::read_to_string(&pgn).expect("the local PGN"),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// Each game as what must not depend on where it was played: its tags but
+/// the date and time, its moves without the `{time depth nodes}` comments.
+fn games(text: &str) -> Vec<String> {
+    pgn_read::parse(text).iter().map(stable).collect()
+}
+
+fn stable(g: &PgnGame) -> String {
+    let mut out = String::new();
+    let mut depth = 0;
+    for line in g.text.lines() {
+        if line.starts_with("[Date ") || line.starts_with("[Time ") {
+            continue;
+        }
+        for c in line.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                c if depth == 0 => out.push(c),
+                _ => {}
+            }
+        }
+        out.push('\n');
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The pentanomial line of `autotest stats` for `a` in `pgn`.
+fn pentanomial(pgn: &Path) -> String {
+    let out = autotest()
+        .args(["stats", "--pgn", &pgn.to_string_lossy(), "--player", "a"])
+        .output()
+        .expect("run autotest stats");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.lines()
+        .find(|l| l.contains("pentanomial"))
+        .unwrap_or_else(|| panic!("no pentanomial in:\n{text}"))
+        .to_string()
+}
+
+/// Starts the coordinator; its standard error lines come through the
+/// returned channel.
+fn coordinator(
+    args: &[String],
+    run: &Path,
+    extra: &str,
+) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+    let mut a = args.to_vec();
+    a.extend(strings(&["-slurm", &format!("dir={}", run.display())]));
+    a.extend(extra.split(' ').map(str::to_string));
+    let mut child = autotest()
+        .args(&a)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start autotest");
+    let stderr = BufReader::new(child.stderr.take().expect("piped"));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            eprintln!("coordinator: {line}");
+            let _ = tx.send(line);
+        }
+    });
+    (child, rx)
+}
+
+fn finished_games(pgn: &Path) -> usize {
+    let text = std::fs::read_to_string(pgn).unwrap_or_default();
+    pgn_read::parse(&text)
+        .iter()
+        .filter(|g| g.result().is_some())
+        .count()
+}
+
+#[test]
+fn a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run() {
+    cluster();
+    let dir = fresh_dir("slurm", "requeue");
+    // 18 pairs in shards of 2: 9 array tasks. Wide SPRT bounds: it plays
+    // on to the end.
+    let args = tournament(
+        "nodes=90",
+        "nodes=60",
+        18,
+        20,
+        "elo0=0 elo1=10 alpha=0.001 beta=0.001",
+    );
+    let (local_pgn, local_table) = local(&args, &dir);
+    let run_dir = dir.join("run");
+    let (child, lines) = coordinator(&args, &run_dir, "pairs=2 poll=0.2");
+    // Requeue a task that is running and has finished a game of its shard.
+    let start = Instant::now();
+    let requeued = loop {
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "no task to requeue"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        let Ok(run) = RunDir::open(&run_dir) else {
+            continue;
+        };
+        let Some(sub) = run.submissions().unwrap().into_iter().next() else {
+            continue;
+        };
+        let alive = scheduler::alive(std::slice::from_ref(&sub.job)).unwrap();
+        let running = alive.iter().find(|a| {
+            let done = finished_games(&run.shard_pgn(a.task));
+            a.state == "RUNNING" && (1..4).contains(&done)
+        });
+        if let Some(a) = running {
+            let id = format!("{}_{}", a.job, a.task);
+            let out = Command::new("scontrol")
+                .args(["requeue", &id])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "scontrol requeue {id}: {out:?}");
+            break (run, a.task);
+        }
+    };
+    let out = child.wait_with_output().expect("the coordinator");
+    let said: Vec<String> = lines.try_iter().collect();
+    assert!(out.status.success(), "{said:#?}");
+    let (run, k) = requeued;
+    let log = std::fs::read_to_string(run.task_log(k)).unwrap();
+    assert_eq!(
+        log.matches(&format!("autotest: shard {k} of 9")).count(),
+        2,
+        "task {k} did not run again after the requeue:\n{log}"
+    );
+    let merged = run.root.join("games.pgn");
+    let merged_text = std::fs::read_to_string(&merged).unwrap();
+    assert_eq!(games(&merged_text).len(), 36);
+    assert_eq!(games(&merged_text), games(&local_pgn), "the games differ");
+    assert_eq!(pentanomial(&merged), pentanomial(&dir.join("local.pgn")));
+    // The same table, line for line.
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(table.trim(), local_table.trim());
+}
+
+#[test]
+fn an_sprt_decision_cancels_the_tasks_left() {
+    cluster();
+    let dir = fresh_dir("slurm", "decided");
+    // PVS against a tiny MCTS, 24 shards of one pair: the SPRT decides
+    // after about half of them (game 23 when this was written), with tasks
+    // still to run.
+    let args = tournament(
+        "nodes=400",
+        "nodes=30 option.Search=mcts",
+        24,
+        40,
+        "elo0=0 elo1=100",
+    );
+    let (local_pgn, local_table) = local(&args, &dir);
+    assert!(local_table.contains("] H1"), "{local_table}");
+    let run_dir = dir.join("run");
+    let (child, lines) = coordinator(&args, &run_dir, "pairs=1 poll=0.2");
+    let out = child.wait_with_output().expect("the coordinator");
+    let said: Vec<String> = lines.try_iter().collect();
+    assert!(out.status.success(), "{said:#?}");
+    let cancelled = said
+        .iter()
+        .find(|l| l.contains("cancelled") && l.contains("none left after"))
+        .unwrap_or_else(|| panic!("no cancel reported: {said:#?}"));
+    println!("{cancelled}");
+    let run = RunDir::open(&run_dir).unwrap();
+    let jobs: Vec<String> = run
+        .submissions()
+        .unwrap()
+        .into_iter()
+        .map(|s| s.job)
+        .collect();
+    assert!(scheduler::alive(&jobs).unwrap().is_empty(), "tasks left");
+    let merged = run.root.join("games.pgn");
+    let merged_text = std::fs::read_to_string(&merged).unwrap();
+    assert!(games(&merged_text).len() < 48);
+    assert_eq!(games(&merged_text), games(&local_pgn), "the games differ");
+    assert_eq!(pentanomial(&merged), pentanomial(&dir.join("local.pgn")));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        local_table.trim()
+    );
+}

@@ -6,7 +6,9 @@
 //! locally one game at a time.
 //!
 //! One task is requeued while it plays (`scontrol requeue`): it must go on
-//! from its own finished games and count each game once. An SPRT that
+//! from its own finished games and count each game once; the coordinator
+//! is stopped then and started again on the run directory (`autotest
+//! slurm watch`), and must go on where it stood. An SPRT that
 //! decides early must cancel the tasks still pending or running; the time
 //! that took is printed (`--nocapture`) and recorded in BENCHMARKS.md.
 
@@ -208,9 +210,24 @@ fn a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run() {
             break (run, a.task);
         }
     };
-    let out = child.wait_with_output().expect("the coordinator");
+    // The coordinator stopped (Ctrl-C detaches it) and started again on
+    // the run directory: it goes on where it stood.
+    let stopped = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(stopped.success());
+    let first = child.wait_with_output().expect("the coordinator");
     let said: Vec<String> = lines.try_iter().collect();
-    assert!(out.status.success(), "{said:#?}");
+    assert_eq!(first.status.code(), Some(130), "{said:#?}");
+    assert!(said.iter().any(|l| l.contains("detached")), "{said:#?}");
+    let out = autotest()
+        .args(["slurm", "watch", &run_dir.to_string_lossy()])
+        .output()
+        .expect("autotest slurm watch");
+    let said = String::from_utf8_lossy(&out.stderr);
+    eprintln!("{said}");
+    assert!(out.status.success(), "{said}");
     let (run, k) = requeued;
     let log = std::fs::read_to_string(run.task_log(k)).unwrap();
     assert_eq!(

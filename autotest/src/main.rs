@@ -29,6 +29,13 @@ usage:
                                         array (see -slurm)
   autotest slurm watch RUN              a coordinator again on a -slurm run
   autotest slurm cancel RUN             cancel every task of a -slurm run
+  autotest datagen -slurm dir=RUN [tasks=N] [cpus=N] [sbatch=\"ARGS\"] [poll=S]
+      [retries=N] -- ENGINE datagen OUT --positions N [--seed S] [ARGS ...]
+                                        leiserchess datagen as a job array:
+                                        task K makes N/tasks positions with
+                                        seed S+K (cpus threads) into
+                                        RUN/shards/K; merged into OUT, each
+                                        position once [tasks=8]
 
 Flags (cutechess-cli's; defaults in brackets):
   -engine cmd=COMMAND [name=NAME] [dir=DIR] [option.NAME=VALUE ...]
@@ -160,6 +167,7 @@ fn main() -> ExitCode {
         Some("openings") => openings_command(&args[1..]),
         Some("tune") => tune::command::run(&args[1..]),
         Some("slurm") => slurm::command(&args[1..]),
+        Some("datagen") => slurm::datagen::start(&args),
         Some(a) if a.starts_with('-') => match slurm::options::parse(&args) {
             Err(e) => Err(e.to_string()),
             Ok((spec, None)) => play(&spec),

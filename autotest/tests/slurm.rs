@@ -289,3 +289,59 @@ fn an_sprt_decision_cancels_the_tasks_left() {
         local_table.trim()
     );
 }
+
+/// The position of a datagen record: the board and the side to move.
+fn position(record: &[u8]) -> Vec<u8> {
+    let mut key = record[..16].to_vec();
+    key.push(record[19]);
+    key
+}
+
+#[test]
+fn datagen_shards_play_their_own_seeds_and_merge_each_position_once() {
+    cluster();
+    let dir = fresh_dir("slurm", "datagen");
+    let engine = leiserchess().display().to_string();
+    let out = dir.join("all.bin");
+    let run_dir = dir.join("run");
+    let status = autotest()
+        .args(["datagen", "-slurm", &format!("dir={}", run_dir.display())])
+        .args(["tasks=3", "poll=0.2", "--", &engine, "datagen"])
+        .arg(&out)
+        .args(["--positions", "300", "--nodes", "50", "--seed", "5"])
+        .status()
+        .expect("run autotest datagen");
+    assert!(status.success());
+    // Shard 1 is the local datagen with seed 5 + 1 and a third of the
+    // positions.
+    let local = dir.join("local.bin");
+    let ok = Command::new(&engine)
+        .arg("datagen")
+        .arg(&local)
+        .args([
+            "--positions=100",
+            "--seed=6",
+            "--threads=1",
+            "--nodes",
+            "50",
+        ])
+        .status()
+        .expect("run leiserchess datagen");
+    assert!(ok.success());
+    let run = RunDir::open(&run_dir).unwrap();
+    let shards: Vec<Vec<u8>> = (0..3)
+        .map(|k| std::fs::read(run.shard_data(k)).unwrap())
+        .collect();
+    assert_eq!(shards[1], std::fs::read(&local).unwrap());
+    assert_ne!(shards[0][..20], shards[1][..20], "two shards, one seed");
+    // The merge: every position of the shards, once, in task order.
+    let mut want: Vec<&[u8]> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for r in shards.iter().flat_map(|s| s.chunks_exact(20)) {
+        if seen.insert(position(r)) {
+            want.push(r);
+        }
+    }
+    let merged = std::fs::read(&out).unwrap();
+    assert_eq!(merged.chunks_exact(20).collect::<Vec<_>>(), want);
+}

@@ -12,7 +12,7 @@ use crate::openings;
 use crate::referee::preflight;
 use crate::slurm::merge::{Merge, Standing};
 use crate::slurm::options::{parse, shards, SlurmOptions};
-use crate::slurm::run_dir::RunDir;
+use crate::slurm::run_dir::{RunDir, Submission};
 use crate::slurm::scheduler::{self, Alive};
 use crate::stats::sprt::sprt_bounds;
 use crate::tournament::progress::duration;
@@ -73,7 +73,7 @@ fn follow(
 ) -> Result<(), String> {
     let book = openings::book(spec)?;
     let jobs = schedule(spec, book.len());
-    let plan = shards(pair_count(&jobs), opts.pairs);
+    let plan = shards(pair_count(&jobs), opts.pairs());
     let files = (0..plan.len()).map(|k| run.shard_pgn(k)).collect();
     let mut merge = Merge::new(jobs.clone(), plan.clone(), files);
     let name = run
@@ -132,23 +132,7 @@ fn follow(
                 preflight::check(spec)?;
                 checked = true;
             }
-            for &k in &idle {
-                let tries = subs.iter().filter(|s| s.tasks.contains(&k)).count();
-                if tries > opts.retries as usize {
-                    return Err(format!(
-                        "shard {k} was submitted {tries} times and is not finished; the end of its \
-                         log {}:\n{}",
-                        run.task_log(k).display(),
-                        tail(&run.task_log(k), 10)
-                    ));
-                }
-            }
-            let s = scheduler::submit(run, &name, &idle, opts.cpus, cwd, &opts.sbatch)?;
-            eprintln!(
-                "autotest: submitted job {} (tasks {})",
-                s.job,
-                scheduler::array_list(&idle)
-            );
+            submit_idle(run, "task", &name, &idle, &subs, opts, cwd)?;
             continue;
         }
         if merge.count() != last.0 || last.1.elapsed() >= Duration::from_secs(30) {
@@ -162,6 +146,39 @@ fn follow(
         }
         std::thread::sleep(opts.poll);
     }
+}
+
+/// Submits the shards `idle` (unfinished, with no task pending or
+/// running) as one array of `autotest slurm SUBCOMMAND` tasks, unless one
+/// of them was submitted `1 + opts.retries` times already: then the run
+/// stops with the end of that shard's log.
+pub fn submit_idle(
+    run: &RunDir,
+    subcommand: &str,
+    name: &str,
+    idle: &[usize],
+    subs: &[Submission],
+    opts: &SlurmOptions,
+    cwd: &Path,
+) -> Result<(), String> {
+    for &k in idle {
+        let tries = subs.iter().filter(|s| s.tasks.contains(&k)).count();
+        if tries > opts.retries as usize {
+            return Err(format!(
+                "shard {k} was submitted {tries} times and is not finished; the end of its log \
+                 {}:\n{}",
+                run.task_log(k).display(),
+                tail(&run.task_log(k), 10)
+            ));
+        }
+    }
+    let s = scheduler::submit(run, subcommand, name, idle, opts.cpus, cwd, &opts.sbatch)?;
+    eprintln!(
+        "autotest: submitted job {} (tasks {})",
+        s.job,
+        scheduler::array_list(idle)
+    );
+    Ok(())
 }
 
 /// The live line: games in order and in all, shards done, tasks, the first

@@ -5,27 +5,38 @@
 //! shard as a local tournament resumed from its own PGN file (`task`) in
 //! the run directory (`run_dir`); the coordinator (`coordinator`) submits,
 //! watches and cancels through Slurm's command-line tools (`scheduler`)
-//! and merges the shards' games in schedule order (`merge`). See
+//! and merges the shards' games in schedule order (`merge`). `autotest
+//! datagen` shards `leiserchess datagen` the same way (`datagen`). See
 //! docs/DISTRIBUTED.md.
 
 pub mod coordinator;
+pub mod datagen;
 pub mod merge;
 pub mod options;
 pub mod run_dir;
 pub mod scheduler;
 pub mod task;
 
-/// `autotest slurm task|watch|cancel ...`.
+/// `autotest slurm watch|cancel|task|datagen-task ...`.
 pub fn command(args: &[String]) -> Result<(), String> {
-    let dir = |i: usize| {
-        args.get(i)
-            .map(std::path::Path::new)
-            .ok_or_else(|| format!("slurm {}: needs the run directory", args[0]))
+    let usage = "usage: autotest slurm watch RUN | cancel RUN | task RUN K | datagen-task RUN K";
+    let dir = || std::path::Path::new(&args[1]);
+    let number = || {
+        args[2]
+            .parse::<usize>()
+            .map_err(|_| format!("slurm {}: '{}' is not a task number", args[0], args[2]))
     };
-    match args.first().map(String::as_str) {
-        Some("task") if args.len() == 3 => task::run(dir(1)?, &args[2]),
-        Some("watch") if args.len() == 2 => coordinator::watch(dir(1)?),
-        Some("cancel") if args.len() == 2 => coordinator::cancel(dir(1)?),
-        _ => Err("usage: autotest slurm watch RUN | cancel RUN | task RUN K".into()),
+    match (args.first().map(String::as_str), args.len()) {
+        (Some("task"), 3) => task::run(dir(), &args[2]),
+        (Some("datagen-task"), 3) => datagen::task(&run_dir::RunDir::open(dir())?, number()?),
+        (Some("watch"), 2) => {
+            let run = run_dir::RunDir::open(dir())?;
+            match datagen::is_datagen(&run)? {
+                true => datagen::watch(&run),
+                false => coordinator::watch(dir()),
+            }
+        }
+        (Some("cancel"), 2) => coordinator::cancel(dir()),
+        _ => Err(usage.into()),
     }
 }

@@ -2,12 +2,13 @@
 //! the games are cut into shards (one array task each).
 //!
 //! ```text
-//! -slurm dir=RUN [pairs=N] [cpus=N] [sbatch="ARGS"] [poll=SECONDS] [retries=N]
+//! -slurm dir=RUN [pairs=N | tasks=N] [cpus=N] [sbatch="ARGS"] [poll=SECONDS] [retries=N]
 //! ```
 //!
-//! `dir` is the run directory on a filesystem the nodes share; `pairs` the
-//! pairs per shard [20, raised so that there are at most
-//! [`MAX_TASKS`] tasks]; `cpus` each task's CPUs and games at once [1];
+//! `dir` is the run directory on a filesystem the nodes share; `pairs` a
+//! tournament's pairs per shard [20, raised so that there are at most
+//! [`MAX_TASKS`] tasks]; `tasks` how many shards `autotest datagen` cuts
+//! its positions into [8]; `cpus` each task's CPUs and games at once [1];
 //! `sbatch` more arguments for `sbatch` (partition, account, time limit),
 //! split as engine command lines are; `poll` how often the coordinator
 //! looks [0.5 s]; `retries` how many times a shard whose task ended
@@ -32,7 +33,8 @@ pub const MAX_TASKS: usize = 1000;
 #[derive(Clone, Debug, PartialEq)]
 pub struct SlurmOptions {
     pub dir: PathBuf,
-    pub pairs: usize,
+    pub pairs: Option<usize>,
+    pub tasks: Option<usize>,
     pub cpus: usize,
     pub sbatch: Vec<String>,
     pub poll: Duration,
@@ -50,6 +52,10 @@ pub fn parse(args: &[String]) -> Result<(TournamentSpec, Option<SlurmOptions>), 
             return Err(arg_error(args, i, "is given twice"));
         }
         let kv = key_values(args, i)?;
+        if let Some(&(j, ..)) = kv.iter().find(|(_, k, _)| *k == "tasks") {
+            let m = "a tournament is cut by pairs=, not tasks= (autotest datagen's)";
+            return Err(arg_error(args, j, m));
+        }
         slurm = Some(parse_options(args, &kv)?);
         Ok(Some(1 + kv.len()))
     })?;
@@ -62,10 +68,23 @@ pub fn parse(args: &[String]) -> Result<(TournamentSpec, Option<SlurmOptions>), 
     Ok((spec, slurm))
 }
 
-fn parse_options(args: &[String], kv: &[(usize, &str, &str)]) -> Result<SlurmOptions, ConfigError> {
+impl SlurmOptions {
+    /// A tournament's pairs per shard.
+    pub fn pairs(&self) -> usize {
+        self.pairs.unwrap_or(DEFAULT_PAIRS)
+    }
+}
+
+/// The `key=value` settings of a `-slurm` flag (`kv`, from
+/// [`key_values`]) among `args`.
+pub fn parse_options(
+    args: &[String],
+    kv: &[(usize, &str, &str)],
+) -> Result<SlurmOptions, ConfigError> {
     let mut o = SlurmOptions {
         dir: PathBuf::new(),
-        pairs: DEFAULT_PAIRS,
+        pairs: None,
+        tasks: None,
         cpus: 1,
         sbatch: Vec::new(),
         poll: Duration::from_millis(500),
@@ -76,10 +95,14 @@ fn parse_options(args: &[String], kv: &[(usize, &str, &str)]) -> Result<SlurmOpt
         let bad = |m: String| arg_error(args, j, &m);
         match k {
             "dir" if !v.is_empty() => dir = Some(PathBuf::from(v)),
-            "pairs" => {
-                o.pairs = whole::<usize>(v, "pairs")
-                    .and_then(|n| at_least(n, 1, "pairs"))
-                    .map_err(bad)?
+            "pairs" | "tasks" => {
+                let n = whole::<usize>(v, k)
+                    .and_then(|n| at_least(n, 1, k))
+                    .map_err(bad)?;
+                match k {
+                    "pairs" => o.pairs = Some(n),
+                    _ => o.tasks = Some(n.min(MAX_TASKS)),
+                }
             }
             "cpus" => {
                 o.cpus = whole::<usize>(v, "cpus")
@@ -97,7 +120,7 @@ fn parse_options(args: &[String], kv: &[(usize, &str, &str)]) -> Result<SlurmOpt
             "sbatch" => o.sbatch = split_command(v).map_err(bad)?,
             _ => {
                 return Err(bad(format!(
-                    "unknown -slurm key '{k}' (dir, pairs, cpus, sbatch, poll, retries)"
+                    "unknown -slurm key '{k}' (dir, pairs, tasks, cpus, sbatch, poll, retries)"
                 )))
             }
         }
@@ -139,7 +162,7 @@ mod tests {
         let (_, o) = parse(&args).unwrap();
         let o = o.unwrap();
         assert_eq!(
-            (o.dir, o.pairs, o.cpus, o.retries),
+            (o.dir.clone(), o.pairs(), o.cpus, o.retries),
             (PathBuf::from("run"), 4, 1, 2)
         );
         assert_eq!(o.sbatch, strings(&["-p", "main", "--time=10"]));
@@ -154,6 +177,7 @@ mod tests {
         assert!(err(&["-slurm", "dir=r", "pairs=0"]).contains("argument 7 'pairs=0'"));
         assert!(err(&["-slurm", "dir=r", "colour=red"]).contains("unknown -slurm key 'colour'"));
         assert!(err(&["-slurm", "dir=r", "-slurm", "dir=s"]).contains("given twice"));
+        assert!(err(&["-slurm", "dir=r", "tasks=3"]).contains("not tasks="));
         assert!(err(&["-slurm", "dir=r", "-pgnout", "x", "-resume"]).contains("drop -resume"));
     }
 

@@ -9,6 +9,7 @@
 //! RUN/submitted         a line per sbatch: `JOB_ID TASK,TASK,...`
 //! RUN/cancelled         there once `autotest slurm cancel` ran
 //! RUN/shards/K/games.pgn  shard K's games (and its engines' stderr logs)
+//! RUN/shards/K/data.bin   or its positions, for `autotest datagen`
 //! RUN/logs/task-K.out   task K's output, every attempt appended
 //! ```
 
@@ -102,6 +103,13 @@ impl RunDir {
             .join("games.pgn")
     }
 
+    pub fn shard_data(&self, k: usize) -> PathBuf {
+        self.root
+            .join("shards")
+            .join(k.to_string())
+            .join("data.bin")
+    }
+
     pub fn task_log(&self, k: usize) -> PathBuf {
         self.root.join("logs").join(format!("task-{k}.out"))
     }
@@ -111,14 +119,15 @@ impl RunDir {
         self.root.join("logs").join("task-%a.out")
     }
 
-    /// Writes the batch script each task runs: this `autotest` playing
-    /// shard `$SLURM_ARRAY_TASK_ID` of the run.
-    pub fn task_script(&self) -> Result<PathBuf, String> {
+    /// Writes the batch script each task runs: this `autotest slurm
+    /// SUBCOMMAND RUN $SLURM_ARRAY_TASK_ID` (`task`: a tournament's shard;
+    /// `datagen-task`: a share of the positions).
+    pub fn task_script(&self, subcommand: &str) -> Result<PathBuf, String> {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
         let path = self.root.join("task.sh");
         let script = format!(
             "#!/bin/sh\n# One shard of an autotest run (autotest -slurm); written by the coordinator.\n\
-             exec '{}' slurm task '{}' \"$SLURM_ARRAY_TASK_ID\"\n",
+             exec '{}' slurm {subcommand} '{}' \"$SLURM_ARRAY_TASK_ID\"\n",
             exe.display(),
             self.root.display()
         );

@@ -66,18 +66,20 @@ pub fn array_list(tasks: &[usize]) -> String {
     parts.join(",")
 }
 
-/// Submits `tasks` of the run as one job array; `extra` goes to sbatch as
-/// given (before the script, so it may override ours). Records it in the
-/// run directory.
+/// Submits `tasks` of the run as one job array, each running `autotest
+/// slurm SUBCOMMAND` (`RunDir::task_script`); `extra` goes to sbatch as
+/// given (after ours, so it may override them). Records it in the run
+/// directory.
 pub fn submit(
     run: &RunDir,
+    subcommand: &str,
     name: &str,
     tasks: &[usize],
     cpus: usize,
     cwd: &Path,
     extra: &[String],
 ) -> Result<Submission, String> {
-    let script = run.task_script()?;
+    let script = run.task_script(subcommand)?;
     let mut args = vec![
         "--parsable".to_string(),
         format!("--array={}", array_list(tasks)),

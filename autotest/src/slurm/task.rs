@@ -23,7 +23,7 @@ pub fn run(dir: &Path, task: &str) -> Result<(), String> {
         parse(&args).map_err(|e| format!("{}/run.args: {e}", run.root.display()))?;
     let opts = opts.ok_or_else(|| format!("{}/run.args has no -slurm", run.root.display()))?;
     let book = openings::book(&spec)?;
-    let plan = shards(pair_count(&schedule(&spec, book.len())), opts.pairs);
+    let plan = shards(pair_count(&schedule(&spec, book.len())), opts.pairs());
     let pairs = plan.get(k).ok_or_else(|| {
         format!(
             "slurm task: the run has {} shards, not {}",

@@ -1,0 +1,318 @@
+//! `autotest datagen`: `leiserchess datagen` as a Slurm job array.
+//!
+//! ```text
+//! autotest datagen -slurm dir=RUN [tasks=N] [cpus=N] [sbatch="ARGS"] [poll=S] [retries=N] \
+//!     -- ENGINE datagen OUT --positions N [--seed S] [DATAGEN ARGS ...]
+//! ```
+//!
+//! After `--` comes the datagen command as it would run on one machine.
+//! Task `K` runs it with `OUT` replaced by `RUN/shards/K/data.bin`, a
+//! `1/tasks` share of the positions, its own seed `S + K` (datagen's games
+//! are seeded by the seed and their number, so the tasks play different
+//! games) and `--threads` set to `cpus`. A task that is cancelled,
+//! killed or requeued goes on from its own file, as datagen does. Once
+//! every shard holds its share, the shards are merged into `OUT` in task
+//! order with each position (the board and the side to move) kept once,
+//! at most `--positions` of them.
+
+use crate::config::flags::key_values;
+use crate::interrupt;
+use crate::slurm::coordinator::submit_idle;
+use crate::slurm::options::{parse_options, SlurmOptions};
+use crate::slurm::run_dir::RunDir;
+use crate::slurm::scheduler;
+use crate::tournament::progress::duration;
+use leiserchess::lab::data::RECORD;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Shards unless `tasks=` says otherwise.
+pub const DEFAULT_TASKS: usize = 8;
+
+/// A sharded datagen run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub engine: String,
+    pub out: PathBuf,
+    pub positions: u64,
+    pub seed: u64,
+    /// The datagen arguments left as given.
+    pub rest: Vec<String>,
+    pub opts: SlurmOptions,
+}
+
+/// `autotest datagen`'s arguments (after `datagen`).
+pub fn parse(args: &[String]) -> Result<Plan, String> {
+    let usage = "usage: autotest datagen -slurm dir=RUN [tasks=N] [cpus=N] [sbatch=\"ARGS\"] \
+                 [poll=S] [retries=N] -- ENGINE datagen OUT --positions N [ARGS ...]";
+    let dash = args.iter().position(|a| a == "--").ok_or(usage)?;
+    let (ours, theirs) = (&args[..dash], &args[dash + 1..]);
+    if ours.first().map(String::as_str) != Some("-slurm") {
+        return Err(usage.into());
+    }
+    let err = |e: crate::config::ConfigError| format!("datagen: {e}");
+    let kv = key_values(ours, 0).map_err(err)?;
+    if kv.len() + 1 != ours.len() {
+        return Err(format!(
+            "datagen: '{}' before --: {usage}",
+            ours[kv.len() + 1]
+        ));
+    }
+    if let Some((_, k, _)) = kv.iter().find(|(_, k, _)| *k == "pairs") {
+        return Err(format!(
+            "datagen: -slurm {k}= is a tournament's: datagen is cut by tasks="
+        ));
+    }
+    let opts = parse_options(ours, &kv).map_err(err)?;
+    let [engine, verb, out, rest @ ..] = theirs else {
+        return Err(format!(
+            "datagen: after -- comes ENGINE datagen OUT ...: {usage}"
+        ));
+    };
+    if verb != "datagen" || out.starts_with('-') {
+        return Err(format!(
+            "datagen: after -- comes ENGINE datagen OUT ...: {usage}"
+        ));
+    }
+    let mut plan = Plan {
+        engine: engine.clone(),
+        out: PathBuf::from(out),
+        positions: 1_000_000,
+        seed: 1,
+        rest: Vec::new(),
+        opts,
+    };
+    let mut i = 0;
+    while i < rest.len() {
+        let (flag, inline) = match rest[i].split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (rest[i].as_str(), None),
+        };
+        let mut value = || -> Result<String, String> {
+            if let Some(v) = &inline {
+                return Ok(v.clone());
+            }
+            i += 1;
+            rest.get(i)
+                .cloned()
+                .ok_or(format!("datagen: {flag} needs a value"))
+        };
+        match flag {
+            "--positions" | "--seed" => {
+                let v = value()?;
+                let n: u64 = v
+                    .parse()
+                    .map_err(|_| format!("datagen: {flag} '{v}' is not a whole number"))?;
+                match flag {
+                    "--positions" if n >= 1 => plan.positions = n,
+                    "--positions" => return Err("datagen: --positions must be at least 1".into()),
+                    _ => plan.seed = n,
+                }
+            }
+            "--threads" => {
+                return Err("datagen: each task's threads are -slurm cpus=, not --threads".into())
+            }
+            _ => plan.rest.push(rest[i].clone()),
+        }
+        i += 1;
+    }
+    Ok(plan)
+}
+
+impl Plan {
+    pub fn tasks(&self) -> usize {
+        self.opts.tasks.unwrap_or(DEFAULT_TASKS)
+    }
+
+    /// Positions each shard is to hold.
+    pub fn share(&self) -> u64 {
+        self.positions.div_ceil(self.tasks() as u64)
+    }
+
+    /// Task `k`'s datagen command line.
+    pub fn command(&self, run: &RunDir, k: usize) -> Vec<String> {
+        let mut c = vec![
+            "datagen".to_string(),
+            run.shard_data(k).display().to_string(),
+            format!("--positions={}", self.share()),
+            format!("--seed={}", self.seed.wrapping_add(k as u64)),
+            format!("--threads={}", self.opts.cpus),
+        ];
+        c.extend(self.rest.iter().cloned());
+        c
+    }
+}
+
+/// `autotest datagen ...`: a new run, or the run already in `dir=`.
+pub fn start(args: &[String]) -> Result<(), String> {
+    let plan = parse(&args[1..])?;
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    let (run, existed) = RunDir::create_or_attach(&plan.opts.dir, args, &cwd)?;
+    if existed {
+        eprintln!(
+            "autotest: {} holds this run: going on with it",
+            run.root.display()
+        );
+    }
+    follow(&run, &plan, &cwd)
+}
+
+/// The plan stored in a run directory, from its directory.
+fn stored(run: &RunDir) -> Result<Plan, String> {
+    let (args, cwd) = run.arguments()?;
+    std::env::set_current_dir(&cwd).map_err(|e| format!("cannot enter {}: {e}", cwd.display()))?;
+    parse(args.get(1..).unwrap_or_default())
+}
+
+/// `autotest slurm datagen-task RUN K`: task `K`'s share.
+pub fn task(run: &RunDir, k: usize) -> Result<(), String> {
+    let plan = stored(run)?;
+    if k >= plan.tasks() {
+        return Err(format!(
+            "slurm datagen-task: the run has {} tasks, not {}",
+            plan.tasks(),
+            k + 1
+        ));
+    }
+    let data = run.shard_data(k);
+    if let Some(dir) = data.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let command = plan.command(run, k);
+    eprintln!(
+        "autotest: datagen shard {k} of {}: {} {}",
+        plan.tasks(),
+        plan.engine,
+        command.join(" ")
+    );
+    let status = std::process::Command::new(&plan.engine)
+        .args(&command)
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}", plan.engine))?;
+    match status.success() {
+        true => Ok(()),
+        false => Err(format!("{} datagen ended with {status}", plan.engine)),
+    }
+}
+
+/// `autotest slurm watch RUN` on a datagen run.
+pub fn watch(run: &RunDir) -> Result<(), String> {
+    let plan = stored(run)?;
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    follow(run, &plan, &cwd)
+}
+
+/// Whether a run directory holds a datagen run.
+pub fn is_datagen(run: &RunDir) -> Result<bool, String> {
+    Ok(run.arguments()?.0.first().map(String::as_str) == Some("datagen"))
+}
+
+fn held(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len() / RECORD as u64)
+}
+
+fn follow(run: &RunDir, plan: &Plan, cwd: &Path) -> Result<(), String> {
+    let (tasks, share) = (plan.tasks(), plan.share());
+    let name = run
+        .root
+        .file_name()
+        .map_or("run".into(), |n| n.to_string_lossy().into_owned());
+    let count = || -> Vec<u64> {
+        (0..tasks)
+            .map(|k| held(&run.shard_data(k)).min(share))
+            .collect()
+    };
+    let (started, at_start) = (Instant::now(), count().iter().sum::<u64>());
+    let mut last = (u64::MAX, Instant::now());
+    eprintln!(
+        "autotest: {} positions in {tasks} shards of {share}; run directory {}",
+        plan.positions,
+        run.root.display()
+    );
+    loop {
+        let subs = run.submissions()?;
+        let ids: Vec<String> = subs.iter().map(|s| s.job.clone()).collect();
+        let alive = scheduler::alive(&ids)?;
+        let counts = count();
+        let total: u64 = counts.iter().sum();
+        let done = counts.iter().filter(|&&c| c >= share).count();
+        if done == tasks {
+            return merge(run, plan);
+        }
+        if interrupt::received().is_some() {
+            eprintln!(
+                "autotest: detached; the tasks go on. `autotest slurm watch {0}` follows the run \
+                 again, `autotest slurm cancel {0}` stops it",
+                run.root.display()
+            );
+            return Ok(());
+        }
+        if run.cancelled() {
+            return Err(format!(
+                "the run in {} was cancelled (autotest slurm cancel)",
+                run.root.display()
+            ));
+        }
+        let idle: Vec<usize> = (0..tasks)
+            .filter(|&k| counts[k] < share && !alive.iter().any(|a| a.task == k))
+            .collect();
+        if !idle.is_empty() {
+            submit_idle(run, "datagen-task", &name, &idle, &subs, &plan.opts, cwd)?;
+            continue;
+        }
+        if total != last.0 || last.1.elapsed() >= Duration::from_secs(30) {
+            let rate = (total - at_start) as f64 / started.elapsed().as_secs_f64().max(1e-3);
+            let running = alive.iter().filter(|a| a.state == "RUNNING").count();
+            let mut line = format!(
+                "datagen: {total}/{} positions, shards {done}/{tasks} done, tasks {running} running \
+                 {} waiting",
+                share * tasks as u64,
+                alive.len() - running
+            );
+            if rate > 0.0 {
+                let left = (share * tasks as u64 - total) as f64 / rate;
+                line += &format!(
+                    ", {rate:.0} positions/s, about {} left",
+                    duration((left * 1000.0) as u64)
+                );
+            }
+            eprintln!("{line}");
+            last = (total, Instant::now());
+        }
+        std::thread::sleep(plan.opts.poll);
+    }
+}
+
+/// The shards' positions into `plan.out`, each position once.
+fn merge(run: &RunDir, plan: &Plan) -> Result<(), String> {
+    let mut seen = HashSet::new();
+    let (mut out, mut read, mut repeated) = (Vec::new(), 0u64, 0u64);
+    for k in 0..plan.tasks() {
+        let path = run.shard_data(k);
+        let bytes =
+            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        for r in bytes.chunks_exact(RECORD) {
+            read += 1;
+            // The position: occupancy, pieces and the side to move.
+            let key: [u8; 17] = std::array::from_fn(|i| if i < 16 { r[i] } else { r[19] });
+            if !seen.insert(key) {
+                repeated += 1;
+            } else if (out.len() / RECORD) < plan.positions as usize {
+                out.extend_from_slice(r);
+            }
+        }
+    }
+    std::fs::write(&plan.out, &out)
+        .map_err(|e| format!("cannot write {}: {e}", plan.out.display()))?;
+    eprintln!(
+        "autotest: merged {read} positions of {} shards into {}: {} kept, {repeated} seen before",
+        plan.tasks(),
+        plan.out.display(),
+        out.len() / RECORD
+    );
+    Ok(())
+}

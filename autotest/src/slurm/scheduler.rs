@@ -106,8 +106,27 @@ pub fn submit(
     Ok(s)
 }
 
-/// The tasks of `jobs` Slurm still holds, pending or running.
+/// The tasks of `jobs` Slurm still holds, pending or running. A busy
+/// controller may fail a query now and then: it is asked again, up to
+/// [`QUERY_TRIES`] times a second apart, before the error counts.
 pub fn alive(jobs: &[String]) -> Result<Vec<Alive>, String> {
+    let mut tries = 1;
+    loop {
+        match alive_once(jobs) {
+            Err(e) if tries < QUERY_TRIES => {
+                eprintln!("autotest: {e}; asking again");
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            }
+            result => return result,
+        }
+    }
+}
+
+/// How many times `squeue` is asked before its failure stops a run.
+pub const QUERY_TRIES: u32 = 5;
+
+fn alive_once(jobs: &[String]) -> Result<Vec<Alive>, String> {
     if jobs.is_empty() {
         return Ok(Vec::new());
     }

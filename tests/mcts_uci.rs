@@ -2,7 +2,8 @@
 //! real binary: `setoption name Search value mcts` switches the search; a
 //! `go` on the clock, by playouts or infinite answers one legal `bestmove`
 //! in varied positions; `stop` is answered at once; a King zap in one is
-//! played with a mate score; a small tree budget fills and says so; a bad
+//! played with a mate score; a small tree budget fills and says so, and
+//! the full tree reused stays consistent; a bad
 //! choice is refused naming the choices and changes nothing.
 
 use leiserchess::rules::fen;
@@ -107,6 +108,31 @@ fn a_small_tree_fills_says_so_and_still_answers() {
     assert!(legal_after(&[], &a.best), "{}", a.best);
     assert!(start.elapsed() < PATIENCE);
     e.quit();
+}
+
+/// A tree that filled is kept and compacted for the next move, where it
+/// has room again: positions that ended playouts while it was full become
+/// nodes then, with those playouts counted (`check_rep` of every playout
+/// and of the tree, on one thread and on two).
+#[cfg(feature = "debug-commands")]
+#[test]
+fn a_full_tree_reused_with_room_again_stays_consistent() {
+    for threads in [1, 2] {
+        let mut e = mcts_engine();
+        e.send("setoption name check_rep value true");
+        e.send("setoption name mcts_tree_mb value 1");
+        e.send(&format!("setoption name Threads value {threads}"));
+        let mut moves: Vec<String> = Vec::new();
+        for _ in 0..4 {
+            e.send(&format!("position startpos moves {}", moves.join(" ")));
+            e.send("go nodes 4000");
+            let a = e.answer(PATIENCE);
+            assert!(legal_after(&moves, &a.best), "{} after {moves:?}", a.best);
+            moves.push(a.best);
+        }
+        e.sync();
+        e.quit();
+    }
 }
 
 #[test]

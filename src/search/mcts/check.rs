@@ -1,5 +1,6 @@
 //! The tree's `check_rep` invariants: each node's visits are its edges'
-//! (plus the playout that made it), an edge into a node has the node's
+//! (plus the playout that made it, and those that ended at its position
+//! before it had a node), an edge into a node has the node's
 //! visits (a proven one may have more: playouts end at it), no edge after
 //! the node's ordered ones has been tried, every mean is an expected result (0 to 1), and a proven edge
 //! into a node agrees with what the node's edges prove. While playouts are
@@ -82,7 +83,8 @@ impl Tree {
                 )
             })?;
         }
-        let visits = u64::from(n.visits);
+        // Less the playouts that ended here before the node was made.
+        let visits = u64::from(n.visits.saturating_sub(n.leaf_visits));
         ensure(!settled || sum <= visits && visits <= sum + 1, || {
             format!("node {node}: {visits} visits, its edges {sum}")
         })
@@ -137,7 +139,7 @@ mod tests {
             Edge::new(mv("h0L"), 0.5, None),
             Edge::new(mv("g4L"), 0.5, None),
         ]);
-        let child = t.add(&[Edge::new(mv("b3L"), 1.0, None)]).unwrap();
+        let child = t.add(&[Edge::new(mv("b3L"), 1.0, None)], 0).unwrap();
         assert_eq!(t.select(ROOT), 0);
         t.edges[0].child = child;
         t.backup(&[(ROOT, 0)], 0.6);
@@ -151,6 +153,26 @@ mod tests {
         assert_eq!(t.select(1), 2);
         t.backup(&[(ROOT, 0), (1, 2)], 0.3);
         assert_eq!(t.check_rep(), Ok(()));
+    }
+
+    /// An edge visited while the tree was full, then grown (a reused tree
+    /// has room again): its node counts the earlier playouts too.
+    #[test]
+    fn a_node_made_after_its_edge_ended_playouts_keeps_their_count() {
+        let mv = |t: &str| Move::parse(t).unwrap();
+        let mut t = Tree::new(1 << 20);
+        t.add_root(&[Edge::new(mv("h0L"), 1.0, None)]);
+        assert_eq!(t.select(ROOT), 0);
+        t.backup(&[(ROOT, 0)], 0.6);
+        t.backup(&[(ROOT, 0)], 0.4);
+        let child = t.add(&[Edge::new(mv("b3L"), 1.0, None)], t.edges[0].visits);
+        t.edges[0].child = child.unwrap();
+        t.backup(&[(ROOT, 0)], 0.5);
+        assert_eq!(t.check_rep(), Ok(()));
+        assert_eq!(t.select(1), 1);
+        t.backup(&[(ROOT, 0), (1, 1)], 0.3);
+        assert_eq!(t.check_rep(), Ok(()));
+        assert_eq!((t.nodes[1].visits, t.edges[0].visits), (4, 4));
     }
 
     #[test]

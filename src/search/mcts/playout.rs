@@ -340,7 +340,8 @@ impl<'a> Search<'a> {
                 self.tree.edges[e].proof = Some(Proof::Draw);
                 return 0.5;
             }
-            if let Some(child) = self.tree.add(&self.edges) {
+            let leaf_visits = self.tree.edges[e].visits;
+            if let Some(child) = self.tree.add(&self.edges, leaf_visits) {
                 self.tree.edges[e].child = child;
             }
         }

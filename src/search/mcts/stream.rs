@@ -258,7 +258,10 @@ fn land(tree: &Mutex<Tree>, landings: Receiver<Landing>, state: &State, check_re
             Landing::Value { path, value, grown } => {
                 let &(_, e) = path.last().expect("a walk takes an edge");
                 match grown {
-                    Grown::Node(edges) => t.edges[e].child = t.add(&edges).unwrap_or(NONE),
+                    Grown::Node(edges) => {
+                        let leaf_visits = t.edges[e].visits;
+                        t.edges[e].child = t.add(&edges, leaf_visits).unwrap_or(NONE);
+                    }
                     Grown::Draw => {
                         t.edges[e].child = NONE;
                         t.edges[e].proof = Some(Proof::Draw);

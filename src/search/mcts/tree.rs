@@ -102,6 +102,10 @@ pub struct Node {
     pub first: u32,
     pub len: u32,
     pub visits: u32,
+    /// Of `visits`, the playouts that ended at the position before it had
+    /// a node (while the tree was full: a reused, compacted tree has room
+    /// again): its edge counted them, its own edges did not.
+    pub leaf_visits: u32,
     /// The edges in the order PUCT tries them, a prefix of `len`: all
     /// tried (visited, in flight or proven) but perhaps the last, which is
     /// the untried edge of the highest prior; the edges after it are
@@ -146,14 +150,16 @@ impl Tree {
             first: 0,
             len: edges.len() as u32,
             visits: 0,
+            leaf_visits: 0,
             ordered: 0,
         });
     }
 
-    /// Adds a node with `edges` (one playout through it) and returns its
-    /// index, or `None` (and the tree is full from then on) when it does
-    /// not fit the budget.
-    pub fn add(&mut self, edges: &[Edge]) -> Option<u32> {
+    /// Adds a node with `edges` and returns its index, or `None` (and the
+    /// tree is full from then on) when it does not fit the budget. Its
+    /// visits: the playout that makes it, and the `leaf_visits` its edge
+    /// had before (see [`Node::leaf_visits`]).
+    pub fn add(&mut self, edges: &[Edge], leaf_visits: u32) -> Option<u32> {
         let index = u32::try_from(self.nodes.len())
             .ok()
             .filter(|&i| i < PENDING);
@@ -176,7 +182,8 @@ impl Tree {
         self.nodes.push(Node {
             first: self.edges.len() as u32,
             len: edges.len() as u32,
-            visits: 1,
+            visits: leaf_visits.saturating_add(1),
+            leaf_visits,
             ordered: 0,
         });
         self.edges.extend_from_slice(edges);

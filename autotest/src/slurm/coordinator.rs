@@ -11,10 +11,10 @@ use crate::interrupt;
 use crate::openings;
 use crate::referee::preflight;
 use crate::slurm::merge::{Merge, Standing};
-use crate::slurm::options::{parse, shards, SlurmOptions};
-use crate::slurm::run_dir::{RunDir, Submission};
+use crate::slurm::options::{shards, stored, SlurmOptions};
+use crate::slurm::run_dir::{current_dir, RunDir, Submission};
 use crate::slurm::scheduler::{self, Alive};
-use crate::stats::sprt::sprt_bounds;
+use crate::stats::sprt::{sprt_bounds, SprtDecision};
 use crate::tournament::progress::duration;
 use crate::tournament::run::Summary;
 use crate::tournament::schedule::{pair_count, schedule};
@@ -24,8 +24,7 @@ use std::time::{Duration, Instant};
 
 /// `autotest -slurm dir=RUN ...`: a new run, or the run already there.
 pub fn start(args: &[String], spec: &TournamentSpec, opts: &SlurmOptions) -> Result<(), String> {
-    let cwd =
-        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    let cwd = current_dir()?;
     let (run, existed) = RunDir::create_or_attach(&opts.dir, args, &cwd)?;
     if existed {
         eprintln!(
@@ -37,21 +36,16 @@ pub fn start(args: &[String], spec: &TournamentSpec, opts: &SlurmOptions) -> Res
 }
 
 /// `autotest slurm watch RUN`: a coordinator again on a run directory.
-pub fn watch(dir: &Path) -> Result<(), String> {
-    let run = RunDir::open(dir)?;
-    let (args, cwd) = run.arguments()?;
-    std::env::set_current_dir(&cwd).map_err(|e| format!("cannot enter {}: {e}", cwd.display()))?;
-    let (spec, opts) = parse(&args).map_err(|e| format!("{}/run.args: {e}", run.root.display()))?;
-    let opts = opts.ok_or_else(|| format!("{}/run.args has no -slurm", run.root.display()))?;
-    follow(&run, &spec, &opts, &cwd)
+pub fn watch(run: &RunDir) -> Result<(), String> {
+    let (spec, opts) = stored(run)?;
+    follow(run, &spec, &opts, &current_dir()?)
 }
 
 /// `autotest slurm cancel RUN`: every task of the run cancelled, and the
 /// run marked so that no coordinator submits again.
-pub fn cancel(dir: &Path) -> Result<(), String> {
-    let run = RunDir::open(dir)?;
+pub fn cancel(run: &RunDir) -> Result<(), String> {
     run.mark_cancelled()?;
-    let jobs = job_ids(&run)?;
+    let jobs = job_ids(run)?;
     scheduler::cancel(&jobs)?;
     eprintln!(
         "autotest: cancelled the run in {} (jobs {})",
@@ -76,10 +70,6 @@ fn follow(
     let plan = shards(pair_count(&jobs), opts.pairs());
     let files = (0..plan.len()).map(|k| run.shard_pgn(k)).collect();
     let mut merge = Merge::new(jobs.clone(), plan.clone(), files);
-    let name = run
-        .root
-        .file_name()
-        .map_or("run".into(), |n| n.to_string_lossy().into_owned());
     let pgn_out = spec
         .pgn_out
         .clone()
@@ -108,11 +98,7 @@ fn follow(
         }
         if interrupt::received().is_some() {
             write(&pgn_out, &merge.pgn(st.games))?;
-            eprintln!(
-                "autotest: detached; the tasks go on. `autotest slurm watch {0}` follows the run \
-                 again, `autotest slurm cancel {0}` stops it",
-                run.root.display()
-            );
+            eprintln!("{}", run.detached());
             return Ok(());
         }
         if run.cancelled() {
@@ -132,7 +118,7 @@ fn follow(
                 preflight::check(spec)?;
                 checked = true;
             }
-            submit_idle(run, "task", &name, &idle, &subs, opts, cwd)?;
+            submit_idle(run, "task", &idle, &subs, opts, cwd)?;
             continue;
         }
         if merge.count() != last.0 || last.1.elapsed() >= Duration::from_secs(30) {
@@ -155,7 +141,6 @@ fn follow(
 pub fn submit_idle(
     run: &RunDir,
     subcommand: &str,
-    name: &str,
     idle: &[usize],
     subs: &[Submission],
     opts: &SlurmOptions,
@@ -172,7 +157,7 @@ pub fn submit_idle(
             ));
         }
     }
-    let s = scheduler::submit(run, subcommand, name, idle, opts.cpus, cwd, &opts.sbatch)?;
+    let s = scheduler::submit(run, subcommand, idle, opts.cpus, cwd, &opts.sbatch)?;
     eprintln!(
         "autotest: submitted job {} (tasks {})",
         s.job,
@@ -234,8 +219,10 @@ fn finish(
         while !scheduler::alive(ids)?.is_empty() && t0.elapsed() < Duration::from_secs(120) {
             std::thread::sleep(Duration::from_millis(50));
         }
+        let decided = st.sprt.is_some_and(|(_, d)| d != SprtDecision::Continue);
         eprintln!(
-            "autotest: the run is decided at game {}: cancelled {} tasks, none left after {:.2} s",
+            "autotest: the run is {} at game {}: cancelled {} tasks, none left after {:.2} s",
+            if decided { "decided" } else { "over" },
             st.games,
             alive.len(),
             t0.elapsed().as_secs_f64()

@@ -19,7 +19,7 @@ use crate::config::flags::key_values;
 use crate::interrupt;
 use crate::slurm::coordinator::submit_idle;
 use crate::slurm::options::{parse_options, SlurmOptions};
-use crate::slurm::run_dir::RunDir;
+use crate::slurm::run_dir::{current_dir, RunDir};
 use crate::slurm::scheduler;
 use crate::tournament::progress::duration;
 use leiserchess::lab::data::RECORD;
@@ -147,8 +147,7 @@ impl Plan {
 /// `autotest datagen ...`: a new run, or the run already in `dir=`.
 pub fn start(args: &[String]) -> Result<(), String> {
     let plan = parse(&args[1..])?;
-    let cwd =
-        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    let cwd = current_dir()?;
     let (run, existed) = RunDir::create_or_attach(&plan.opts.dir, args, &cwd)?;
     if existed {
         eprintln!(
@@ -161,8 +160,7 @@ pub fn start(args: &[String]) -> Result<(), String> {
 
 /// The plan stored in a run directory, from its directory.
 fn stored(run: &RunDir) -> Result<Plan, String> {
-    let (args, cwd) = run.arguments()?;
-    std::env::set_current_dir(&cwd).map_err(|e| format!("cannot enter {}: {e}", cwd.display()))?;
+    let args = run.enter()?;
     parse(args.get(1..).unwrap_or_default())
 }
 
@@ -201,8 +199,7 @@ pub fn task(run: &RunDir, k: usize) -> Result<(), String> {
 /// `autotest slurm watch RUN` on a datagen run.
 pub fn watch(run: &RunDir) -> Result<(), String> {
     let plan = stored(run)?;
-    let cwd =
-        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    let cwd = current_dir()?;
     follow(run, &plan, &cwd)
 }
 
@@ -217,10 +214,6 @@ fn held(path: &Path) -> u64 {
 
 fn follow(run: &RunDir, plan: &Plan, cwd: &Path) -> Result<(), String> {
     let (tasks, share) = (plan.tasks(), plan.share());
-    let name = run
-        .root
-        .file_name()
-        .map_or("run".into(), |n| n.to_string_lossy().into_owned());
     let count = || -> Vec<u64> {
         (0..tasks)
             .map(|k| held(&run.shard_data(k)).min(share))
@@ -244,11 +237,7 @@ fn follow(run: &RunDir, plan: &Plan, cwd: &Path) -> Result<(), String> {
             return merge(run, plan);
         }
         if interrupt::received().is_some() {
-            eprintln!(
-                "autotest: detached; the tasks go on. `autotest slurm watch {0}` follows the run \
-                 again, `autotest slurm cancel {0}` stops it",
-                run.root.display()
-            );
+            eprintln!("{}", run.detached());
             return Ok(());
         }
         if run.cancelled() {
@@ -261,7 +250,7 @@ fn follow(run: &RunDir, plan: &Plan, cwd: &Path) -> Result<(), String> {
             .filter(|&k| counts[k] < share && !alive.iter().any(|a| a.task == k))
             .collect();
         if !idle.is_empty() {
-            submit_idle(run, "datagen-task", &name, &idle, &subs, &plan.opts, cwd)?;
+            submit_idle(run, "datagen-task", &idle, &subs, &plan.opts, cwd)?;
             continue;
         }
         if total != last.0 || last.1.elapsed() >= Duration::from_secs(30) {

@@ -20,23 +20,23 @@ pub mod task;
 /// `autotest slurm watch|cancel|task|datagen-task ...`.
 pub fn command(args: &[String]) -> Result<(), String> {
     let usage = "usage: autotest slurm watch RUN | cancel RUN | task RUN K | datagen-task RUN K";
-    let dir = || std::path::Path::new(&args[1]);
+    let run = || run_dir::RunDir::open(std::path::Path::new(&args[1]));
     let number = || {
         args[2]
             .parse::<usize>()
             .map_err(|_| format!("slurm {}: '{}' is not a task number", args[0], args[2]))
     };
     match (args.first().map(String::as_str), args.len()) {
-        (Some("task"), 3) => task::run(dir(), &args[2]),
-        (Some("datagen-task"), 3) => datagen::task(&run_dir::RunDir::open(dir())?, number()?),
+        (Some("task"), 3) => task::run(&run()?, number()?),
+        (Some("datagen-task"), 3) => datagen::task(&run()?, number()?),
         (Some("watch"), 2) => {
-            let run = run_dir::RunDir::open(dir())?;
+            let run = run()?;
             match datagen::is_datagen(&run)? {
                 true => datagen::watch(&run),
-                false => coordinator::watch(dir()),
+                false => coordinator::watch(&run),
             }
         }
-        (Some("cancel"), 2) => coordinator::cancel(dir()),
+        (Some("cancel"), 2) => coordinator::cancel(&run()?),
         _ => Err(usage.into()),
     }
 }

@@ -18,6 +18,7 @@ use crate::config::flags::{arg_error, key_values, parse_flags_with};
 use crate::config::numbers::{at_least, real, whole};
 use crate::config::spec::TournamentSpec;
 use crate::config::{split_command, validate, ConfigError};
+use crate::slurm::run_dir::RunDir;
 use std::ops::Range;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -66,6 +67,15 @@ pub fn parse(args: &[String]) -> Result<(TournamentSpec, Option<SlurmOptions>), 
         ));
     }
     Ok((spec, slurm))
+}
+
+/// The tournament a run directory holds, with its `-slurm` options; its
+/// directory entered ([`RunDir::enter`]).
+pub fn stored(run: &RunDir) -> Result<(TournamentSpec, SlurmOptions), String> {
+    let args = run.enter()?;
+    let at = format!("{}/run.args", run.root.display());
+    let (spec, opts) = parse(&args).map_err(|e| format!("{at}: {e}"))?;
+    Ok((spec, opts.ok_or(format!("{at} has no -slurm"))?))
 }
 
 impl SlurmOptions {

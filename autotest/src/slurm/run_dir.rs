@@ -26,6 +26,11 @@ pub struct Submission {
     pub tasks: Vec<usize>,
 }
 
+/// The directory this process runs in.
+pub fn current_dir() -> Result<PathBuf, String> {
+    std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))
+}
+
 fn cannot(what: &str, path: &Path, e: std::io::Error) -> String {
     format!("cannot {what} {}: {e}", path.display())
 }
@@ -94,6 +99,30 @@ impl RunDir {
         let args = read("run.args")?.lines().map(str::to_string).collect();
         let cwd = PathBuf::from(read("run.cwd")?.trim_end_matches('\n'));
         Ok((args, cwd))
+    }
+
+    /// The run's name (its directory's), for its Slurm job name.
+    pub fn name(&self) -> String {
+        self.root
+            .file_name()
+            .map_or("run".into(), |n| n.to_string_lossy().into_owned())
+    }
+
+    /// What a coordinator stopped by a signal says: the tasks go on.
+    pub fn detached(&self) -> String {
+        format!(
+            "autotest: detached; the tasks go on. `autotest slurm watch {0}` follows the run \
+             again, `autotest slurm cancel {0}` stops it",
+            self.root.display()
+        )
+    }
+
+    /// Enters the directory the run's arguments are relative to and
+    /// returns them.
+    pub fn enter(&self) -> Result<Vec<String>, String> {
+        let (args, cwd) = self.arguments()?;
+        std::env::set_current_dir(&cwd).map_err(|e| cannot("enter", &cwd, e))?;
+        Ok(args)
     }
 
     pub fn shard_pgn(&self, k: usize) -> PathBuf {

@@ -73,7 +73,6 @@ pub fn array_list(tasks: &[usize]) -> String {
 pub fn submit(
     run: &RunDir,
     subcommand: &str,
-    name: &str,
     tasks: &[usize],
     cpus: usize,
     cwd: &Path,
@@ -83,7 +82,7 @@ pub fn submit(
     let mut args = vec![
         "--parsable".to_string(),
         format!("--array={}", array_list(tasks)),
-        format!("--job-name=autotest-{name}"),
+        format!("--job-name=autotest-{}", run.name()),
         format!("--output={}", run.log_pattern().display()),
         "--open-mode=append".to_string(),
         "--requeue".to_string(),

@@ -6,22 +6,13 @@
 //! its whole shard unless cancelled.
 
 use crate::openings;
-use crate::slurm::options::{parse, shards};
+use crate::slurm::options::{shards, stored};
 use crate::slurm::run_dir::RunDir;
 use crate::tournament::play::play;
 use crate::tournament::schedule::{pair_count, schedule};
-use std::path::Path;
 
-pub fn run(dir: &Path, task: &str) -> Result<(), String> {
-    let run = RunDir::open(dir)?;
-    let k: usize = task.parse().map_err(|_| {
-        format!("slurm task: '{task}' is not a task number (run by sbatch --array)")
-    })?;
-    let (args, cwd) = run.arguments()?;
-    std::env::set_current_dir(&cwd).map_err(|e| format!("cannot enter {}: {e}", cwd.display()))?;
-    let (mut spec, opts) =
-        parse(&args).map_err(|e| format!("{}/run.args: {e}", run.root.display()))?;
-    let opts = opts.ok_or_else(|| format!("{}/run.args has no -slurm", run.root.display()))?;
+pub fn run(run: &RunDir, k: usize) -> Result<(), String> {
+    let (mut spec, opts) = stored(run)?;
     let book = openings::book(&spec)?;
     let plan = shards(pair_count(&schedule(&spec, book.len())), opts.pairs());
     let pairs = plan.get(k).ok_or_else(|| {

@@ -142,8 +142,8 @@ pub fn run_resumed(
             }
             if sprt.is_some_and(|(_, d)| d != SprtDecision::Continue) {
                 // Started before the decision reached the workers: the
-                // result is that of the games up to the decision, as it
-                // would be had the games been played one by one.
+                // result is the games up to the decision (with one game at
+                // a time, exactly the games 1..N of the schedule).
                 eprintln!(
                     "game {}: finished after the SPRT's decision: not counted",
                     job.number
@@ -151,7 +151,7 @@ pub fn run_resumed(
                 continue;
             }
             tally.add(spec, &job, white_halves(&rec.result), fault);
-            if fault.is_some_and(|(_, kind)| kind == FaultKind::Crash) && !spec.recover {
+            if crashed && !spec.recover {
                 stop.store(true, Ordering::Relaxed);
             }
             if let Some(f) = pgn.as_mut() {

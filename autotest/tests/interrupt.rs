@@ -146,6 +146,31 @@ fn ctrl_c_at_the_terminal_leaves_the_engines_to_finish() {
     stop_a_tournament("int", "SIGINT", 130, |pid| format!("-{pid}"));
 }
 
+/// Starts the tournament, sends it SIGTERM once two games are under way,
+/// and waits until it says it is finishing them; its standard error lines
+/// after that come through the receiver.
+fn terminated(pids: &Path, pgn: &Path, dir: &Path) -> (Child, mpsc::Receiver<String>) {
+    let mut child = start(&tournament(pids, pgn), dir);
+    let stderr = BufReader::new(child.stderr.take().expect("piped stderr"));
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    wait_for_fakes(pids, 2 + 4);
+    kill("TERM", child.id().to_string());
+    let said = lines
+        .iter()
+        .any(|line| line.contains("finishing the games in flight"));
+    if !said {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("autotest said nothing of the signal");
+    }
+    (child, lines)
+}
+
 /// A cluster's `scancel` or requeue signals every process of the task:
 /// the engines die with the run. The games they were playing end on a
 /// crash after the stop signal, and are not counted: `-resume` plays them
@@ -155,24 +180,7 @@ fn engines_killed_with_the_run_are_not_a_loss() {
     let dir = fresh_dir("interrupt", "killed");
     let pids = pid_dir("interrupt_killed");
     let pgn = dir.join("games.pgn");
-    let mut child = start(&tournament(&pids, &pgn), &dir);
-    let stderr = BufReader::new(child.stderr.take().expect("piped stderr"));
-    let (tx, lines) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in stderr.lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    wait_for_fakes(&pids, 2 + 4);
-    kill("TERM", child.id().to_string());
-    loop {
-        let line = lines
-            .recv_timeout(Duration::from_secs(10))
-            .expect("autotest said nothing of the signal");
-        if line.contains("finishing the games in flight") {
-            break;
-        }
-    }
+    let (child, lines) = terminated(&pids, &pgn, &dir);
     for left in leftovers(&pids) {
         // A fake between games may be gone by now: that is no failure.
         let pid = left.split_whitespace().next().unwrap_or_default();
@@ -199,25 +207,8 @@ fn a_second_signal_stops_at_once() {
     let dir = fresh_dir("interrupt", "twice");
     let pids = pid_dir("interrupt_twice");
     let pgn = dir.join("games.pgn");
-    let mut child = start(&tournament(&pids, &pgn), &dir);
-    let stderr = BufReader::new(child.stderr.take().expect("piped stderr"));
-    let (tx, lines) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in stderr.lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    wait_for_fakes(&pids, 2 + 4);
-    kill("TERM", child.id().to_string());
     // The first signal is taken in before the second is sent.
-    loop {
-        let line = lines
-            .recv_timeout(Duration::from_secs(10))
-            .expect("autotest said nothing of the first signal");
-        if line.contains("finishing the games in flight") {
-            break;
-        }
-    }
+    let (child, _) = terminated(&pids, &pgn, &dir);
     kill("TERM", child.id().to_string());
     let (out, took) = finish(child);
     assert_eq!(out.status.code(), Some(143));

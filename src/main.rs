@@ -7,7 +7,7 @@
 use clap::{value_parser, Parser, Subcommand};
 use leiserchess::config::{flag_value, EngineConfig};
 use leiserchess::eval::{bench, Weights};
-use leiserchess::lab::{book, datagen, policy, train, tune, wdl};
+use leiserchess::lab::{book, datagen, error_fit, policy, train, tune, wdl};
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
 use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
@@ -56,6 +56,7 @@ enum Command {
     TrainPolicy(policy::Args),
     Book(book::Args),
     Wdl(wdl::Args),
+    FitError(error_fit::Args),
 }
 
 /// Count the leaf nodes from a position.
@@ -92,13 +93,14 @@ struct PerftArgs {
 /// tree, the run ending with the trees' signature and playouts/s.
 #[derive(clap::Args)]
 struct BenchArgs {
-    /// Depth of each PVS search, 1..30 [default: 6].
+    /// Depth of each PVS or best-first search, 1..30 [default: 6].
     #[arg(
         value_parser = value_parser!(u32).range(1..=30),
         allow_negative_numbers = true,
     )]
     depth: Option<u32>,
-    /// The search: the `Search` option's choices, pvs (the default) or mcts.
+    /// The search: the `Search` option's choices, pvs (the default), mcts
+    /// or bestfirst.
     #[arg(long, value_name = "NAME", value_parser = flag_value("Search"))]
     search: Option<String>,
     /// Playouts of each MCTS search, 1..100000000 [default: 50000].
@@ -176,6 +178,7 @@ fn main() -> ExitCode {
         Some(Command::TrainPolicy(a)) => policy::command(&a),
         Some(Command::Book(a)) => book::command(&a),
         Some(Command::Wdl(a)) => wdl::command(&a),
+        Some(Command::FitError(a)) => error_fit::command(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -321,6 +324,14 @@ fn bench_command(a: &BenchArgs) -> Result<(), String> {
                 Ok(())
             }
         },
+        Algorithm::BestFirst => match a.playouts {
+            Some(_) => Err("bench: --playouts is for --search mcts".to_string()),
+            None => {
+                let depth = a.depth.unwrap_or(search::bench::DEFAULT_DEPTH);
+                bestfirst_bench(depth, &config);
+                Ok(())
+            }
+        },
         Algorithm::Mcts => {
             let pvs_only = [
                 (a.depth.is_some(), "a depth"),
@@ -359,6 +370,48 @@ fn pvs_bench(depth: u32, config: &EngineConfig) {
         );
         nodes += l.nodes;
         time += l.elapsed;
+    }
+    println!(
+        "nodes {nodes} nps {:.0}",
+        nodes as f64 / time.as_secs_f64().max(1e-9)
+    );
+}
+
+/// `bench --search bestfirst`: each position's line, then the nodes, nps
+/// and the promotions and nodes by the depth below the root they reached.
+fn bestfirst_bench(depth: u32, config: &EngineConfig) {
+    let table = config.table;
+    let lines = search::bench::run_bestfirst(depth, config.search, table.hash_mb, table.ways);
+    let (mut nodes, mut time) = (0, Duration::ZERO);
+    let (mut promotions, mut spent) = (Vec::<u64>::new(), Vec::<u64>::new());
+    for (i, l) in lines.iter().enumerate() {
+        let best = l.best.map_or("none".to_string(), |m| m.to_string());
+        println!(
+            "{:>2} bestmove {best:<7} score {:<9} depth {:>2} nodes {:>9} time {:>6} ms  {}",
+            i + 1,
+            search::score_text(l.score),
+            l.depth,
+            l.nodes,
+            l.elapsed.as_millis(),
+            l.fen
+        );
+        nodes += l.nodes;
+        time += l.elapsed;
+        for (sum, add) in [
+            (&mut promotions, &l.promotions),
+            (&mut spent, &l.nodes_by_depth),
+        ] {
+            sum.resize(sum.len().max(add.len()), 0);
+            sum.iter_mut().zip(add).for_each(|(s, a)| *s += a);
+        }
+    }
+    for (d, (p, n)) in promotions
+        .iter()
+        .zip(&spent)
+        .enumerate()
+        .filter(|(_, (p, _))| **p > 0)
+    {
+        println!("depth {d:>2} promotions {p:>7} nodes {n:>10}");
     }
     println!(
         "nodes {nodes} nps {:.0}",

@@ -57,7 +57,7 @@ const CASES: &[Case] = &[
             (
                 &["bench", "--search", "alphabeta"],
                 "invalid value 'alphabeta' for '--search <NAME>': \
-                 option 'Search' wants one of pvs, mcts, got 'alphabeta'",
+                 option 'Search' wants one of pvs, mcts, bestfirst, got 'alphabeta'",
             ),
             (
                 &["bench", "--search", "mcts", "--playouts", "0"],
@@ -227,6 +227,31 @@ const CASES: &[Case] = &[
             (
                 &["book", "g.pgn", "--out", "b.bin", "--min-games", "many"],
                 "invalid value 'many' for '--min-games <M>'",
+            ),
+        ],
+    },
+    Case {
+        name: "fit-error",
+        arguments: &[
+            "[DATA]",
+            "--positions <N>",
+            "--depth <D>",
+            "--out <PATH>",
+            "--svg <PATH>",
+            "--table <PATH>",
+            "--from-table <PATH>",
+            "--family <NAME>",
+            "--plies <K>",
+        ],
+        refused: &[
+            (&["fit-error"], "<DATA>"),
+            (
+                &["fit-error", "d.bin", "--depth", "1"],
+                "invalid value '1' for '--depth <D>'",
+            ),
+            (
+                &["fit-error", "d.bin", "--family", "cauchy"],
+                "invalid value 'cauchy' for '--family <NAME>'",
             ),
         ],
     },
@@ -440,7 +465,7 @@ fn options_set_at_start_up_reach_the_uci_loop_and_bad_ones_are_refused() {
     assert_eq!(bad.status.code(), Some(2));
     assert_eq!(
         text(&bad.stderr),
-        "leiserchess: --option 'Search=alphabeta': option 'Search' wants one of pvs, mcts, got 'alphabeta'\n"
+        "leiserchess: --option 'Search=alphabeta': option 'Search' wants one of pvs, mcts, bestfirst, got 'alphabeta'\n"
     );
     assert!(text(&bad.stdout).is_empty());
     let shapeless = engine::run(&["--option", "Search"], "");

@@ -733,7 +733,7 @@ async fn an_mcts_analysis_shows_each_lines_share_of_the_playouts() {
         &v,
         400,
         "value",
-        "option 'Search' wants one of pvs, mcts, got 'alphabeta'",
+        "option 'Search' wants one of pvs, mcts, bestfirst, got 'alphabeta'",
     );
 }
 

@@ -627,7 +627,8 @@ async fn play(page: Page, url: String, dir: PathBuf, downloads: PathBuf) {
 /// search, counts playouts and shows each line's share of them, as text
 /// and as a bar, the shares ordered as the lines; asked again, the
 /// analysis shows the playouts kept from the last; back on pvs while it
-/// runs, the analysis starts again by PVS, without shares.
+/// runs, the analysis starts again by PVS, without shares; and by the
+/// best-first search when that is picked.
 async fn mcts_analysis(page: &Page, dir: &Path) {
     let search = page.c.find(Locator::Css("#search")).await.unwrap();
     search.select_by_value("mcts").await.unwrap();
@@ -656,7 +657,10 @@ async fn mcts_analysis(page: &Page, dir: &Path) {
         assert!(root.replace(',', "").parse::<u64>().unwrap() > 0, "{row}");
         let share: f64 = pct.parse().unwrap();
         assert!((0.0..=100.0).contains(&share), "{row}");
-        assert_eq!(row["width"], format!("{pct}%"), "{row}");
+        // The style reads back normalised ("28%" for "28.0%").
+        let width = row["width"].as_str().and_then(|w| w.strip_suffix('%'));
+        let width: f64 = width.and_then(|w| w.parse().ok()).unwrap_or(-1.0);
+        assert_eq!(width, share, "{row}");
         assert!(
             row["title"]
                 .as_str()
@@ -699,7 +703,21 @@ async fn mcts_analysis(page: &Page, dir: &Path) {
         "PVS's lines have no shares"
     );
     assert_eq!(page.text("#info-nodes-name").await, "nodes");
+    // Best-first, picked while PVS analyses: the analysis starts again by
+    // it, three lines with their chances, nodes counted.
+    search.select_by_value("bestfirst").await.unwrap();
+    page.says("Search set to bestfirst; the analysis starts again with it.")
+        .await;
+    page.until(
+        "the analysis again, best-first",
+        "return S.analysing && document.getElementById('info-search').textContent === 'bestfirst' && document.querySelectorAll('#lines .line .wdl').length === 3;",
+    )
+    .await;
+    assert_eq!(page.text("#info-nodes-name").await, "nodes");
     page.click("#stop-analysis").await;
     page.says("the analysis was stopped").await;
     page.until("the analysis's end", "return !S.search;").await;
+    search.select_by_value("pvs").await.unwrap();
+    page.says("Search set to pvs, for the engine's next search.")
+        .await;
 }

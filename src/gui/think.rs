@@ -247,7 +247,7 @@ impl Searched {
             // The `Search` option's choices are in `Algorithm`'s order.
             name: algorithm::NAMES[algorithm as usize],
             counted: match algorithm {
-                Algorithm::Pvs => "nodes",
+                Algorithm::Pvs | Algorithm::BestFirst => "nodes",
                 Algorithm::Mcts => "playouts",
             },
         }

@@ -1,14 +1,16 @@
 //! The lab's loop for strength: self-play data (`datagen`, in the format
 //! of `data`), the evaluation's tuning on it (`tune`, Texel's method), the
 //! learned evaluation's training (`train`), the move policy's training
-//! (`policy`), the opening book (`book`) built from self-play games and
-//! the win/draw/loss model's fit (`wdl`).
+//! (`policy`), the opening book (`book`) built from self-play games, the
+//! win/draw/loss model's fit (`wdl`) and the best-first search's error
+//! model's fit (`error_fit`).
 //! Above the search, beside the protocol:
 //! nothing below imports it.
 
 pub mod book;
 pub mod data;
 pub mod datagen;
+pub mod error_fit;
 pub mod policy;
 pub mod train;
 pub mod tune;
@@ -42,12 +44,24 @@ impl Output {
         })
     }
 
-    /// Replaces the file's contents with `bytes`.
+    /// Replaces the file's contents with `bytes` (from the start, whatever
+    /// was appended before).
     pub(crate) fn replace(&mut self, bytes: &[u8]) -> Result<(), String> {
-        use std::io::Write;
+        use std::io::{Seek, Write};
         self.file
             .set_len(0)
+            .and_then(|()| self.file.rewind())
             .and_then(|()| self.file.write_all(bytes))
+            .map_err(|e| format!("{} {}: {e}", self.flag, self.path.display()))
+    }
+
+    /// Adds `bytes` at the file's end: a long run's finished work, kept if
+    /// the run is stopped.
+    pub(crate) fn append(&mut self, bytes: &[u8]) -> Result<(), String> {
+        use std::io::{Seek, SeekFrom, Write};
+        self.file
+            .seek(SeekFrom::End(0))
+            .and_then(|_| self.file.write_all(bytes))
             .map_err(|e| format!("{} {}: {e}", self.flag, self.path.display()))
     }
 

@@ -1,7 +1,9 @@
 //! Which search answers a `go`: principal variation search (`pvs`, the
-//! default) or Monte-Carlo tree search (`mcts`), chosen by the `Search`
-//! option; the UCI loop and the GUI start either through [`think`].
+//! default), Monte-Carlo tree search (`mcts`) or best-first search by depth
+//! promotion (`bestfirst`), chosen by the `Search` option; the UCI loop
+//! and the GUI start each through [`think`].
 
+use super::bestfirst::{self, model::ErrorModel};
 use super::mcts;
 use super::pvs::{self, order::Order};
 use super::root::{Answer, Iteration, Root};
@@ -15,16 +17,18 @@ use std::time::Duration;
 pub enum Algorithm {
     Pvs,
     Mcts,
+    BestFirst,
 }
 
 /// The `Search` option's choices, in [`Algorithm`]'s order.
-pub const NAMES: &[&str] = &["pvs", "mcts"];
+pub const NAMES: &[&str] = &["pvs", "mcts", "bestfirst"];
 
 impl Algorithm {
     /// The algorithm of the `Search` option's choice `index`.
     pub fn from_index(index: i64) -> Algorithm {
         match index {
             1 => Algorithm::Mcts,
+            2 => Algorithm::BestFirst,
             _ => Algorithm::Pvs,
         }
     }
@@ -74,7 +78,8 @@ pub struct Run {
 /// Searches `root` within `limits` as `setup` says: PVS with one `Order`
 /// of `memory` a thread, MCTS (streamed on more than one thread) from the
 /// reusable part of `memory`'s tree, with a tree of at most `tree_mb` MB,
-/// leaving it there.
+/// leaving it there, or best-first on one thread with the first `Order`
+/// and the embedded error model.
 /// `report` gets each iteration, the elapsed time and all threads' nodes
 /// (MCTS: playouts).
 pub fn think(
@@ -108,6 +113,16 @@ pub fn think(
                 answer: out.answer,
                 tree_full: out.tree_full,
                 reused: out.reused,
+            }
+        }
+        Algorithm::BestFirst => {
+            let order = memory.orders.first_mut().expect("one order at least");
+            let model = ErrorModel::embedded();
+            let out = bestfirst::think(root, limits, params, shared, order, model, report);
+            Run {
+                answer: out.answer,
+                tree_full: false,
+                reused: 0,
             }
         }
     }

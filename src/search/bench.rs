@@ -14,6 +14,7 @@
 //! size of the rest of the program (BENCHMARKS.md, "One typed engine
 //! configuration").
 
+use super::bestfirst;
 use super::mcts;
 use super::pvs::order::Order;
 use super::pvs::think;
@@ -92,6 +93,65 @@ pub fn run(depth: u32, params: Params, hash_mb: usize, ways: usize) -> Vec<Line>
                 score: answer.last.map_or(0, |it| it.score),
                 nodes: answer.nodes,
                 elapsed: answer.elapsed,
+            }
+        })
+        .collect()
+}
+
+/// One bench position's best-first search: its answer, and where the
+/// promotions went (by the depth below the root their search reached).
+pub struct BestFirstLine {
+    pub fen: &'static str,
+    pub best: Option<Move>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub promotions: Vec<u64>,
+    pub nodes_by_depth: Vec<u64>,
+}
+
+/// The best-first search of every bench position to `depth` plies below
+/// the root (its `go depth`), one thread, a cleared table each, the
+/// embedded error model: deterministic.
+pub fn run_bestfirst(
+    depth: u32,
+    params: Params,
+    hash_mb: usize,
+    ways: usize,
+) -> Vec<BestFirstLine> {
+    let shared = Shared::new(hash_mb, ways);
+    let limits = SearchLimits {
+        depth: Some(depth),
+        ..SearchLimits::default()
+    };
+    let model = bestfirst::model::ErrorModel::embedded();
+    POSITIONS
+        .iter()
+        .map(|&text| {
+            let root = Root::new(fen::parse(text).expect("bench positions parse"));
+            shared.tt.clear();
+            shared.stop.store(false, Ordering::Relaxed);
+            let mut order = Order::default();
+            let out = bestfirst::think(
+                &root,
+                &limits,
+                params,
+                &shared,
+                &mut order,
+                model,
+                |_, _, _| {},
+            );
+            let last = out.answer.last.as_ref();
+            BestFirstLine {
+                fen: text,
+                best: out.answer.best,
+                score: last.map_or(0, |it| it.score),
+                depth: last.map_or(0, |it| it.depth),
+                nodes: out.answer.nodes,
+                elapsed: out.answer.elapsed,
+                promotions: out.promotions,
+                nodes_by_depth: out.nodes_by_depth,
             }
         })
         .collect()

@@ -1,6 +1,6 @@
 //! The searches and what they share. Each algorithm has its own folder
-//! (`pvs`: principal variation search; `mcts`: Monte-Carlo tree search,
-//! one thread); around them, shared by all: the
+//! (`pvs`: principal variation search; `mcts`: Monte-Carlo tree search;
+//! `bestfirst`: best-first search by depth promotion); around them, shared by all: the
 //! root and what a search reports (`root`), the threads' shared state
 //! (`shared`), the limits and time plan (`time`), the parameters
 //! (`params`), the k-way transposition table (`tt`) and the `bench`
@@ -9,6 +9,7 @@
 
 pub mod algorithm;
 pub mod bench;
+pub mod bestfirst;
 pub mod mcts;
 pub mod params;
 pub mod pvs;

@@ -48,6 +48,10 @@ pub struct Params {
     /// The Monte-Carlo tree search's priors come from the trained move
     /// policy (`PolicyFile`); off, from the plain zap heuristic.
     pub mcts_policy: bool,
+    /// Best-first: stop once the best promotion's chance of changing the
+    /// root's move, per node, times the nodes the time left buys, is below
+    /// this many thousandths.
+    pub bf_stop: u32,
     /// Check every structure's invariants after every make/unmake and at
     /// every node (the `check_rep` option; see `crate::check_rep`). Always false, and
     /// never read, without the `debug-commands` feature.
@@ -79,6 +83,7 @@ pub const PARAMS: &[Declaration<Params>] = &[
         number_field!(no_zap_plies),
     ),
     Declaration::check("mcts_policy", true, bool_field!(mcts_policy)),
+    Declaration::spin("bf_stop", 50, 0, 100_000, number_field!(bf_stop)),
 ];
 
 /// `check_rep`: check every structure's invariants during the search; an
@@ -111,6 +116,7 @@ impl Default for Params {
             multipv: 0,
             mcts_settle: 0,
             mcts_policy: false,
+            bf_stop: 0,
             check_rep: false,
         };
         declaration::defaults(declaration::defaults(zero, PARAMS), DEBUG_PARAMS)

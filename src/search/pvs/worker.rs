@@ -34,6 +34,9 @@ pub struct Worker<'a> {
     /// move's before it (the Ko rule looks one move back).
     pub(super) touched: Vec<u64>,
     pub(super) root_side: Color,
+    /// The side whose draws score the `draw` option (the other side's
+    /// score its negation): the root's, or the best-first search's root's.
+    pub(super) draw_side: Color,
     pub(super) searchmoves: Vec<Move>,
     /// The root moves the line being searched may pick: `searchmoves` for
     /// the first line; for line k, those not in lines 1..k.
@@ -84,22 +87,18 @@ impl<'a> Worker<'a> {
         node_limit: Option<u64>,
         main: bool,
     ) -> Worker<'a> {
-        let mut zap_clock = vec![0; root.history.len()];
-        zap_clock.push(root.plies_since_zap);
-        let touched: Vec<u64> = root.last_move.map(|m| m.touched()).into_iter().collect();
         let evaluator = Evaluator::choose(params.use_nnue, &shared.net, params.weights);
         let net = evaluator.net();
-        let mut accumulators = Vec::with_capacity(if net.is_some() { MAX_PLY + 2 } else { 0 });
-        accumulators.extend(net.map(|n| Accumulator::refresh(n, &root.board)));
-        Worker {
-            root_len: (root.history.len(), touched.len()),
+        let mut w = Worker {
+            root_len: (0, 0),
             board: root.board.clone(),
-            keys: root.history.clone(),
-            zap_clock,
-            touched,
+            keys: Vec::new(),
+            zap_clock: Vec::new(),
+            touched: Vec::new(),
             root_side: root.board.side(),
-            searchmoves: root.searchmoves.clone(),
-            root_only: root.searchmoves.clone(),
+            draw_side: root.board.side(),
+            searchmoves: Vec::new(),
+            root_only: Vec::new(),
             multipv: if main { params.multipv.max(1) } else { 1 },
             params,
             draws: DrawRules::in_tree(params.no_zap_plies),
@@ -119,12 +118,48 @@ impl<'a> Worker<'a> {
             main,
             pondered: shared.pondering.load(Ordering::Relaxed),
             evaluator,
-            accumulators,
-        }
+            accumulators: Vec::with_capacity(if net.is_some() { MAX_PLY + 2 } else { 0 }),
+        };
+        w.reset(root, root.board.side());
+        w
+    }
+
+    /// Makes `root` the position to search next, keeping the thread's
+    /// tables, caches and node count: the best-first search runs one
+    /// worker over many positions. Draws are scored for `draw_side`, the
+    /// side to move at the search's own root.
+    pub fn reset(&mut self, root: &Root, draw_side: Color) {
+        self.board.clone_from(&root.board);
+        self.keys.clone_from(&root.history);
+        self.zap_clock.clear();
+        self.zap_clock.resize(root.history.len(), 0);
+        self.zap_clock.push(root.plies_since_zap);
+        self.touched.clear();
+        self.touched.extend(root.last_move.map(|m| m.touched()));
+        self.root_len = (self.keys.len(), self.touched.len());
+        self.root_side = root.board.side();
+        self.draw_side = draw_side;
+        self.searchmoves.clone_from(&root.searchmoves);
+        self.root_only.clone_from(&root.searchmoves);
+        self.depth = 0;
+        self.seldepth = 0;
+        self.last_score = None;
+        self.last_lines.clear();
+        self.pv.iter_mut().for_each(Vec::clear);
+        self.accumulators.clear();
+        let net = self.evaluator.net();
+        self.accumulators
+            .extend(net.map(|n| Accumulator::refresh(n, &root.board)));
     }
 
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Centres the next iteration's aspiration window on `score` (a
+    /// shallower search's of the same root).
+    pub fn aim(&mut self, score: i32) {
+        self.last_score = Some(score);
     }
 
     /// Whether to stop searching. The main thread finishes the first root
@@ -268,7 +303,7 @@ impl<'a> Worker<'a> {
 
     /// The score of a draw for the side to move.
     pub(super) fn draw_score(&self) -> i32 {
-        if self.board.side() == self.root_side {
+        if self.board.side() == self.draw_side {
             self.params.draw
         } else {
             -self.params.draw

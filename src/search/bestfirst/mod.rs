@@ -26,7 +26,7 @@ use super::pvs::order::{Order, MAX_PLY};
 use super::pvs::Worker;
 use super::root::{Answer, Iteration, Line, Root};
 use super::shared::Shared;
-use super::time::{Plan, SearchLimits, Stability};
+use super::time::{Plan, SearchLimits};
 use super::{Params, MATE_BOUND};
 use model::ErrorModel;
 use select::{Candidate, Kind};
@@ -224,7 +224,11 @@ impl Search<'_, '_> {
         }
         let root = &self.tree.nodes[ROOT];
         let won = root.exact && root.value >= MATE_BOUND;
-        if self.stopped() || won || clock && self.plan.past_soft(Stability::Neutral) {
+        // The whole goal: PVS stops starting iterations at part of it
+        // because an iteration runs on past it; a promotion is short, and
+        // the benefit rule already weighs what the time left buys.
+        let past_goal = self.plan.soft.is_some_and(|g| self.plan.elapsed() >= g);
+        if self.stopped() || won || clock && past_goal {
             return None;
         }
         let max_reach = self.limits.depth.unwrap_or(MAX_PLY as u32 / 2);

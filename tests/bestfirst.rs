@@ -13,7 +13,20 @@ use leiserchess::search::pvs::order::Order;
 use leiserchess::search::time::SearchLimits;
 use leiserchess::search::{Params, Root, Shared, MATE_BOUND};
 use session::{Engine, Score, PATIENCE};
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
+
+/// The latency test runs alone: the other tests of this file only share
+/// the CPU with each other.
+static CPU: RwLock<()> = RwLock::new(());
+
+fn shared_cpu() -> RwLockReadGuard<'static, ()> {
+    CPU.read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn exclusive_cpu() -> RwLockWriteGuard<'static, ()> {
+    CPU.write().unwrap_or_else(|e| e.into_inner())
+}
 
 #[path = "common/session.rs"]
 mod session;
@@ -77,6 +90,7 @@ fn check_line(game: &Game, line: &[Move]) -> Result<(), String> {
 
 #[test]
 fn a_legal_move_and_legal_lines_on_the_reference_positions() {
+    let _cpu = shared_cpu();
     let fens = reference_fens("positions.txt");
     let some: Vec<&String> = fens.iter().step_by(2).collect();
     assert!(some.len() >= 100);
@@ -98,6 +112,7 @@ fn a_legal_move_and_legal_lines_on_the_reference_positions() {
 
 #[test]
 fn the_same_go_nodes_gives_the_same_search() {
+    let _cpu = shared_cpu();
     let root = Root::new(fen::parse(fen::STARTPOS).unwrap());
     let a = search(&root, &nodes(60_000), Params::default());
     let b = search(&root, &nodes(60_000), Params::default());
@@ -109,6 +124,7 @@ fn the_same_go_nodes_gives_the_same_search() {
 
 #[test]
 fn go_depth_bounds_every_promotion() {
+    let _cpu = shared_cpu();
     for text in &leiserchess::search::bench::POSITIONS[..6] {
         let root = Root::new(fen::parse(text).unwrap());
         let limits = SearchLimits {
@@ -124,6 +140,7 @@ fn go_depth_bounds_every_promotion() {
 
 #[test]
 fn a_repetition_at_the_root_is_scored_a_draw() {
+    let _cpu = shared_cpu();
     // Lavender to move after h0g0 a7b7 g0h0: b7a7 brings back the start
     // position a second time, a draw in the tree.
     let mut game = Game::from_fen(fen::ENDGAME).unwrap();
@@ -147,6 +164,7 @@ fn a_repetition_at_the_root_is_scored_a_draw() {
 
 #[test]
 fn a_king_zap_in_one_is_found() {
+    let _cpu = shared_cpu();
     // The bench's tactical position: White zaps Black's King in one.
     let game = Game::from_fen("8/8/8/8/8/8/3nn1SS2/1SW6 W").unwrap();
     let o = search(&Root::from_game(&game), &nodes(20_000), params());
@@ -167,6 +185,7 @@ fn engine() -> Engine {
 
 #[test]
 fn stop_answers_within_50ms() {
+    let _cpu = exclusive_cpu();
     let mut e = engine();
     let mut figures = Vec::new();
     for pos in ["startpos", "startpos moves g4L b3L", "startpos moves h0g1"] {
@@ -194,6 +213,7 @@ fn stop_answers_within_50ms() {
 
 #[test]
 fn a_clock_search_reports_depth_and_a_legal_line() {
+    let _cpu = shared_cpu();
     let mut e = engine();
     e.send("position startpos moves g4L");
     e.send("go wtime 3000 btime 3000 winc 30 binc 30");
@@ -211,6 +231,7 @@ fn a_clock_search_reports_depth_and_a_legal_line() {
 
 #[test]
 fn bench_takes_bestfirst() {
+    let _cpu = shared_cpu();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_leiserchess"))
         .args(["bench", "--search", "bestfirst", "3"])
         .output()

@@ -28,20 +28,10 @@ fn exclusive_cpu() -> RwLockWriteGuard<'static, ()> {
     CPU.write().unwrap_or_else(|e| e.into_inner())
 }
 
+#[path = "common/reference.rs"]
+mod reference;
 #[path = "common/session.rs"]
 mod session;
-
-/// The FENs of `perft/data/<name>` (the reference engine's positions).
-fn reference_fens(name: &str) -> Vec<String> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("perft/data")
-        .join(name);
-    let text = std::fs::read_to_string(&path).expect("reference data");
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| l.split('|').next().unwrap().trim().to_string())
-        .collect()
-}
 
 fn params() -> Params {
     Params {
@@ -91,7 +81,7 @@ fn check_line(game: &Game, line: &[Move]) -> Result<(), String> {
 #[test]
 fn a_legal_move_and_legal_lines_on_the_reference_positions() {
     let _cpu = shared_cpu();
-    let fens = reference_fens("positions.txt");
+    let fens = reference::fens("positions.txt");
     let some: Vec<&String> = fens.iter().step_by(2).collect();
     assert!(some.len() >= 100);
     for text in some {

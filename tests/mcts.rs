@@ -18,17 +18,8 @@ use leiserchess::search::{pvs, Params, Root, Shared, MATE, MATE_BOUND};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-/// The FENs of `perft/data/<name>`.
-fn reference_fens(name: &str) -> Vec<String> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("perft/data")
-        .join(name);
-    let text = std::fs::read_to_string(&path).expect("reference data");
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| l.split('|').next().unwrap().trim().to_string())
-        .collect()
-}
+#[path = "common/reference.rs"]
+mod reference;
 
 fn nodes(n: u64) -> SearchLimits {
     SearchLimits {
@@ -77,7 +68,7 @@ fn a_legal_move_on_the_same_positions_with_two_threads() {
 /// Searches over a hundred varied positions on `threads`: each answer is
 /// legal, the first move of the reported line, after the playouts asked.
 fn legal_moves_on(threads: usize) {
-    let mut games: Vec<Game> = reference_fens("positions.txt")
+    let mut games: Vec<Game> = reference::fens("positions.txt")
         .iter()
         .step_by(3)
         .map(|f| Game::from_fen(f).unwrap())
@@ -128,7 +119,7 @@ fn the_same_nodes_grow_the_same_tree() {
 
 #[test]
 fn a_king_zap_in_one_is_played_and_proven() {
-    for text in reference_fens("tactics.txt").iter().take(5) {
+    for text in reference::fens("tactics.txt").iter().take(5) {
         let mut game = Game::from_fen(text).unwrap();
         let o = search(&Root::from_game(&game), &nodes(1000), mcts::DEFAULT_BUDGET);
         assert_eq!(o.answer.last.as_ref().unwrap().score, MATE - 1, "{text}");
@@ -147,7 +138,7 @@ fn the_solver_proves_what_pvs_proves() {
     }
     .exhaustive();
     let mut proven = 0;
-    for text in reference_fens("tactics.txt").iter().skip(30) {
+    for text in reference::fens("tactics.txt").iter().skip(30) {
         let root = Root::new(fen::parse(text).unwrap());
         let pvs_score = pvs::search_depth(&root, 3, params, 1, 4)
             .last

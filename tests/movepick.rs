@@ -17,10 +17,11 @@ use leiserchess::rules::repetition::LastMove;
 use leiserchess::rules::square::Square;
 use leiserchess::search::pvs::movepick::{MovePicker, Node, Scored, Stage};
 use leiserchess::search::pvs::order::Order;
-use std::path::PathBuf;
 
 #[path = "common/playout.rs"]
 mod playout;
+#[path = "common/reference.rs"]
+mod reference;
 #[path = "common/rng.rs"]
 mod rng;
 
@@ -247,22 +248,10 @@ fn every_legal_move_once_along_random_playouts() {
     assert!(positions > 1000, "{positions} positions");
 }
 
-/// The data lines' FENs of a reference file.
-fn reference_fens(name: &str) -> Vec<String> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("perft/data")
-        .join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| l.split('|').next().expect("a FEN").trim().to_string())
-        .collect()
-}
-
 #[test]
 fn every_legal_move_once_at_the_reference_positions_and_after_ko() {
-    let mut fens = reference_fens("perft.txt");
-    fens.extend(reference_fens("positions.txt"));
+    let mut fens = reference::fens("perft.txt");
+    fens.extend(reference::fens("positions.txt"));
     for text in &fens {
         let mut game = Game::from_fen(text).expect("reference FENs parse");
         check_position(&mut game).unwrap();
@@ -277,7 +266,7 @@ fn every_legal_move_once_at_the_reference_positions_and_after_ko() {
 
 #[test]
 fn searchmoves_restrict_the_picker_to_their_legal_moves() {
-    for text in reference_fens("positions.txt").iter().step_by(7) {
+    for text in reference::fens("positions.txt").iter().step_by(7) {
         let mut game = Game::from_fen(text).unwrap();
         let legal = game.legal_moves();
         let mut only: Vec<Move> = legal.iter().step_by(3).copied().collect();
@@ -382,7 +371,7 @@ fn picker_perft_ko(game: &Game, depth: u32) -> u64 {
 
 #[test]
 fn perft_by_picker_equals_plain_perft() {
-    let fens = reference_fens("perft.txt");
+    let fens = reference::fens("perft.txt");
     for (i, text) in fens.iter().enumerate() {
         let mut b = fen::parse(text).unwrap();
         let depth = if i < 12 { 3 } else { 2 };
@@ -396,7 +385,7 @@ fn perft_by_picker_equals_plain_perft() {
 
 #[test]
 fn perft_by_picker_with_ko_equals_perft_through_the_game() {
-    let mut games: Vec<Game> = reference_fens("positions.txt")
+    let mut games: Vec<Game> = reference::fens("positions.txt")
         .iter()
         .step_by(10)
         .map(|t| Game::from_fen(t).unwrap())

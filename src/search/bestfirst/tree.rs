@@ -49,6 +49,26 @@ pub struct Node {
     pub moves: u32,
 }
 
+impl Node {
+    /// A position not yet valued, with no children.
+    fn fresh(mv: Option<Move>, parent: usize, ply: u32, board: Board, zap_clock: u32) -> Node {
+        Node {
+            mv,
+            parent,
+            ply,
+            board,
+            zap_clock,
+            children: Vec::new(),
+            value: 0,
+            depth: None,
+            exact: false,
+            best: None,
+            line: Vec::new(),
+            moves: 0,
+        }
+    }
+}
+
 /// `value` seen from the parent: negated, a King zap one ply further away.
 pub fn up(value: i32) -> i32 {
     if value >= MATE_BOUND {
@@ -78,20 +98,7 @@ pub struct Tree {
 impl Tree {
     /// The tree of `root` alone.
     pub fn new(root: &Root, params: &Params) -> Tree {
-        let node = Node {
-            mv: None,
-            parent: ROOT,
-            ply: 0,
-            board: root.board.clone(),
-            zap_clock: root.plies_since_zap,
-            children: Vec::new(),
-            value: 0,
-            depth: None,
-            exact: false,
-            best: None,
-            line: Vec::new(),
-            moves: 0,
-        };
+        let node = Node::fresh(None, ROOT, 0, root.board.clone(), root.plies_since_zap);
         let mut tree = Tree {
             nodes: vec![node],
             history: root.history.clone(),
@@ -173,20 +180,7 @@ impl Tree {
             } else {
                 parent.zap_clock + 1
             };
-            let mut child = Node {
-                mv: Some(m),
-                parent: n,
-                ply: parent.ply + 1,
-                board,
-                zap_clock,
-                children: Vec::new(),
-                value: 0,
-                depth: None,
-                exact: false,
-                best: None,
-                line: Vec::new(),
-                moves: 0,
-            };
+            let mut child = Node::fresh(Some(m), n, parent.ply + 1, board, zap_clock);
             let mut keys = history.clone();
             keys.push(parent.board.key());
             if let Some((_, p)) = undo.zapped.filter(|(_, p)| p.is_king()) {

@@ -307,13 +307,11 @@ EOF
   chmod +x "$wrapper"
   local common="option.check_rep=true option.threads=2"
   local status=0
-  # A gauntlet: a plays half the games against b, the best-first search
-  # (its leaves PVS without margin pruning, the hand-written evaluation),
-  # half against c, the Monte-Carlo search streamed on two threads with a
-  # 16 MB tree.
+  # A gauntlet: a plays half the games against b, half against c, the
+  # Monte-Carlo search streamed on two threads with a 16 MB tree.
   "$autotest" -tournament gauntlet \
     -engine cmd="$wrapper" name=a depth=$depth_a nodes=150000 $common option.hash=1 option.tt_ways=2 \
-    -engine cmd="$wrapper" name=b depth=$depth_b nodes=150000 $common option.use_nmm=false option.use_nnue=false option.Search=bestfirst \
+    -engine cmd="$wrapper" name=b depth=$depth_b nodes=150000 $common option.use_nmm=false option.use_nnue=false \
     -engine cmd="$wrapper" name=c nodes=3000 $common option.Search=mcts option.mcts_tree_mb=16 \
     -games "$((n_games / 2))" -concurrency 2 -maxmoves "$n_moves" \
     -openings file=autotest/openings.txt -pgnout "$dir/games.pgn" \

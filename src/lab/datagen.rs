@@ -343,8 +343,7 @@ fn progress(total: u64, had: u64, target: u64, games: u64, elapsed: Duration) ->
     let secs = elapsed.as_secs_f64().max(1e-3);
     let rate = made / secs;
     let left = if rate > 0.0 {
-        let s = ((target - total) as f64 / rate) as u64;
-        format!("about {}m {:02}s left", s / 60, s % 60)
+        super::time_left(((target - total) as f64 / rate) as u64)
     } else {
         "time left unknown".to_string()
     };

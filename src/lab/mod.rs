@@ -18,6 +18,12 @@ pub mod wdl;
 
 use std::path::{Path, PathBuf};
 
+/// A long job's estimate, as its progress lines print it: `about 4m 10s
+/// left`.
+pub(crate) fn time_left(seconds: u64) -> String {
+    format!("about {}m {:02}s left", seconds / 60, seconds % 60)
+}
+
 /// A lab command's output file, opened before the work so that a bad path
 /// fails before it rather than after; emptied only when written, so that a
 /// failed run leaves the file as it was.

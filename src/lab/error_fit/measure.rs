@@ -143,11 +143,9 @@ fn progress(done: usize, total: usize, made: usize, elapsed: Duration) -> String
     let each = elapsed.as_secs_f64() / made.max(1) as f64;
     let left = (each * (total - done) as f64) as u64;
     format!(
-        "fit-error: {done} / {total} positions ({:.1}%), {each:.1} s a position, \
-         about {}m {:02}s left",
+        "fit-error: {done} / {total} positions ({:.1}%), {each:.1} s a position, {}",
         100.0 * done as f64 / total as f64,
-        left / 60,
-        left % 60
+        crate::lab::time_left(left)
     )
 }
 

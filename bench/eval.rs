@@ -196,7 +196,7 @@ fn bench_nnue(c: &mut Criterion) {
         b.iter(|| {
             let mut sum = 0i64;
             for board in black_box(&boards) {
-                sum += i64::from(Accumulator::refresh(&net, board).units(Color::White)[0]);
+                sum += i64::from(Accumulator::refresh(&net, board).row(Color::White).0[0]);
             }
             sum
         })
@@ -211,8 +211,7 @@ fn bench_nnue(c: &mut Criterion) {
                 for &m in ms {
                     let touched = Before::of(board, m.touched());
                     let undo = board.make(m);
-                    let mut child = acc.clone();
-                    child.update(&net, board, &touched, &undo);
+                    let child = acc.child(&net, board, &touched, &undo);
                     if !undo.king_zapped() {
                         sum += i64::from(net.evaluate(&child, board));
                     }

@@ -25,8 +25,9 @@
 //! - `protocol`: the UCI loop and the `dump` registry.
 //! - `gui`: `leiserchess gui`, the browser GUI's HTTP server and page.
 
-// One measured exception, with its `// SAFETY:` line: the transposition
-// table's zeroed allocation (`search::tt`).
+// Two measured exceptions, each `unsafe` with its `// SAFETY:` line: the
+// transposition table's zeroed allocation (`search::tt`) and the net's AVX2
+// kernels (`eval::nnue::kernels`, checked against their scalar oracle).
 #![deny(unsafe_code)]
 
 pub mod check_rep;

@@ -1,5 +1,6 @@
 //! The learned evaluation: the accumulator kept move by move equals one
-//! built from scratch; the quantised net agrees with its float model
+//! built from scratch; the vector kernels' evaluation equals the scalar
+//! oracle's to the bit; the quantised net agrees with its float model
 //! within the bound the model states; training drives the loss down;
 //! checkpoints round trip; and `EvalFile` with a bad file keeps the net.
 
@@ -18,6 +19,9 @@ use std::time::Duration;
 
 #[path = "common/session.rs"]
 mod session;
+
+#[path = "common/reference.rs"]
+mod reference;
 
 /// Random playouts from the start: `visit` sees every position on the way.
 fn playouts(games: u64, plies: usize, mut visit: impl FnMut(&Board)) {
@@ -64,8 +68,7 @@ fn the_incremental_accumulator_equals_a_fresh_one_after_every_make_and_unmake() 
             let m = list.iter().nth(rng.usize(..list.len())).unwrap();
             let before = Before::of(&b, m.touched());
             let undo = b.make(m);
-            let mut acc = stack.last().unwrap().clone();
-            acc.update(&net, &b, &before, &undo);
+            let acc = stack.last().unwrap().child(&net, &b, &before, &undo);
             if !undo.king_zapped() {
                 assert_eq!(
                     acc,
@@ -91,6 +94,58 @@ fn the_incremental_accumulator_equals_a_fresh_one_after_every_make_and_unmake() 
         }
     }
     assert!(checked > 5000, "{checked} positions checked");
+}
+
+#[test]
+fn the_vector_evaluation_equals_the_scalar_oracle_on_the_reference_positions() {
+    let nets = [
+        Network::embedded(),
+        random_net(true, 5).1,
+        random_net(false, 6).1,
+    ];
+    let fens = reference::fens("positions.txt");
+    assert!(fens.len() >= 300, "{} reference positions", fens.len());
+    for f in &fens {
+        let b = fen::parse(f).unwrap();
+        for net in &nets {
+            let acc = Accumulator::refresh(net, &b);
+            assert_eq!(net.evaluate(&acc, &b), net.evaluate_plain(&acc, &b), "{f}");
+        }
+    }
+}
+
+/// Along a random playout (seeded by quickcheck), with the embedded net:
+/// every accumulator made move by move by the vector kernels equals a
+/// scalar refresh, and every evaluation equals the scalar oracle's.
+fn kernels_follow_a_playout(seed: u64) -> bool {
+    let net = Network::embedded();
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut b = fen::parse(fen::STARTPOS).unwrap();
+    let mut acc = Accumulator::refresh(&net, &b);
+    for _ in 0..120 {
+        if acc != Accumulator::refresh(&net, &b)
+            || net.evaluate(&acc, &b) != net.evaluate_plain(&acc, &b)
+        {
+            return false;
+        }
+        let mut list = MoveList::new();
+        generate(&b, &mut list);
+        let m = list.iter().nth(rng.usize(..list.len())).unwrap();
+        let before = Before::of(&b, m.touched());
+        let undo = b.make(m);
+        if undo.king_zapped() {
+            break;
+        }
+        acc = acc.child(&net, &b, &before, &undo);
+    }
+    true
+}
+
+#[test]
+fn the_vector_kernels_follow_random_playouts() {
+    quickcheck::QuickCheck::new()
+        .tests(300)
+        .quickcheck(kernels_follow_a_playout as fn(u64) -> bool);
 }
 
 /// The model's inputs for `b`, side to move first.

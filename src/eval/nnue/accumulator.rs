@@ -4,12 +4,13 @@
 //! weights and adds its new one's. Beam features change with almost every
 //! move and are added at evaluation time instead ([`super::Network::evaluate`]).
 //!
-//! Invariant: after [`Accumulator::refresh`] or any sequence of
-//! [`Accumulator::update`]s that follow the board's moves, the sums equal a
-//! refresh of the current board (tests/nnue.rs checks it over playouts).
+//! Invariant: the accumulator [`Accumulator::child`] makes after a move
+//! equals [`Accumulator::refresh`] of the board after it (tests/nnue.rs
+//! checks it over playouts). `refresh`, one lane at a time, is the oracle of
+//! the vector kernels `child` runs.
 
-use super::features;
-use super::{Network, HIDDEN};
+use super::kernels::Kernels;
+use super::{features, Network, Row};
 use crate::rules::bitboard::squares;
 use crate::rules::board::{Board, Undo};
 use crate::rules::piece::{Color, Piece};
@@ -18,27 +19,19 @@ use crate::rules::square::Square;
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Accumulator {
     /// Per perspective (colour index), the first layer's sums.
-    sums: [[i16; HIDDEN]; 2],
+    sums: [Row; 2],
 }
 
-/// `units += row`, lane by lane (vectorised by the compiler).
-#[inline(always)]
-pub fn add(units: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
-    for (u, r) in units.iter_mut().zip(row) {
+/// `units += row`, lane by lane.
+#[inline]
+fn add(units: &mut Row, row: &Row) {
+    for (u, r) in units.0.iter_mut().zip(&row.0) {
         *u = u.wrapping_add(*r);
     }
 }
 
-/// `units -= row`.
-#[inline(always)]
-fn sub(units: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
-    for (u, r) in units.iter_mut().zip(row) {
-        *u = u.wrapping_sub(*r);
-    }
-}
-
 /// The contents of a move's squares before it is made: what
-/// [`Accumulator::update`] compares with the board after it.
+/// [`Accumulator::child`] compares with the board after it.
 #[derive(Clone, Copy, Debug)]
 pub struct Before {
     squares: [(Square, Option<Piece>); 3],
@@ -60,6 +53,17 @@ impl Before {
     }
 }
 
+/// The feature rows one perspective adds and subtracts after a move: at
+/// most four squares change (three touched, one zapped), each losing one
+/// piece and gaining one.
+#[derive(Clone, Copy, Default)]
+struct Changes {
+    add: [u16; 4],
+    sub: [u16; 4],
+    adds: usize,
+    subs: usize,
+}
+
 impl Accumulator {
     /// The sums of `b`'s piece features under `net`, from scratch.
     pub fn refresh(net: &Network, b: &Board) -> Accumulator {
@@ -76,37 +80,47 @@ impl Accumulator {
 
     /// The first-layer sums from `view`.
     #[inline]
-    pub fn units(&self, view: Color) -> [i16; HIDDEN] {
-        self.sums[view.index()]
+    pub fn row(&self, view: Color) -> &Row {
+        &self.sums[view.index()]
     }
 
-    /// Follows a move made on `b`: `before` was taken of its touched squares
-    /// just before it, `undo` is what the make returned.
-    pub fn update(&mut self, net: &Network, b: &Board, before: &Before, undo: &Undo) {
+    /// The accumulator after a move made on `b`, from this one before it:
+    /// `before` was taken of its touched squares just before the move,
+    /// `undo` is what the make returned.
+    #[inline]
+    pub fn child(&self, net: &Network, b: &Board, before: &Before, undo: &Undo) -> Accumulator {
+        let mut changes = [Changes::default(); 2];
+        let mut change = |s: Square, old: Option<Piece>, new: Option<Piece>| {
+            if old == new {
+                return;
+            }
+            for view in Color::BOTH {
+                let c = &mut changes[view.index()];
+                if let Some(p) = old {
+                    c.sub[c.subs] = features::piece(view, s, p) as u16;
+                    c.subs += 1;
+                }
+                if let Some(p) = new {
+                    c.add[c.adds] = features::piece(view, s, p) as u16;
+                    c.adds += 1;
+                }
+            }
+        };
         let mut zap_seen = false;
         for &(s, old) in &before.squares[..before.len] {
             zap_seen |= matches!(undo.zapped, Some((z, _)) if z == s);
-            self.change(net, s, old, b.piece_at(s));
+            change(s, old, b.piece_at(s));
         }
         if let Some((z, p)) = undo.zapped.filter(|_| !zap_seen) {
-            self.change(net, z, Some(p), None);
+            change(z, Some(p), None);
         }
-    }
-
-    /// Square `s` held `old` and now holds `new`.
-    #[inline]
-    fn change(&mut self, net: &Network, s: Square, old: Option<Piece>, new: Option<Piece>) {
-        if old == new {
-            return;
-        }
-        for view in Color::BOTH {
-            let sums = &mut self.sums[view.index()];
-            if let Some(p) = old {
-                sub(sums, &net.ft_weights[features::piece(view, s, p)]);
-            }
-            if let Some(p) = new {
-                add(sums, &net.ft_weights[features::piece(view, s, p)]);
-            }
+        let k = Kernels::detect();
+        Accumulator {
+            sums: Color::BOTH.map(|view| {
+                let c = &changes[view.index()];
+                let (add, sub) = (&c.add[..c.adds], &c.sub[..c.subs]);
+                k.sum_rows(self.row(view), &net.ft_weights, add, sub)
+            }),
         }
     }
 }

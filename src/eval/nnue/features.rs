@@ -82,6 +82,27 @@ pub fn beams_of(paths: [u64; 2], view: Color) -> impl Iterator<Item = usize> {
         .flat_map(move |owner| squares(paths[owner.index()]).map(move |s| beam(view, owner, s)))
 }
 
+/// [`beams_of`] written into `out` for the vector kernels: the features'
+/// rows, own beam first; returns how many. Lavender sees square `s` as
+/// `63 − s`, which is `s ^ 63`.
+#[inline]
+pub fn beam_rows(paths: [u64; 2], view: Color, out: &mut [u16; BEAM_FEATURES]) -> usize {
+    let flip = match view {
+        Color::White => 0,
+        Color::Black => 63,
+    };
+    let mut n = 0;
+    for (owner, base) in [(view, PIECE_FEATURES), (view.opp(), PIECE_FEATURES + 64)] {
+        let mut bits = paths[owner.index()];
+        while bits != 0 {
+            out[n] = (base + (bits.trailing_zeros() as usize ^ flip)) as u16;
+            n += 1;
+            bits &= bits - 1;
+        }
+    }
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,6 +139,10 @@ mod tests {
             assert!(g
                 .iter()
                 .all(|&i| (PIECE_FEATURES..PIECE_FEATURES + BEAM_FEATURES).contains(&i)));
+            let mut rows = [0; BEAM_FEATURES];
+            let n = beam_rows(beam_squares(&b), view, &mut rows);
+            let rows: Vec<usize> = rows[..n].iter().map(|&r| usize::from(r)).collect();
+            assert_eq!(sorted(rows), sorted(g));
         }
     }
 

@@ -21,10 +21,12 @@
 
 pub mod accumulator;
 pub mod features;
+pub mod kernels;
 
 use crate::rules::board::Board;
 use crate::user_text::quote;
 use accumulator::Accumulator;
+use kernels::Kernels;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 
@@ -49,14 +51,20 @@ pub const MAX_FILE_BYTES: u64 = 4 << 20;
 /// The net embedded in the binary: the default of `EvalFile`.
 const EMBEDDED: &[u8] = include_bytes!("default.nnue");
 
+/// A row of [`HIDDEN`] first-layer weights or sums, aligned so that the
+/// vector kernels load it in whole cache lines.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C, align(64))]
+pub struct Row(pub [i16; HIDDEN]);
+
 /// A quantised network.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
     /// Whether the inputs include the beam features.
     pub beam: bool,
     /// Per feature, its [`HIDDEN`] first-layer weights.
-    pub ft_weights: Vec<[i16; HIDDEN]>,
-    pub ft_bias: [i16; HIDDEN],
+    pub ft_weights: Vec<Row>,
+    pub ft_bias: Row,
     /// The side to move's [`HIDDEN`] units' weights, then the other side's.
     pub out_weights: [i16; 2 * HIDDEN],
     pub out_bias: i32,
@@ -127,8 +135,8 @@ impl Network {
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
         out.extend_from_slice(&u32::from(self.beam).to_le_bytes());
-        let words = self.ft_weights.iter().flatten();
-        for w in words.chain(&self.ft_bias).chain(&self.out_weights) {
+        let words = self.ft_weights.iter().flat_map(|r| &r.0);
+        for w in words.chain(&self.ft_bias.0).chain(&self.out_weights) {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out.extend_from_slice(&self.out_bias.to_le_bytes());
@@ -166,16 +174,18 @@ impl Network {
         let mut halves = bytes[16..want - 4]
             .chunks_exact(2)
             .map(|b| i16::from_le_bytes([b[0], b[1]]));
-        let mut row = || -> [i16; HIDDEN] {
-            std::array::from_fn(|_| halves.next().expect("the length was checked"))
+        let mut row = || -> Row {
+            Row(std::array::from_fn(|_| {
+                halves.next().expect("the length was checked")
+            }))
         };
         let inputs = features::count(beam);
         let ft_weights = (0..inputs).map(|_| row()).collect();
         let ft_bias = row();
         let (a, b) = (row(), row());
         let mut out_weights = [0; 2 * HIDDEN];
-        out_weights[..HIDDEN].copy_from_slice(&a);
-        out_weights[HIDDEN..].copy_from_slice(&b);
+        out_weights[..HIDDEN].copy_from_slice(&a.0);
+        out_weights[HIDDEN..].copy_from_slice(&b.0);
         let out_bias = i32::from_le_bytes(bytes[want - 4..].try_into().expect("4 bytes"));
         Ok(Network {
             beam,
@@ -195,38 +205,57 @@ impl Network {
     }
 
     /// The score in cp for the side to move of `b`, from an accumulator
-    /// that holds `b`'s piece features.
+    /// that holds `b`'s piece features: the beam features added and the
+    /// output taken by the fastest [`Kernels`].
+    #[inline]
     pub fn evaluate(&self, acc: &Accumulator, b: &Board) -> i32 {
+        let k = Kernels::detect();
         let side = b.side();
-        let (mut us, mut them) = (acc.units(side), acc.units(side.opp()));
+        let paths = if self.beam {
+            features::beam_squares(b)
+        } else {
+            [0; 2]
+        };
+        let mut rows = [0; features::BEAM_FEATURES];
+        let [us, them] = [side, side.opp()].map(|view| {
+            let n = features::beam_rows(paths, view, &mut rows);
+            k.sum_rows(acc.row(view), &self.ft_weights, &rows[..n], &[])
+        });
+        Self::to_cp(
+            k.output(&us, &them, &self.out_weights)
+                .wrapping_add(self.out_bias),
+        )
+    }
+
+    /// The oracle of [`Network::evaluate`]: the beam rows added one lane at
+    /// a time, the output summed in order.
+    pub fn evaluate_plain(&self, acc: &Accumulator, b: &Board) -> i32 {
+        let side = b.side();
+        let (mut us, mut them) = (*acc.row(side), *acc.row(side.opp()));
         if self.beam {
             let paths = features::beam_squares(b);
             for (units, view) in [(&mut us, side), (&mut them, side.opp())] {
                 for f in features::beams_of(paths, view) {
-                    accumulator::add(units, &self.ft_weights[f]);
+                    for (u, w) in units.0.iter_mut().zip(&self.ft_weights[f].0) {
+                        *u = u.wrapping_add(*w);
+                    }
                 }
             }
         }
-        self.output(&us, &them)
+        let units = us.0.iter().chain(&them.0);
+        let sum = units
+            .zip(&self.out_weights)
+            .fold(self.out_bias, |sum, (&u, &w)| {
+                sum.wrapping_add(i32::from(u.clamp(0, QA as i16)) * i32::from(w))
+            });
+        Self::to_cp(sum)
     }
 
-    /// The output layer on the two perspectives' units, in cp.
-    fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
-        let (w_us, w_them) = self.out_weights.split_at(HIDDEN);
-        let sum = dot_clipped(us, w_us) + dot_clipped(them, w_them) + self.out_bias;
+    /// The output layer's sum in cp.
+    #[inline]
+    fn to_cp(sum: i32) -> i32 {
         (sum as i64 * SCALE as i64 / (QA * QB) as i64) as i32
     }
-}
-
-/// `Σ clamp(u, 0, QA) × w`: written so that the compiler vectorises it
-/// (x86-64-v3: `vpmaddwd` on sixteen lanes).
-#[inline]
-fn dot_clipped(units: &[i16; HIDDEN], weights: &[i16]) -> i32 {
-    units
-        .iter()
-        .zip(weights)
-        .map(|(&u, &w)| i32::from(u.clamp(0, QA as i16)) * i32::from(w))
-        .sum()
 }
 
 #[cfg(test)]
@@ -239,9 +268,9 @@ mod tests {
         Network {
             beam,
             ft_weights: (0..inputs)
-                .map(|_| std::array::from_fn(|_| rng.i16(-300..300)))
+                .map(|_| Row(std::array::from_fn(|_| rng.i16(-300..300))))
                 .collect(),
-            ft_bias: std::array::from_fn(|_| rng.i16(-50..50)),
+            ft_bias: Row(std::array::from_fn(|_| rng.i16(-50..50))),
             out_weights: std::array::from_fn(|_| rng.i16(-100..100)),
             out_bias: rng.i32(-1000..1000),
         }

@@ -8,7 +8,7 @@
 //! by feature ([`HIDDEN`] each), its biases, the output weights (side to
 //! move's units first) and the output bias.
 
-use crate::eval::nnue::{features, Network, HIDDEN, QA, QB, SCALE};
+use crate::eval::nnue::{features, Network, Row, HIDDEN, QA, QB, SCALE};
 
 /// A first-layer weight's bound: with at most 16 piece and 64 beam
 /// features active, `QA × 1.5 × 81` stays inside `i16`.
@@ -150,8 +150,8 @@ impl Model {
                 .clamp(i16::MIN as f32, i16::MAX as f32) as i16
         };
         let (bias, out) = (self.ft_bias_at(), self.out_at());
-        let row = |at: usize, q: i32| -> [i16; HIDDEN] {
-            std::array::from_fn(|i| q16(self.params[at + i], q))
+        let row = |at: usize, q: i32| -> Row {
+            Row(std::array::from_fn(|i| q16(self.params[at + i], q)))
         };
         let mut out_weights = [0i16; 2 * HIDDEN];
         for (o, &w) in out_weights

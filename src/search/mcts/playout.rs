@@ -145,8 +145,8 @@ impl<'a> Walker<'a> {
             .map(|_| Before::of(&self.board, touched));
         let undo = self.board.make(m);
         if let (Some(net), Some(before)) = (self.evaluator.net(), before) {
-            let mut acc = self.accumulators.last().expect("the root's").clone();
-            acc.update(net, &self.board, &before, &undo);
+            let acc = self.accumulators.last().expect("the root's");
+            let acc = acc.child(net, &self.board, &before, &undo);
             self.accumulators.push(acc);
         }
         self.zap_clock

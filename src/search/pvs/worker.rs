@@ -378,12 +378,11 @@ impl<'a> Worker<'a> {
             .map(|_| Before::of(&self.board, s.touched));
         let undo = self.board.make_with(s.mv, |_| s.victim);
         if let (Some(net), Some(before)) = (self.evaluator.net(), before) {
-            let mut acc = self
+            let acc = self
                 .accumulators
                 .last()
                 .expect("the root's accumulator")
-                .clone();
-            acc.update(net, &self.board, &before, &undo);
+                .child(net, &self.board, &before, &undo);
             self.accumulators.push(acc);
         }
         self.zap_clock

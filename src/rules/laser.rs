@@ -181,6 +181,13 @@ impl Shots {
         }
     }
 
+    /// The squares a move must touch to change the shot: the unchanged
+    /// beam's and the King's.
+    #[inline]
+    pub fn guard(&self) -> u64 {
+        self.guard
+    }
+
     /// The square move `m` (of the side to move) would zap and the piece
     /// there after the move; `touched` are the squares `m` changes. A move
     /// that changes the beam is traced over the board as it would be after

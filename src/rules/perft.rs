@@ -7,10 +7,13 @@
 //! every move that touches none of its squares. `perft_threads` splits the
 //! root moves over threads.
 
+use crate::rules::bitboard::{squares, NEIGHBOURS};
 use crate::rules::board::Board;
 use crate::rules::laser::{self, Shots};
-use crate::rules::movegen::{count, count_occupancy, for_each_move, generate};
+use crate::rules::movegen::{count, count_occupancy, generate};
 use crate::rules::moves::{Move, MoveList};
+use crate::rules::piece::{Piece, Rot};
+use crate::rules::square::Square;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The oracle: plain recursion, full generation at every ply, and the
@@ -69,40 +72,86 @@ fn perft_inner(b: &mut Board, depth: u32) -> u64 {
 
 /// Perft 2 without playing the moves: each child's move count depends only
 /// on where the pieces stand after the move and the zap, which follows from
-/// the move's squares; rotations (a third of all moves) keep the occupancy,
-/// so their children share one count unless the shot differs.
+/// the move's squares. The moves are walked piece by piece as `generate`
+/// orders them, without building them unless the shot must be traced:
+/// a piece off the beam rotates three times into the unchanged position
+/// and shot (one count for all three), and a swap's three rotations share
+/// the swap's occupancy (one count unless the shot differs).
 fn perft_2(b: &mut Board) -> u64 {
     let side = b.side();
     let (own, opp) = (b.pieces(side), b.pieces(side.opp()));
+    let empty = !(own | opp);
     let shots = Shots::new(b);
-    // Two memos of the child's count by occupancy: the untouched shot's
-    // (most rotations), and the previous move's (runs of swap-rotations).
-    let untouched = shots.base.map_or(!0, |(s, _)| !s.bit());
-    let base = (own & untouched, opp & untouched);
-    let base_count = count_occupancy(base.1, base.0);
-    let mut last = (base, base_count);
+    let guard = shots.guard();
+    // The opponent's move count after a move that flips these squares of
+    // each side and zaps `victim`.
+    let child = |own_flip: u64, opp_flip: u64, victim: Option<(Square, Piece)>| -> u64 {
+        let keep = match victim {
+            Some((_, p)) if p.is_king() => return 1,
+            Some((s, _)) => !s.bit(),
+            None => !0,
+        };
+        count_occupancy((opp ^ opp_flip) & keep, (own ^ own_flip) & keep)
+    };
+    let base_count = child(0, 0, shots.base);
     let mut total = 0;
-    for_each_move(own, opp, |m, fp| {
-        let after = match shots.victim(b, m, fp.touched) {
-            Some((_, p)) if p.is_king() => {
-                total += 1;
-                return;
-            }
-            Some((s, _)) => (
-                (own ^ fp.own_flip) & !s.bit(),
-                (opp ^ fp.opp_flip) & !s.bit(),
-            ),
-            None => (own ^ fp.own_flip, opp ^ fp.opp_flip),
-        };
-        total += if after == base {
-            base_count
+    for from in squares(own) {
+        let f = from.bit();
+        if f & guard == 0 {
+            total += 3 * base_count;
         } else {
-            if after != last.0 {
-                last = (after, count_occupancy(after.1, after.0));
+            for r in Rot::ALL {
+                let v = shots.victim(b, Move::rotate(from, r), f);
+                total += if v == shots.base {
+                    base_count
+                } else {
+                    child(0, 0, v)
+                };
             }
-            last.1
-        };
-    });
+        }
+        let around = NEIGHBOURS[from.index()];
+        for to in squares(around & empty) {
+            let t = f | to.bit();
+            let v = if t & guard == 0 {
+                shots.base
+            } else {
+                let d = from.compass_to(to).expect("a neighbour");
+                shots.victim(b, Move::step(from, d), t)
+            };
+            total += child(t, 0, v);
+        }
+        for x in squares(around & opp) {
+            let t = f | x.bit();
+            let d = from.compass_to(x).expect("a neighbour");
+            if t & guard == 0 {
+                total += 3 * child(t, t, shots.base);
+            } else {
+                let mut last = None;
+                for r in Rot::ALL {
+                    let v = shots.victim(b, Move::swap_rotate(from, d, r), t);
+                    let n = match last {
+                        Some((lv, n)) if lv == v => n,
+                        _ => child(t, t, v),
+                    };
+                    last = Some((v, n));
+                    total += n;
+                }
+            }
+            // After the swap `from` holds the enemy piece, so the mover's
+            // step goes to the swapped square's empty neighbours.
+            for to in squares(NEIGHBOURS[x.index()] & empty) {
+                let u = to.bit();
+                let touched = t | u;
+                let v = if touched & guard == 0 {
+                    shots.base
+                } else {
+                    let d2 = x.compass_to(to).expect("a neighbour");
+                    shots.victim(b, Move::swap_step(from, d, d2), touched)
+                };
+                total += child(f | u, t, v);
+            }
+        }
+    }
     total
 }
 

@@ -156,10 +156,77 @@ pub fn count_occupancy(own: u64, enemy: u64) -> u64 {
     n as u64
 }
 
+/// [`count_occupancy`] for the replies to many steps from one position:
+/// the side to reply keeps its pieces, so its pairs with empty squares
+/// change only at the step's two squares and are updated, not recounted.
+pub struct StepCounter {
+    mover: u64,
+    replier: u64,
+    empty: u64,
+    near_replier: u64,
+    /// `3 × |replier|` plus its pairs with the empty squares.
+    base: u32,
+}
+
+impl StepCounter {
+    /// The position with the pieces `mover` (to step) and `replier`.
+    #[inline]
+    pub fn new(mover: u64, replier: u64) -> StepCounter {
+        let empty = !(mover | replier);
+        let (pairs, near_replier) = adjacency(replier, empty);
+        StepCounter {
+            mover,
+            replier,
+            empty,
+            near_replier,
+            base: 3 * replier.count_ones() + pairs,
+        }
+    }
+
+    /// `count_occupancy(replier, mover ^ from ^ to)`: the replies after the
+    /// mover's piece on `from` steps to the empty square `to`.
+    #[inline(always)]
+    pub fn after_step(&self, from: Square, to: Square) -> u64 {
+        let flip = from.bit() | to.bit();
+        let (empty, mover) = (self.empty ^ flip, self.mover ^ flip);
+        let near = |s: Square| (NEIGHBOURS[s.index()] & self.replier).count_ones();
+        // `from` joins the empty squares and `to` leaves them.
+        let mut n = self.base + near(from) - near(to);
+        for x in squares(mover & self.near_replier) {
+            let nb = NEIGHBOURS[x.index()];
+            n += (3 + (nb & empty).count_ones()) * (nb & self.replier).count_ones();
+        }
+        n as u64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::fen;
+
+    #[test]
+    fn step_counts_equal_a_recount() {
+        let mut rng = fastrand::Rng::with_seed(9);
+        let mut checked = 0;
+        for _ in 0..3000 {
+            let mover = rng.u64(..) & rng.u64(..) & rng.u64(..);
+            let replier = rng.u64(..) & rng.u64(..) & !mover;
+            let empty = !(mover | replier);
+            let counter = StepCounter::new(mover, replier);
+            for from in squares(mover) {
+                for to in squares(NEIGHBOURS[from.index()] & empty) {
+                    let flip = from.bit() | to.bit();
+                    assert_eq!(
+                        counter.after_step(from, to),
+                        count_occupancy(replier, mover ^ flip)
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked} steps");
+    }
 
     #[test]
     fn start_position_has_61_moves_counted_either_way() {

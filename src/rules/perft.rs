@@ -10,7 +10,7 @@
 use crate::rules::bitboard::{squares, NEIGHBOURS};
 use crate::rules::board::Board;
 use crate::rules::laser::{self, Shots};
-use crate::rules::movegen::{count, count_occupancy, generate};
+use crate::rules::movegen::{count, count_occupancy, generate, StepCounter};
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::piece::{Piece, Rot};
 use crate::rules::square::Square;
@@ -94,6 +94,12 @@ fn perft_2(b: &mut Board) -> u64 {
         count_occupancy((opp ^ opp_flip) & keep, (own ^ own_flip) & keep)
     };
     let base_count = child(0, 0, shots.base);
+    // Steps that leave the shot as it is: the base position's counter.
+    let steps = match shots.base {
+        Some((_, p)) if p.is_king() => None,
+        Some((s, _)) => Some(StepCounter::new(own & !s.bit(), opp & !s.bit())),
+        None => Some(StepCounter::new(own, opp)),
+    };
     let mut total = 0;
     for from in squares(own) {
         let f = from.bit();
@@ -112,13 +118,12 @@ fn perft_2(b: &mut Board) -> u64 {
         let around = NEIGHBOURS[from.index()];
         for to in squares(around & empty) {
             let t = f | to.bit();
-            let v = if t & guard == 0 {
-                shots.base
-            } else {
+            total += if t & guard != 0 {
                 let d = from.compass_to(to).expect("a neighbour");
-                shots.victim(b, Move::step(from, d), t)
+                child(t, 0, shots.victim(b, Move::step(from, d), t))
+            } else {
+                steps.as_ref().map_or(1, |c| c.after_step(from, to))
             };
-            total += child(t, 0, v);
         }
         for x in squares(around & opp) {
             let t = f | x.bit();

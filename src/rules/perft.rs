@@ -4,8 +4,8 @@
 //! `perft_plain` is the oracle, written straight from the definition.
 //! `perft` is the fast one: it counts the last ply's moves from bitboards
 //! without generating them, and reuses the unchanged board's laser path for
-//! every move that touches none of its squares. `perft_threads` splits the
-//! root moves over threads.
+//! every move that touches none of its squares. `perft_threads` shares the
+//! second ply's subtrees among threads.
 
 use crate::rules::bitboard::{squares, NEIGHBOURS};
 use crate::rules::board::Board;
@@ -160,28 +160,35 @@ fn perft_2(b: &mut Board) -> u64 {
     total
 }
 
-/// The fast perft with the root moves shared among `threads` threads.
+/// The fast perft with the work shared among `threads` threads.
 pub fn perft_threads(b: &Board, depth: u32, threads: usize) -> u64 {
     perft_threads_until(b, depth, threads, &AtomicBool::new(false)).expect("nothing sets the flag")
 }
 
+/// One share of the work: a root move and, when the game goes on, one
+/// reply to it.
+type Task = (Move, Option<Move>);
+
 /// `perft_threads` that gives up (`None`) soon after `stop` is set: the
-/// flag is read before each move of the first two plies, whose subtrees
-/// are a small fraction of the whole (a UCI `perft 7` stops within a
-/// fraction of a second).
+/// flag is read before each task.
+///
+/// The tasks are the second ply's subtrees (3,757 from the start), taken
+/// one at a time from a shared counter by whichever thread is free: the
+/// last to finish is a few thousandths of the whole, so the threads end
+/// together (root moves alone, 61 shares of very unequal size, left one
+/// thread counting alone at the end).
 pub fn perft_threads_until(
     b: &Board,
     depth: u32,
     threads: usize,
     stop: &AtomicBool,
 ) -> Option<u64> {
-    if depth < 3 {
+    if depth < 4 {
         return Some(perft(&mut b.clone(), depth));
     }
-    let mut list = MoveList::new();
-    generate(b, &mut list);
+    let tasks = second_ply(b);
     let next = AtomicUsize::new(0);
-    let share = || count_roots(b, list.as_slice(), &next, depth, stop);
+    let share = || count_tasks(b, &tasks, &next, depth, stop);
     // One thread counts on the caller's: no thread to start or join.
     if threads <= 1 {
         return share();
@@ -200,48 +207,56 @@ pub fn perft_threads_until(
     })
 }
 
-/// Counts the root moves `moves[next..]` that this thread takes, one at a
-/// time (their subtrees differ a lot in size); `None` once stopped.
-fn count_roots(
+/// Every root move with each reply, or alone when it zaps a King.
+fn second_ply(b: &Board) -> Vec<Task> {
+    let mut board = b.clone();
+    let mut roots = MoveList::new();
+    generate(&board, &mut roots);
+    let mut tasks = Vec::new();
+    for m in roots.iter() {
+        let undo = board.make(m);
+        if undo.king_zapped() {
+            tasks.push((m, None));
+        } else {
+            let mut replies = MoveList::new();
+            generate(&board, &mut replies);
+            tasks.extend(replies.iter().map(|r| (m, Some(r))));
+        }
+        board.unmake(m, undo);
+    }
+    tasks
+}
+
+/// Counts the tasks `tasks[next..]` that this thread takes, one at a time;
+/// `None` once stopped.
+fn count_tasks(
     b: &Board,
-    moves: &[Move],
+    tasks: &[Task],
     next: &AtomicUsize,
     depth: u32,
     stop: &AtomicBool,
 ) -> Option<u64> {
     let mut board = b.clone();
     let mut sum = 0;
-    while let Some(&m) = moves.get(next.fetch_add(1, Ordering::Relaxed)) {
-        let undo = board.make(m);
-        let n = if undo.king_zapped() {
-            Some(1)
-        } else {
-            perft_until(&mut board, depth - 1, stop)
-        };
-        board.unmake(m, undo);
-        sum += n?;
-    }
-    Some(sum)
-}
-
-/// `perft` at depth 2 or more, reading `stop` before each move.
-fn perft_until(b: &mut Board, depth: u32, stop: &AtomicBool) -> Option<u64> {
-    let mut list = MoveList::new();
-    generate(b, &mut list);
-    let mut total = 0;
-    for m in list.iter() {
+    while let Some(&(m, reply)) = tasks.get(next.fetch_add(1, Ordering::Relaxed)) {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        let undo = b.make(m);
-        total += if undo.king_zapped() {
+        let Some(r) = reply else {
+            sum += 1;
+            continue;
+        };
+        let undo = board.make(m);
+        let undo_r = board.make(r);
+        sum += if undo_r.king_zapped() {
             1
         } else {
-            perft(b, depth - 1)
+            perft(&mut board, depth - 2)
         };
-        b.unmake(m, undo);
+        board.unmake(r, undo_r);
+        board.unmake(m, undo);
     }
-    Some(total)
+    Some(sum)
 }
 
 /// Per root move counts at `depth` (a "divide"), in generation order.
@@ -280,5 +295,23 @@ mod tests {
         let stopped = AtomicBool::new(true);
         assert_eq!(perft_threads_until(&b, 4, 2, &stopped), None);
         assert_eq!(divide(&mut b, 3).iter().map(|x| x.1).sum::<u64>(), 239205);
+    }
+
+    #[test]
+    fn shared_counts_equal_one_thread_where_a_root_move_zaps_a_king() {
+        for f in [
+            "2se5/SWee2swsw2/1nw6/8/8/5SE2/3SW2SW1/4SS3 B",
+            "3nw4/8/2NW1ee3/5SS2/8/8/8/5NE2 B",
+        ] {
+            let mut b = fen::parse(f).unwrap();
+            for depth in [4, 5] {
+                let one = perft(&mut b, depth);
+                assert_eq!(perft_threads(&b, depth, 3), one, "{f} depth {depth}");
+                assert_eq!(
+                    perft_plain(&mut b, depth.min(4)),
+                    perft(&mut b, depth.min(4))
+                );
+            }
+        }
     }
 }

@@ -68,7 +68,7 @@ struct PerftArgs {
     /// The position: a FEN, `startpos` or `endgame`.
     #[arg(long, value_name = "FEN", default_value = "startpos", value_parser = position)]
     fen: Board,
-    /// Threads sharing the root moves: the engine's `threads` option
+    /// Threads sharing the work (the second ply's subtrees): the engine's `threads` option
     /// (1..64; clamped as `setoption` clamps).
     #[arg(
         long,

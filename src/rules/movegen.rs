@@ -34,10 +34,24 @@ pub struct Footprint {
 /// square first, its rotations, then by compass direction a step, or a
 /// swap's rotations and steps.
 #[inline(always)]
-pub fn for_each_move(own: u64, enemy: u64, mut visit: impl FnMut(Move, Footprint)) {
-    for from in squares(own) {
+pub fn for_each_move(own: u64, enemy: u64, visit: impl FnMut(Move, Footprint)) {
+    for_each_move_of(own, own, enemy, visit);
+}
+
+/// [`for_each_move`] for the pieces on `movers` only, in the same order.
+#[inline(always)]
+pub fn for_each_move_of(movers: u64, own: u64, enemy: u64, mut visit: impl FnMut(Move, Footprint)) {
+    for from in squares(own & movers) {
         piece_moves(from, own, enemy, &mut visit);
     }
+}
+
+/// The squares from which a move can touch `guard`: within two steps of
+/// it (a swap-step reaches two squares away).
+#[inline]
+pub fn reach(guard: u64) -> u64 {
+    let near = adjacency(guard, 0).1 | guard;
+    adjacency(near, 0).1 | near
 }
 
 /// Calls `visit` with exactly the moves of the pieces `movers` (a subset
@@ -59,9 +73,7 @@ pub fn for_each_move_touching(
         piece_moves(from, own, enemy, &mut visit);
     }
     // Beyond two squares from `guard`, nothing a piece does can reach it.
-    let near = adjacency(guard, 0).1 | guard;
-    let reach = adjacency(near, 0).1 | near;
-    for from in squares(movers & reach & !guard) {
+    for from in squares(movers & reach(guard) & !guard) {
         let f = from.bit();
         let around = NEIGHBOURS[from.index()];
         for to in squares(around & empty & guard) {

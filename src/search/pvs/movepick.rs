@@ -10,7 +10,7 @@
 
 use crate::rules::board::Board;
 use crate::rules::laser::Shots;
-use crate::rules::movegen::for_each_move;
+use crate::rules::movegen::{for_each_move_of, reach};
 use crate::rules::moves::Move;
 use crate::rules::repetition::{self, LastMove};
 use crate::rules::square::Square;
@@ -91,7 +91,16 @@ impl MovePicker {
         let shots = Shots::new(board);
         let killers = node.order.killers(node.ply);
         let (own, enemy) = (board.pieces(side), board.pieces(side.opp()));
-        for_each_move(own, enemy, |m, fp| {
+        // Zaps only, and the unchanged shot zaps no enemy: a move zaps one
+        // only by touching the beam or the King, so pieces out of reach of
+        // both have nothing to offer.
+        let base_zaps_enemy = shots.base.is_some_and(|(_, p)| p.color() != side);
+        let movers = if node.zaps_only && !base_zaps_enemy {
+            reach(shots.guard())
+        } else {
+            !0
+        };
+        for_each_move_of(movers, own, enemy, |m, fp| {
             if !node.only.is_empty() && !node.only.contains(&m) {
                 return;
             }
@@ -157,12 +166,15 @@ impl MovePicker {
 impl Iterator for MovePicker {
     type Item = Scored;
 
-    /// Swaps the best-keyed remaining move to the front of the rest and
-    /// hands it out.
+    /// Swaps the best-keyed remaining move (the first of equals) to the
+    /// front of the rest and hands it out. Two plain passes, the largest
+    /// key then its first place, cost less than one pass comparing (key,
+    /// place) pairs.
     fn next(&mut self) -> Option<Scored> {
         let i = self.next;
-        let best =
-            (i..self.list.len()).max_by_key(|&j| (self.list[j].key, std::cmp::Reverse(j)))?;
+        let rest = &self.list[i..];
+        let top = rest.iter().map(|s| s.key).max()?;
+        let best = i + rest.iter().position(|s| s.key == top)?;
         self.list.swap(i, best);
         self.next += 1;
         Some(self.list[i])

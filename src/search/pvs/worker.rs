@@ -377,6 +377,7 @@ impl<'a> Worker<'a> {
             .net()
             .map(|_| Before::of(&self.board, s.touched));
         let undo = self.board.make_with(s.mv, |_| s.victim);
+        self.shared.tt.prefetch(self.board.key());
         if let (Some(net), Some(before)) = (self.evaluator.net(), before) {
             let acc = self
                 .accumulators

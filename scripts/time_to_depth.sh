@@ -9,8 +9,17 @@ threads=${2:-1}
 cargo build --release --quiet
 bin=./target/release/leiserchess
 total=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 while read -r fen; do
-  out=$(printf 'setoption name threads value %s\nposition fen %s\ngo depth %s\n' "$threads" "$fen" "$depth" | "$bin")
+  # stdin stays open until the search answers: the engine stops a search
+  # when its input ends.
+  : >"$log"
+  out=$({
+    printf 'setoption name threads value %s\nposition fen %s\ngo depth %s\n' "$threads" "$fen" "$depth"
+    until grep -q '^bestmove' "$log"; do sleep 0.02; done
+    echo quit
+  } | "$bin" | tee "$log")
   last=$(grep '^info depth' <<<"$out" | tail -1)
   ms=$(awk '{for (i = 1; i < NF; i++) if ($i == "time") print $(i + 1)}' <<<"$last")
   printf 'time %6s ms  %s\n' "$ms" "$fen"

@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # Time to complete a fixed depth on the bench positions without a forced
 # King zap, with a given number of threads: the thread speed-up measure.
-# usage: scripts/time_to_depth.sh <depth> [threads]
+# usage: scripts/time_to_depth.sh <depth> [threads] [NAME=VALUE ...]
+#   NAME=VALUE: more options set before each search (e.g. smp_lead=1)
+#   LEISERCHESS=path times that binary instead of building target/release's
 set -euo pipefail
 cd "$(dirname "$0")/.."
 depth=${1:?usage: $0 <depth> [threads]}
 threads=${2:-1}
-cargo build --release --quiet
-bin=./target/release/leiserchess
+shift $(( $# >= 2 ? 2 : 1 ))
+options=""
+for o in "$@"; do options+="setoption name ${o%%=*} value ${o#*=}"$'\n'; done
+bin=${LEISERCHESS:-}
+if [ -z "$bin" ]; then
+  cargo build --release --quiet
+  bin=./target/release/leiserchess
+fi
 total=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -16,7 +24,7 @@ while read -r fen; do
   # when its input ends.
   : >"$log"
   out=$({
-    printf 'setoption name threads value %s\nposition fen %s\ngo depth %s\n' "$threads" "$fen" "$depth"
+    printf '%ssetoption name threads value %s\nposition fen %s\ngo depth %s\n' "$options" "$threads" "$fen" "$depth"
     until grep -q '^bestmove' "$log"; do sleep 0.02; done
     echo quit
   } | "$bin" | tee "$log")
@@ -25,4 +33,4 @@ while read -r fen; do
   printf 'time %6s ms  %s\n' "$ms" "$fen"
   total=$((total + ms))
 done < <("$bin" bench 4 | awk '/bestmove/ && !/mate/ {print $(NF - 1), $NF}')
-echo "total $total ms to depth $depth, $threads thread(s)"
+echo "total $total ms to depth $depth, $threads thread(s)${*:+, $*}"

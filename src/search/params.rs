@@ -52,6 +52,11 @@ pub struct Params {
     /// root's move, per node, times the nodes the time left buys, is below
     /// this many thousandths.
     pub bf_stop: u32,
+    /// Lazy SMP: the plies the even helpers (the first, the third …)
+    /// search beyond the main thread's depth, the odd ones the other of 0
+    /// and 1. 0 (the odd helpers deeper) until an SPRT with threads
+    /// decides (BENCHMARKS.md, "Threads in the search").
+    pub smp_lead: u32,
     /// Check every structure's invariants after every make/unmake and at
     /// every node (the `check_rep` option; see `crate::check_rep`). Always false, and
     /// never read, without the `debug-commands` feature.
@@ -87,6 +92,7 @@ pub const PARAMS: &[Declaration<Params>] = &[
     ),
     Declaration::check("mcts_policy", true, bool_field!(mcts_policy)),
     Declaration::spin("bf_stop", 50, 0, 100_000, number_field!(bf_stop)),
+    Declaration::spin("smp_lead", 0, 0, 1, number_field!(smp_lead)),
 ];
 
 /// `check_rep`: check every structure's invariants during the search; an
@@ -120,6 +126,7 @@ impl Default for Params {
             mcts_settle: 0,
             mcts_policy: false,
             bf_stop: 0,
+            smp_lead: 0,
             check_rep: false,
         };
         declaration::defaults(declaration::defaults(zero, PARAMS), DEBUG_PARAMS)

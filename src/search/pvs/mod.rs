@@ -7,7 +7,8 @@
 //!
 //! Here, `think`: one `go` — iterative deepening on the main thread,
 //! helper threads searching the same position into the shared table (Lazy
-//! SMP, odd helpers one ply deeper), the stop rules and the answer. Beside
+//! SMP, every other helper one ply deeper: `smp_lead`), the stop rules and
+//! the answer. Beside
 //! it: `movepick` (a node's moves in order) with its killer and history
 //! tables (`order`), and the thread's `check_rep` invariants (`check`).
 
@@ -87,7 +88,7 @@ pub fn think(
                 let mut w = Worker::new(root, params, shared, order, plan, None, false);
                 for d in 1..=max_depth {
                     if shared.stop.load(Ordering::Relaxed)
-                        || w.iterate(d + (t % 2) as u32).is_none()
+                        || w.iterate(d + (t as u32 + params.smp_lead) % 2).is_none()
                     {
                         break;
                     }

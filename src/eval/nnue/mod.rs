@@ -227,28 +227,21 @@ impl Network {
         )
     }
 
-    /// The oracle of [`Network::evaluate`]: the beam rows added one lane at
-    /// a time, the output summed in order.
+    /// The oracle of [`Network::evaluate`]: the beam features from their
+    /// plain iterator, added and output by the scalar kernels (which
+    /// kernels.rs checks the vector ones against).
     pub fn evaluate_plain(&self, acc: &Accumulator, b: &Board) -> i32 {
         let side = b.side();
-        let (mut us, mut them) = (*acc.row(side), *acc.row(side.opp()));
-        if self.beam {
-            let paths = features::beam_squares(b);
-            for (units, view) in [(&mut us, side), (&mut them, side.opp())] {
-                for f in features::beams_of(paths, view) {
-                    for (u, w) in units.0.iter_mut().zip(&self.ft_weights[f].0) {
-                        *u = u.wrapping_add(*w);
-                    }
-                }
-            }
-        }
-        let units = us.0.iter().chain(&them.0);
-        let sum = units
-            .zip(&self.out_weights)
-            .fold(self.out_bias, |sum, (&u, &w)| {
-                sum.wrapping_add(i32::from(u.clamp(0, QA as i16)) * i32::from(w))
-            });
-        Self::to_cp(sum)
+        let paths = features::beam_squares(b);
+        let [us, them] = [side, side.opp()].map(|view| {
+            let rows: Vec<u16> = match self.beam {
+                true => features::beams_of(paths, view).map(|f| f as u16).collect(),
+                false => Vec::new(),
+            };
+            kernels::scalar::sum_rows(acc.row(view), &self.ft_weights, &rows, &[])
+        });
+        let sum = kernels::scalar::output(&us, &them, &self.out_weights);
+        Self::to_cp(sum.wrapping_add(self.out_bias))
     }
 
     /// The output layer's sum in cp.

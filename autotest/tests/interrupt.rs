@@ -189,7 +189,7 @@ fn engines_killed_with_the_run_are_not_a_loss() {
             .status();
     }
     let (out, _) = finish(child);
-    let said: Vec<String> = lines.try_iter().collect();
+    let said = drain(&lines);
     assert_eq!(out.status.code(), Some(143), "{said:?}");
     assert!(results(&pgn).is_empty(), "a game was counted");
     let not_counted = said

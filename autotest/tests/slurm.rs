@@ -218,7 +218,7 @@ fn a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run() {
         .unwrap();
     assert!(stopped.success());
     let first = child.wait_with_output().expect("the coordinator");
-    let said: Vec<String> = lines.try_iter().collect();
+    let said = drain(&lines);
     assert_eq!(first.status.code(), Some(130), "{said:#?}");
     assert!(said.iter().any(|l| l.contains("detached")), "{said:#?}");
     let out = autotest()
@@ -264,7 +264,7 @@ fn an_sprt_decision_cancels_the_tasks_left() {
     let run_dir = dir.join("run");
     let (child, lines) = coordinator(&args, &run_dir, "pairs=1 poll=0.2");
     let out = child.wait_with_output().expect("the coordinator");
-    let said: Vec<String> = lines.try_iter().collect();
+    let said = drain(&lines);
     assert!(out.status.success(), "{said:#?}");
     let cancelled = said
         .iter()

@@ -126,6 +126,22 @@ pub fn bounded<T: Send + 'static>(
     }
 }
 
+/// Every line a reader thread sent, up to its end: the thread that
+/// reads a child's stderr may still be passing on the last lines when the
+/// child has been waited for, so this waits for the sender to close (at
+/// most 10 s, in case a grandchild still holds the pipe).
+pub fn drain(lines: &mpsc::Receiver<String>) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut said = Vec::new();
+    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+        match lines.recv_timeout(left) {
+            Ok(line) => said.push(line),
+            Err(_) => break,
+        }
+    }
+    said
+}
+
 /// The pids the fakes of `dir` wrote that are still there: running, or
 /// exited but never waited for (zombies).
 pub fn leftovers(dir: &Path) -> Vec<String> {

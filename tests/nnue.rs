@@ -5,7 +5,7 @@
 //! checkpoints round trip; and `EvalFile` with a bad file keeps the net.
 
 use clap::Parser;
-use leiserchess::eval::nnue::accumulator::{Accumulator, Before};
+use leiserchess::eval::nnue::accumulator::{Accumulator, Before, Stack};
 use leiserchess::eval::nnue::{features, Network};
 use leiserchess::lab::data::{Outcome, Sample};
 use leiserchess::lab::train::model::{Adam, Inputs, Model};
@@ -55,12 +55,16 @@ fn random_net(beam: bool, seed: u64) -> (Model, Network) {
 
 #[test]
 fn the_incremental_accumulator_equals_a_fresh_one_after_every_make_and_unmake() {
+    // The search's stack of accumulators, whose slots are reused: every
+    // line after the first re-fills slots an earlier line left.
     let (_, net) = random_net(false, 3);
     let mut checked = 0;
+    let mut stack = Stack::new();
     for seed in 0..150u64 {
         let mut rng = fastrand::Rng::with_seed(seed);
         let mut b = fen::parse(fen::STARTPOS).unwrap();
-        let mut stack = vec![Accumulator::refresh(&net, &b)];
+        stack.clear();
+        stack.push(Accumulator::refresh(&net, &b));
         let mut played = Vec::new();
         for _ in 0..80 {
             let mut list = MoveList::new();
@@ -69,6 +73,8 @@ fn the_incremental_accumulator_equals_a_fresh_one_after_every_make_and_unmake() 
             let before = Before::of(&b, m.touched());
             let undo = b.make(m);
             let acc = stack.last().unwrap().child(&net, &b, &before, &undo);
+            stack.push_child(&net, &b, &before, &undo);
+            assert_eq!(stack.last(), Some(&acc), "after {m} (seed {seed})");
             if !undo.king_zapped() {
                 assert_eq!(
                     acc,
@@ -77,7 +83,6 @@ fn the_incremental_accumulator_equals_a_fresh_one_after_every_make_and_unmake() 
                 );
                 checked += 1;
             }
-            stack.push(acc);
             played.push((m, undo));
             if undo.king_zapped() {
                 break;

@@ -89,6 +89,24 @@ impl Accumulator {
     /// `undo` is what the make returned.
     #[inline]
     pub fn child(&self, net: &Network, b: &Board, before: &Before, undo: &Undo) -> Accumulator {
+        let mut out = Accumulator {
+            sums: [net.ft_bias; 2],
+        };
+        self.child_into(&mut out, net, b, before, undo);
+        out
+    }
+
+    /// [`Accumulator::child`] summed straight into `out` (a search's stack
+    /// slot), so that making a move copies no accumulator.
+    #[inline]
+    pub fn child_into(
+        &self,
+        out: &mut Accumulator,
+        net: &Network,
+        b: &Board,
+        before: &Before,
+        undo: &Undo,
+    ) {
         let mut changes = [Changes::default(); 2];
         let mut change = |s: Square, old: Option<Piece>, new: Option<Piece>| {
             if old == new {
@@ -115,12 +133,71 @@ impl Accumulator {
             change(z, Some(p), None);
         }
         let k = Kernels::detect();
-        Accumulator {
-            sums: Color::BOTH.map(|view| {
-                let c = &changes[view.index()];
-                let (add, sub) = (&c.add[..c.adds], &c.sub[..c.subs]);
-                k.sum_rows(self.row(view), &net.ft_weights, add, sub)
-            }),
+        for view in Color::BOTH {
+            let c = &changes[view.index()];
+            let (add, sub) = (&c.add[..c.adds], &c.sub[..c.subs]);
+            let into = &mut out.sums[view.index()];
+            k.sum_rows_into(into, self.row(view), &net.ft_weights, add, sub);
         }
+    }
+}
+
+/// The accumulators of a line from its root, one a ply, in slots that are
+/// kept: a child is summed into the next slot in place. (A `Vec` push
+/// builds the 512-byte accumulator and then copies it.)
+#[derive(Clone, Debug, Default)]
+pub struct Stack {
+    slots: Vec<Accumulator>,
+    len: usize,
+}
+
+impl Stack {
+    /// Empty; the slots are made as the line first reaches each ply.
+    pub fn new() -> Stack {
+        Stack::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The current position's accumulator.
+    pub fn last(&self) -> Option<&Accumulator> {
+        self.len.checked_sub(1).map(|i| &self.slots[i])
+    }
+
+    pub fn push(&mut self, acc: Accumulator) {
+        match self.slots.get_mut(self.len) {
+            Some(slot) => *slot = acc,
+            None => self.slots.push(acc),
+        }
+        self.len += 1;
+    }
+
+    /// Pushes the accumulator after a move made on `b` ([`Accumulator::child`]
+    /// of the last one). Panics when the stack is empty.
+    #[inline]
+    pub fn push_child(&mut self, net: &Network, b: &Board, before: &Before, undo: &Undo) {
+        let n = self.len;
+        assert!(n > 0, "a child needs its parent's accumulator");
+        if self.slots.len() == n {
+            let copy = self.slots[n - 1].clone();
+            self.slots.push(copy);
+        }
+        let (done, rest) = self.slots.split_at_mut(n);
+        done[n - 1].child_into(&mut rest[0], net, b, before, undo);
+        self.len += 1;
+    }
+
+    pub fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
     }
 }

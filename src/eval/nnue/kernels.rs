@@ -47,13 +47,29 @@ impl Kernels {
     ///
     /// Panics if an index is outside `table` (callers index features).
     #[inline]
-    #[allow(unsafe_code)]
     pub fn sum_rows(self, start: &Row, table: &[Row], add: &[u16], sub: &[u16]) -> Row {
+        let mut out = Row([0; HIDDEN]);
+        self.sum_rows_into(&mut out, start, table, add, sub);
+        out
+    }
+
+    /// [`Kernels::sum_rows`] written into `out`, where a caller keeps its
+    /// rows (no copy of the result).
+    #[inline]
+    #[allow(unsafe_code)]
+    pub fn sum_rows_into(
+        self,
+        out: &mut Row,
+        start: &Row,
+        table: &[Row],
+        add: &[u16],
+        sub: &[u16],
+    ) {
         match self {
-            Kernels::Scalar => scalar::sum_rows(start, table, add, sub),
+            Kernels::Scalar => scalar::sum_rows_into(out, start, table, add, sub),
             // SAFETY: `Avx2` is only built after the processor reported AVX2.
             #[cfg(target_arch = "x86_64")]
-            Kernels::Avx2 => unsafe { avx2::sum_rows(start, table, add, sub) },
+            Kernels::Avx2 => unsafe { avx2::sum_rows_into(out, start, table, add, sub) },
         }
     }
 
@@ -64,7 +80,7 @@ impl Kernels {
     pub fn output(self, us: &Row, them: &Row, weights: &[i16; 2 * HIDDEN]) -> i32 {
         match self {
             Kernels::Scalar => scalar::output(us, them, weights),
-            // SAFETY: as in `sum_rows`.
+            // SAFETY: as in `sum_rows_into`.
             #[cfg(target_arch = "x86_64")]
             Kernels::Avx2 => unsafe { avx2::output(us, them, weights) },
         }
@@ -76,7 +92,13 @@ pub mod scalar {
     use super::{Row, HIDDEN, QA};
 
     pub fn sum_rows(start: &Row, table: &[Row], add: &[u16], sub: &[u16]) -> Row {
-        let mut out = *start;
+        let mut out = Row([0; HIDDEN]);
+        sum_rows_into(&mut out, start, table, add, sub);
+        out
+    }
+
+    pub fn sum_rows_into(out: &mut Row, start: &Row, table: &[Row], add: &[u16], sub: &[u16]) {
+        *out = *start;
         for &f in add {
             for (o, w) in out.0.iter_mut().zip(&table[usize::from(f)].0) {
                 *o = o.wrapping_add(*w);
@@ -87,7 +109,6 @@ pub mod scalar {
                 *o = o.wrapping_sub(*w);
             }
         }
-        out
     }
 
     pub fn output(us: &Row, them: &Row, weights: &[i16; 2 * HIDDEN]) -> i32 {
@@ -117,7 +138,13 @@ mod avx2 {
     /// # Safety
     /// The processor must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn sum_rows(start: &Row, table: &[Row], add: &[u16], sub: &[u16]) -> Row {
+    pub unsafe fn sum_rows_into(
+        out: &mut Row,
+        start: &Row,
+        table: &[Row],
+        add: &[u16],
+        sub: &[u16],
+    ) {
         let mut v = load(start);
         for &f in add {
             let w = load(&table[usize::from(f)]);
@@ -131,12 +158,10 @@ mod avx2 {
                 v[i] = _mm256_sub_epi16(v[i], w[i]);
             }
         }
-        let mut out = Row([0; HIDDEN]);
         for (i, lanes) in v.iter().enumerate() {
             // SAFETY: as in `load`, for the 32-byte stores into `out`.
             unsafe { _mm256_store_si256(out.0.as_mut_ptr().add(16 * i).cast(), *lanes) };
         }
-        out
     }
 
     /// # Safety

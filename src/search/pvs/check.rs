@@ -202,7 +202,9 @@ mod tests {
         let mut w = worker_with(&shared, &mut order, true);
         assert_eq!(w.check_rep(), Ok(()));
         let other = fen::parse(fen::ENDGAME).unwrap();
-        w.accumulators[0] = Accumulator::refresh(&shared.net, &other);
+        w.accumulators.clear();
+        w.accumulators
+            .push(Accumulator::refresh(&shared.net, &other));
         assert_eq!(
             w.check_rep().unwrap_err(),
             "the accumulator 0 plies from the root differs from a fresh one"

@@ -12,6 +12,7 @@ use crate::rules::board::Board;
 use crate::rules::laser::Shots;
 use crate::rules::movegen::{for_each_move_of, reach};
 use crate::rules::moves::Move;
+use crate::rules::piece::{Color, Piece};
 use crate::rules::repetition::{self, LastMove};
 use crate::rules::square::Square;
 use crate::search::pvs::order::Order;
@@ -75,6 +76,38 @@ pub struct Node<'a> {
     pub check_rep: bool,
 }
 
+/// What a move's shot hits, seen from the side to move.
+#[derive(Clone, Copy)]
+struct Hit {
+    victim: Option<Square>,
+    zaps_enemy: bool,
+    zaps_own: bool,
+    king: bool,
+}
+
+impl Hit {
+    #[inline(always)]
+    fn of(victim: Option<(Square, Piece)>, side: Color) -> Hit {
+        match victim {
+            None => Hit {
+                victim: None,
+                zaps_enemy: false,
+                zaps_own: false,
+                king: false,
+            },
+            Some((at, p)) => {
+                let own = p.color() == side;
+                Hit {
+                    victim: Some(at),
+                    zaps_enemy: !own,
+                    zaps_own: own,
+                    king: p.is_king(),
+                }
+            }
+        }
+    }
+}
+
 /// A node's moves, handed out best first.
 pub struct MovePicker {
     list: Vec<Scored>,
@@ -86,60 +119,14 @@ impl MovePicker {
     /// first, so that a list kept per ply makes no node allocate).
     pub fn new(mut list: Vec<Scored>, node: Node) -> MovePicker {
         list.clear();
-        let board = node.board;
-        let side = board.side();
-        let shots = Shots::new(board);
-        let killers = node.order.killers(node.ply);
-        let (own, enemy) = (board.pieces(side), board.pieces(side.opp()));
-        // Zaps only, and the unchanged shot zaps no enemy: a move zaps one
-        // only by touching the beam or the King, so pieces out of reach of
-        // both have nothing to offer.
-        let base_zaps_enemy = shots.base.is_some_and(|(_, p)| p.color() != side);
-        let movers = if node.zaps_only && !base_zaps_enemy {
-            reach(shots.guard())
-        } else {
-            !0
-        };
-        for_each_move_of(movers, own, enemy, |m, fp| {
-            if !node.only.is_empty() && !node.only.contains(&m) {
-                return;
-            }
-            let victim = shots.victim(board, m, fp.touched);
-            let owner = victim.map(|(_, p)| p.color());
-            let zaps_enemy = owner == Some(side.opp());
-            if node.zaps_only && !zaps_enemy {
-                return;
-            }
-            if repetition::may_break_ko(fp.touched, victim.is_some(), node.last)
-                && undoes_last(board, m, node.history, node.check_rep)
-            {
-                return;
-            }
-            let zaps_own = owner == Some(side);
-            let king = victim.is_some_and(|(_, p)| p.is_king());
-            let (stage, key) = if Some(m) == node.tt_move {
-                (Stage::TtMove, 1 << 40)
-            } else if zaps_enemy {
-                (Stage::Zap, (1 << 36) + if king { 1 << 35 } else { 0 })
-            } else if zaps_own {
-                (Stage::OwnZap, -(1 << 36) - if king { 1 << 35 } else { 0 })
-            } else if killers[0] == Some(m) {
-                (Stage::Killer, 1 << 32)
-            } else if killers[1] == Some(m) {
-                (Stage::Killer, (1 << 32) - 1)
-            } else {
-                (Stage::Quiet, node.order.history(side, m) as i64)
-            };
-            list.push(Scored {
-                mv: m,
-                touched: fp.touched,
-                victim: victim.map(|v| v.0),
-                zaps_enemy,
-                zaps_own,
-                stage,
-                key,
-            });
-        });
+        // One loop compiled for each case, so that the per-move tests of
+        // the node's kind are not made for every move.
+        match (node.zaps_only, node.only.is_empty()) {
+            (false, true) => fill::<false, false>(&mut list, node),
+            (true, true) => fill::<true, false>(&mut list, node),
+            (false, false) => fill::<false, true>(&mut list, node),
+            (true, false) => fill::<true, true>(&mut list, node),
+        }
         MovePicker { list, next: 0 }
     }
 
@@ -179,6 +166,78 @@ impl Iterator for MovePicker {
         self.next += 1;
         Some(self.list[i])
     }
+}
+
+/// Scores `node`'s moves into `list`: with `ZAPS_ONLY` (`node.zaps_only`)
+/// only those that zap an enemy piece, with `ONLY` (`node.only` not empty)
+/// only those listed there.
+#[inline(always)]
+fn fill<const ZAPS_ONLY: bool, const ONLY: bool>(list: &mut Vec<Scored>, node: Node) {
+    let board = node.board;
+    let side = board.side();
+    let shots = Shots::new(board);
+    let killers = node.order.killers(node.ply);
+    let (own, enemy) = (board.pieces(side), board.pieces(side.opp()));
+    // Zaps only, and the unchanged shot zaps no enemy: a move zaps one
+    // only by touching the beam or the King, so pieces out of reach of
+    // both have nothing to offer.
+    let base = Hit::of(shots.base, side);
+    let movers = if ZAPS_ONLY && !base.zaps_enemy {
+        reach(shots.guard())
+    } else {
+        !0
+    };
+    // What is compared for every move, worked out once: the raw bits of
+    // the table's move and the killers (0 for none: no move has them),
+    // and what the unchanged shot hits, which is what every move off
+    // the beam and the King gets.
+    let bits = |m: Option<Move>| m.map_or(0, Move::bits);
+    let (tt, k0, k1) = (bits(node.tt_move), bits(killers[0]), bits(killers[1]));
+    let guard = shots.guard();
+    for_each_move_of(movers, own, enemy, |m, fp| {
+        if ONLY && !node.only.contains(&m) {
+            return;
+        }
+        let hit = if fp.touched & guard == 0 {
+            base
+        } else {
+            Hit::of(shots.victim(board, m, fp.touched), side)
+        };
+        if ZAPS_ONLY && !hit.zaps_enemy {
+            return;
+        }
+        if repetition::may_break_ko(fp.touched, hit.victim.is_some(), node.last)
+            && undoes_last(board, m, node.history, node.check_rep)
+        {
+            return;
+        }
+        let b = m.bits();
+        let (stage, key) = if b == tt {
+            (Stage::TtMove, 1 << 40)
+        } else if hit.zaps_enemy {
+            (Stage::Zap, (1 << 36) + if hit.king { 1 << 35 } else { 0 })
+        } else if hit.zaps_own {
+            (
+                Stage::OwnZap,
+                -(1 << 36) - if hit.king { 1 << 35 } else { 0 },
+            )
+        } else if b == k0 {
+            (Stage::Killer, 1 << 32)
+        } else if b == k1 {
+            (Stage::Killer, (1 << 32) - 1)
+        } else {
+            (Stage::Quiet, node.order.history(side, m) as i64)
+        };
+        list.push(Scored {
+            mv: m,
+            touched: fp.touched,
+            victim: hit.victim,
+            zaps_enemy: hit.zaps_enemy,
+            zaps_own: hit.zaps_own,
+            stage,
+            key,
+        });
+    });
 }
 
 /// Whether `m`, a move whose shot zaps nothing, recreates the position

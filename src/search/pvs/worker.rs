@@ -7,7 +7,7 @@ use super::movepick::{MovePicker, Node, Scored};
 use super::order::{Order, MAX_PLY};
 use super::INF;
 use crate::eval::evaluator::Evaluator;
-use crate::eval::nnue::accumulator::{Accumulator, Before};
+use crate::eval::nnue::accumulator::{Accumulator, Before, Stack};
 use crate::rules::board::{Board, Undo};
 use crate::rules::game::DrawRules;
 use crate::rules::movegen::generate;
@@ -74,7 +74,7 @@ pub struct Worker<'a> {
     /// The evaluation in use; with the net, its accumulator for each
     /// position from the root to the current one.
     pub(super) evaluator: Evaluator<'a>,
-    pub(super) accumulators: Vec<Accumulator>,
+    pub(super) accumulators: Stack,
 }
 
 impl<'a> Worker<'a> {
@@ -88,7 +88,6 @@ impl<'a> Worker<'a> {
         main: bool,
     ) -> Worker<'a> {
         let evaluator = Evaluator::choose(params.use_nnue, &shared.net, params.weights);
-        let net = evaluator.net();
         let mut w = Worker {
             root_len: (0, 0),
             board: root.board.clone(),
@@ -118,7 +117,7 @@ impl<'a> Worker<'a> {
             main,
             pondered: shared.pondering.load(Ordering::Relaxed),
             evaluator,
-            accumulators: Vec::with_capacity(if net.is_some() { MAX_PLY + 2 } else { 0 }),
+            accumulators: Stack::new(),
         };
         w.reset(root, root.board.side());
         w
@@ -147,9 +146,10 @@ impl<'a> Worker<'a> {
         self.last_lines.clear();
         self.pv.iter_mut().for_each(Vec::clear);
         self.accumulators.clear();
-        let net = self.evaluator.net();
-        self.accumulators
-            .extend(net.map(|n| Accumulator::refresh(n, &root.board)));
+        if let Some(net) = self.evaluator.net() {
+            self.accumulators
+                .push(Accumulator::refresh(net, &root.board));
+        }
     }
 
     pub fn nodes(&self) -> u64 {
@@ -379,12 +379,8 @@ impl<'a> Worker<'a> {
         let undo = self.board.make_with(s.mv, |_| s.victim);
         self.shared.tt.prefetch(self.board.key());
         if let (Some(net), Some(before)) = (self.evaluator.net(), before) {
-            let acc = self
-                .accumulators
-                .last()
-                .expect("the root's accumulator")
-                .child(net, &self.board, &before, &undo);
-            self.accumulators.push(acc);
+            self.accumulators
+                .push_child(net, &self.board, &before, &undo);
         }
         self.zap_clock
             .push(if undo.zapped.is_some() { 0 } else { clock + 1 });

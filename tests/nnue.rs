@@ -102,15 +102,6 @@ fn the_incremental_accumulator_equals_a_fresh_one_after_every_make_and_unmake() 
     assert!(checked > 5000, "{checked} positions checked");
 }
 
-/// The embedded net and two random ones, with and without beam features.
-fn three_nets() -> [Network; 3] {
-    [
-        Network::embedded(),
-        random_net(true, 5).1,
-        random_net(false, 6).1,
-    ]
-}
-
 /// The search's stack evaluates as a fresh accumulator and the scalar
 /// oracle do, whichever way it takes (from the parent's sums, or afresh
 /// when the parent was not evaluated or that adds fewer rows), over random
@@ -118,7 +109,11 @@ fn three_nets() -> [Network; 3] {
 /// evaluate at some positions only: three nets, beams and none.
 #[test]
 fn the_stack_evaluation_equals_a_fresh_one_along_random_walks() {
-    let nets = three_nets();
+    let nets = [
+        Network::embedded(),
+        random_net(true, 5).1,
+        random_net(false, 6).1,
+    ];
     let mut compared = 0;
     for (k, net) in nets.iter().enumerate() {
         let mut stack = Stack::new();
@@ -169,7 +164,11 @@ fn the_stack_evaluation_equals_a_fresh_one_along_random_walks() {
 
 #[test]
 fn the_vector_evaluation_equals_the_scalar_oracle_on_the_reference_positions() {
-    let nets = three_nets();
+    let nets = [
+        Network::embedded(),
+        random_net(true, 5).1,
+        random_net(false, 6).1,
+    ];
     let fens = reference::fens("positions.txt");
     assert!(fens.len() >= 300, "{} reference positions", fens.len());
     for f in &fens {

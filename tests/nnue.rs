@@ -5,8 +5,7 @@
 //! checkpoints round trip; and `EvalFile` with a bad file keeps the net.
 
 use clap::Parser;
-use leiserchess::eval::nnue::accumulator::{Accumulator, Before};
-use leiserchess::eval::nnue::stack::Stack;
+use leiserchess::eval::nnue::accumulator::{Accumulator, Before, Stack};
 use leiserchess::eval::nnue::{features, Network};
 use leiserchess::lab::data::{Outcome, Sample};
 use leiserchess::lab::train::model::{Adam, Inputs, Model};
@@ -100,66 +99,6 @@ fn the_incremental_accumulator_equals_a_fresh_one_after_every_make_and_unmake() 
         }
     }
     assert!(checked > 5000, "{checked} positions checked");
-}
-
-/// The search's stack evaluates as a fresh accumulator and the scalar
-/// oracle do, whichever way it takes (from the parent's sums, or afresh
-/// when the parent was not evaluated or that adds fewer rows), over random
-/// walks that go down and back up, pass (the null move keeps the slot) and
-/// evaluate at some positions only: three nets, beams and none.
-#[test]
-fn the_stack_evaluation_equals_a_fresh_one_along_random_walks() {
-    let nets = [
-        Network::embedded(),
-        random_net(true, 5).1,
-        random_net(false, 6).1,
-    ];
-    let mut compared = 0;
-    for (k, net) in nets.iter().enumerate() {
-        let mut stack = Stack::new();
-        for seed in 0..40u64 {
-            let mut rng = fastrand::Rng::with_seed(seed * 3 + k as u64);
-            let mut b = fen::parse(fen::STARTPOS).unwrap();
-            stack.clear();
-            stack.push(Accumulator::refresh(net, &b));
-            let mut played = Vec::new();
-            for step in 0..400 {
-                if rng.u8(..10) < 6 {
-                    let fresh = net.evaluate_plain(&Accumulator::refresh(net, &b), &b);
-                    assert_eq!(stack.evaluate(net, &b), fresh, "seed {seed} step {step}");
-                    compared += 1;
-                }
-                match rng.u8(..10) {
-                    0..=5 => {
-                        let mut list = MoveList::new();
-                        generate(&b, &mut list);
-                        let m = list.iter().nth(rng.usize(..list.len())).unwrap();
-                        let before = Before::of(&b, m.touched());
-                        let undo = b.make(m);
-                        if undo.king_zapped() {
-                            b.unmake(m, undo);
-                            continue;
-                        }
-                        stack.push_child(net, &b, &before, &undo);
-                        played.push((m, undo));
-                    }
-                    6..=8 => {
-                        if let Some((m, undo)) = played.pop() {
-                            b.unmake(m, undo);
-                            stack.pop();
-                        }
-                    }
-                    _ => {
-                        b.pass();
-                        let fresh = net.evaluate_plain(&Accumulator::refresh(net, &b), &b);
-                        assert_eq!(stack.evaluate(net, &b), fresh, "after a pass, seed {seed}");
-                        b.pass();
-                    }
-                }
-            }
-        }
-    }
-    assert!(compared > 20_000, "{compared} evaluations compared");
 }
 
 #[test]

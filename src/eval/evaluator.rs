@@ -3,7 +3,6 @@
 //! by default) or the hand-written evaluation with its weights.
 
 use super::nnue::accumulator::Accumulator;
-use super::nnue::stack::Stack;
 use super::nnue::Network;
 use super::{evaluate, Weights};
 use crate::rules::board::Board;
@@ -38,22 +37,14 @@ impl<'a> Evaluator<'a> {
     /// centipawns, so it gets a hundredth). With the net, `acc` is `b`'s
     /// accumulator, or `None` to build one.
     pub fn score_cp(self, b: &Board, acc: Option<&Accumulator>, noise: i32) -> i32 {
-        self.score_with(b, noise, |net| match acc {
-            Some(acc) => net.evaluate(acc, b),
-            None => net.evaluate(&Accumulator::refresh(net, b), b),
-        })
-    }
-
-    /// [`Evaluator::score_cp`] with the net evaluated on the search's
-    /// `stack`, whose last slot is `b`'s.
-    pub fn score_cp_stacked(self, b: &Board, stack: &mut Stack, noise: i32) -> i32 {
-        self.score_with(b, noise, |net| stack.evaluate(net, b))
-    }
-
-    #[inline]
-    fn score_with(self, b: &Board, noise: i32, net_cp: impl FnOnce(&Network) -> i32) -> i32 {
         match self {
-            Evaluator::Net(net) => net_cp(net) + noise / 100,
+            Evaluator::Net(net) => {
+                let score = match acc {
+                    Some(acc) => net.evaluate(acc, b),
+                    None => net.evaluate(&Accumulator::refresh(net, b), b),
+                };
+                score + noise / 100
+            }
             Evaluator::Hand(w) => evaluate(b, &w).score_cp(noise),
         }
     }

@@ -56,55 +56,12 @@ impl Before {
 /// The feature rows one perspective adds and subtracts after a move: at
 /// most four squares change (three touched, one zapped), each losing one
 /// piece and gaining one.
-#[derive(Clone, Copy, Default, Debug)]
-pub struct Changes {
+#[derive(Clone, Copy, Default)]
+struct Changes {
     add: [u16; 4],
     sub: [u16; 4],
     adds: usize,
     subs: usize,
-}
-
-impl Changes {
-    /// The rows added.
-    pub fn adds(&self) -> &[u16] {
-        &self.add[..self.adds]
-    }
-
-    /// The rows subtracted.
-    pub fn subs(&self) -> &[u16] {
-        &self.sub[..self.subs]
-    }
-
-    /// Both views' changes after a move made on `b` ([`Accumulator::child`]
-    /// says what `before` and `undo` are), by colour index.
-    pub fn of_move(b: &Board, before: &Before, undo: &Undo) -> [Changes; 2] {
-        let mut changes = [Changes::default(); 2];
-        let mut change = |s: Square, old: Option<Piece>, new: Option<Piece>| {
-            if old == new {
-                return;
-            }
-            for view in Color::BOTH {
-                let c = &mut changes[view.index()];
-                if let Some(p) = old {
-                    c.sub[c.subs] = features::piece(view, s, p) as u16;
-                    c.subs += 1;
-                }
-                if let Some(p) = new {
-                    c.add[c.adds] = features::piece(view, s, p) as u16;
-                    c.adds += 1;
-                }
-            }
-        };
-        let mut zap_seen = false;
-        for &(s, old) in &before.squares[..before.len] {
-            zap_seen |= matches!(undo.zapped, Some((z, _)) if z == s);
-            change(s, old, b.piece_at(s));
-        }
-        if let Some((z, p)) = undo.zapped.filter(|_| !zap_seen) {
-            change(z, Some(p), None);
-        }
-        changes
-    }
 }
 
 impl Accumulator {
@@ -135,19 +92,112 @@ impl Accumulator {
         let mut out = Accumulator {
             sums: [net.ft_bias; 2],
         };
-        self.child_into(&mut out, net, &Changes::of_move(b, before, undo));
+        self.child_into(&mut out, net, b, before, undo);
         out
     }
 
-    /// [`Accumulator::child`] summed straight into `out`, from the move's
-    /// [`Changes::of_move`].
+    /// [`Accumulator::child`] summed straight into `out` (a search's stack
+    /// slot), so that making a move copies no accumulator.
     #[inline]
-    pub fn child_into(&self, out: &mut Accumulator, net: &Network, changes: &[Changes; 2]) {
+    pub fn child_into(
+        &self,
+        out: &mut Accumulator,
+        net: &Network,
+        b: &Board,
+        before: &Before,
+        undo: &Undo,
+    ) {
+        let mut changes = [Changes::default(); 2];
+        let mut change = |s: Square, old: Option<Piece>, new: Option<Piece>| {
+            if old == new {
+                return;
+            }
+            for view in Color::BOTH {
+                let c = &mut changes[view.index()];
+                if let Some(p) = old {
+                    c.sub[c.subs] = features::piece(view, s, p) as u16;
+                    c.subs += 1;
+                }
+                if let Some(p) = new {
+                    c.add[c.adds] = features::piece(view, s, p) as u16;
+                    c.adds += 1;
+                }
+            }
+        };
+        let mut zap_seen = false;
+        for &(s, old) in &before.squares[..before.len] {
+            zap_seen |= matches!(undo.zapped, Some((z, _)) if z == s);
+            change(s, old, b.piece_at(s));
+        }
+        if let Some((z, p)) = undo.zapped.filter(|_| !zap_seen) {
+            change(z, Some(p), None);
+        }
         let k = Kernels::detect();
         for view in Color::BOTH {
             let c = &changes[view.index()];
+            let (add, sub) = (&c.add[..c.adds], &c.sub[..c.subs]);
             let into = &mut out.sums[view.index()];
-            k.sum_rows_into(into, self.row(view), &net.ft_weights, c.adds(), c.subs());
+            k.sum_rows_into(into, self.row(view), &net.ft_weights, add, sub);
         }
+    }
+}
+
+/// The accumulators of a line from its root, one a ply, in slots that are
+/// kept: a child is summed into the next slot in place. (A `Vec` push
+/// builds the 512-byte accumulator and then copies it.)
+#[derive(Clone, Debug, Default)]
+pub struct Stack {
+    slots: Vec<Accumulator>,
+    len: usize,
+}
+
+impl Stack {
+    /// Empty; the slots are made as the line first reaches each ply.
+    pub fn new() -> Stack {
+        Stack::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The current position's accumulator.
+    pub fn last(&self) -> Option<&Accumulator> {
+        self.len.checked_sub(1).map(|i| &self.slots[i])
+    }
+
+    pub fn push(&mut self, acc: Accumulator) {
+        match self.slots.get_mut(self.len) {
+            Some(slot) => *slot = acc,
+            None => self.slots.push(acc),
+        }
+        self.len += 1;
+    }
+
+    /// Pushes the accumulator after a move made on `b` ([`Accumulator::child`]
+    /// of the last one). Panics when the stack is empty.
+    #[inline]
+    pub fn push_child(&mut self, net: &Network, b: &Board, before: &Before, undo: &Undo) {
+        let n = self.len;
+        assert!(n > 0, "a child needs its parent's accumulator");
+        if self.slots.len() == n {
+            let copy = self.slots[n - 1].clone();
+            self.slots.push(copy);
+        }
+        let (done, rest) = self.slots.split_at_mut(n);
+        done[n - 1].child_into(&mut rest[0], net, b, before, undo);
+        self.len += 1;
+    }
+
+    pub fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
     }
 }

@@ -86,7 +86,7 @@ pub fn beams_of(paths: [u64; 2], view: Color) -> impl Iterator<Item = usize> {
 /// rows, own beam first; returns how many. Lavender sees square `s` as
 /// `63 − s`, which is `s ^ 63`.
 #[inline]
-pub fn beam_rows(paths: [u64; 2], view: Color, out: &mut [u16]) -> usize {
+pub fn beam_rows(paths: [u64; 2], view: Color, out: &mut [u16; BEAM_FEATURES]) -> usize {
     let flip = match view {
         Color::White => 0,
         Color::Black => 63,

@@ -22,7 +22,6 @@
 pub mod accumulator;
 pub mod features;
 pub mod kernels;
-pub mod stack;
 
 use crate::rules::board::Board;
 use crate::user_text::quote;
@@ -222,15 +221,8 @@ impl Network {
             let n = features::beam_rows(paths, view, &mut rows);
             k.sum_rows(acc.row(view), &self.ft_weights, &rows[..n], &[])
         });
-        self.output_cp(k, &us, &them)
-    }
-
-    /// The score in cp from both perspectives' sums with the beam features
-    /// added, the side to move's first.
-    #[inline]
-    fn output_cp(&self, k: Kernels, us: &Row, them: &Row) -> i32 {
         Self::to_cp(
-            k.output(us, them, &self.out_weights)
+            k.output(&us, &them, &self.out_weights)
                 .wrapping_add(self.out_bias),
         )
     }

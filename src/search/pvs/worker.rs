@@ -7,8 +7,7 @@ use super::movepick::{MovePicker, Node, Scored};
 use super::order::{Order, MAX_PLY};
 use super::INF;
 use crate::eval::evaluator::Evaluator;
-use crate::eval::nnue::accumulator::{Accumulator, Before};
-use crate::eval::nnue::stack::Stack;
+use crate::eval::nnue::accumulator::{Accumulator, Before, Stack};
 use crate::rules::board::{Board, Undo};
 use crate::rules::game::DrawRules;
 use crate::rules::movegen::generate;
@@ -325,8 +324,8 @@ impl<'a> Worker<'a> {
         }
         let r = self.params.randomize;
         let noise = if r > 0 { self.rng.i32(-r..=r) } else { 0 };
-        let stack = &mut self.accumulators;
-        let score = self.evaluator.score_cp_stacked(&self.board, stack, noise) + self.params.hmb;
+        let acc = self.accumulators.last();
+        let score = self.evaluator.score_cp(&self.board, acc, noise) + self.params.hmb;
         self.eval_cache[slot] = (key, score);
         score
     }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Time to complete a fixed depth on the bench positions without a forced
 # King zap, with a given number of threads: the thread speed-up measure.
+# Also the nodes all threads searched by then: with the speed per thread,
+# they say how much of the threads' work was duplicated.
 # usage: scripts/time_to_depth.sh <depth> [threads] [NAME=VALUE ...]
 #   NAME=VALUE: more options set before each search (e.g. smp_lead=1)
 #   LEISERCHESS=path times that binary instead of building target/release's
@@ -17,6 +19,7 @@ if [ -z "$bin" ]; then
   bin=./target/release/leiserchess
 fi
 total=0
+nodes=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 while read -r fen; do
@@ -30,7 +33,9 @@ while read -r fen; do
   } | "$bin" | tee "$log")
   last=$(grep '^info depth' <<<"$out" | tail -1)
   ms=$(awk '{for (i = 1; i < NF; i++) if ($i == "time") print $(i + 1)}' <<<"$last")
-  printf 'time %6s ms  %s\n' "$ms" "$fen"
+  n=$(awk '{for (i = 1; i < NF; i++) if ($i == "nodes") print $(i + 1)}' <<<"$last")
+  printf 'time %6s ms  nodes %10s  %s\n' "$ms" "$n" "$fen"
   total=$((total + ms))
+  nodes=$((nodes + n))
 done < <("$bin" bench 4 | awk '/bestmove/ && !/mate/ {print $(NF - 1), $NF}')
-echo "total $total ms to depth $depth, $threads thread(s)${*:+, $*}"
+echo "total $total ms to depth $depth, $threads thread(s)${*:+, $*}; nodes $nodes (all threads), $((nodes * 1000 / (total > 0 ? total : 1))) nps"

@@ -13,7 +13,7 @@ use super::prior;
 use super::tree::{Edge, Proof, Tree, NONE, ROOT};
 use super::value::expected;
 use crate::eval::evaluator::Evaluator;
-use crate::eval::nnue::accumulator::{Accumulator, Before};
+use crate::eval::nnue::accumulator::{Accumulator, Before, Stack};
 use crate::eval::policy::features::Candidate;
 use crate::eval::policy::Policy;
 use crate::rules::board::{Board, Undo};
@@ -40,7 +40,7 @@ pub struct Walker<'a> {
     draws: DrawRules,
     evaluator: Evaluator<'a>,
     /// With the net, an accumulator per position from the root's on.
-    accumulators: Vec<Accumulator>,
+    accumulators: Stack,
     hmb: i32,
     /// Reused by `moves`: each move with the squares it changes and what
     /// its shot zaps.
@@ -55,6 +55,10 @@ impl<'a> Walker<'a> {
         let mut zap_clock = vec![0; root.history.len()];
         zap_clock.push(root.plies_since_zap);
         let evaluator = Evaluator::choose(params.use_nnue, &shared.net, params.weights);
+        let mut accumulators = Stack::new();
+        if let Some(net) = evaluator.net() {
+            accumulators.push(Accumulator::refresh(net, &root.board));
+        }
         Walker {
             board: root.board.clone(),
             keys: root.history.clone(),
@@ -63,11 +67,7 @@ impl<'a> Walker<'a> {
             played: Vec::new(),
             draws: DrawRules::in_tree(params.no_zap_plies),
             evaluator,
-            accumulators: evaluator
-                .net()
-                .map(|n| Accumulator::refresh(n, &root.board))
-                .into_iter()
-                .collect(),
+            accumulators,
             hmb: params.hmb,
             scratch: Vec::new(),
             scores: Vec::new(),
@@ -145,9 +145,8 @@ impl<'a> Walker<'a> {
             .map(|_| Before::of(&self.board, touched));
         let undo = self.board.make(m);
         if let (Some(net), Some(before)) = (self.evaluator.net(), before) {
-            let acc = self.accumulators.last().expect("the root's");
-            let acc = acc.child(net, &self.board, &before, &undo);
-            self.accumulators.push(acc);
+            self.accumulators
+                .push_child(net, &self.board, &before, &undo);
         }
         self.zap_clock
             .push(if undo.zapped.is_some() { 0 } else { clock + 1 });

@@ -169,6 +169,11 @@ impl Stack {
         self.len = 0;
     }
 
+    /// The accumulators from the root to the current position.
+    pub fn line(&self) -> &[Accumulator] {
+        &self.slots[..self.len]
+    }
+
     /// The current position's accumulator.
     pub fn last(&self) -> Option<&Accumulator> {
         self.len.checked_sub(1).map(|i| &self.slots[i])

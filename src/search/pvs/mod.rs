@@ -30,6 +30,7 @@ mod check;
 pub mod movepick;
 mod node;
 pub mod order;
+mod split;
 mod worker;
 
 use super::root::{Answer, Iteration, Root};
@@ -37,6 +38,7 @@ use super::shared::Shared;
 use super::time::{Plan, SearchLimits, Stability};
 use super::{Params, MATE, MATE_BOUND};
 use order::{Order, MAX_PLY};
+use split::Splits;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 pub use worker::Worker;
@@ -81,16 +83,28 @@ pub fn think(
         None => score.abs() >= MATE_BOUND && limits.depth.is_none(),
     };
     let (main_order, helper_orders) = orders.split_first_mut().expect("at least one thread");
+    let splits = Splits::default();
+    let splitting = params.split_depth > 0 && !helper_orders.is_empty();
+    let splits = splitting.then_some(&splits);
     let (last, main_nodes) = std::thread::scope(|scope| {
         let mut helpers = Vec::with_capacity(helper_orders.len());
         for (t, order) in helper_orders.iter_mut().enumerate() {
             helpers.push(scope.spawn(move || {
                 let mut w = Worker::new(root, params, shared, order, plan, None, false);
-                for d in 1..=max_depth {
-                    if shared.stop.load(Ordering::Relaxed)
-                        || w.iterate(d + (t as u32 + params.smp_lead) % 2).is_none()
-                    {
-                        break;
+                match splits {
+                    // Split search: helpers search only shares of the
+                    // main thread's nodes.
+                    Some(splits) => {
+                        w.splits = Some(splits);
+                        w.help_until(splits, None);
+                    }
+                    None => {
+                        for d in 1..=max_depth {
+                            let d = d + (t as u32 + params.smp_lead) % 2;
+                            if shared.stop.load(Ordering::Relaxed) || w.iterate(d).is_none() {
+                                break;
+                            }
+                        }
                     }
                 }
                 // `poll` has counted every full 1024.
@@ -98,6 +112,7 @@ pub fn think(
             }));
         }
         let mut w = Worker::new(root, params, shared, main_order, plan, limits.nodes, true);
+        w.splits = splits;
         let mut last: Option<Iteration> = None;
         // Iterations in a row that gave the current best move.
         let mut streak = 0;

@@ -2,8 +2,9 @@
 //! pruning, late-move reductions, futility and margin pruning, the zap
 //! extension, and the quiescence search over zapping moves.
 
-use super::movepick::{MovePicker, Stage};
+use super::movepick::{MovePicker, Scored, Stage};
 use super::order::MAX_PLY;
+use super::split::Found;
 use super::worker::Worker;
 use super::INF;
 use crate::rules::board::Undo;
@@ -128,6 +129,21 @@ impl Worker<'_> {
         let mut best_move = None;
         let alpha0 = alpha;
         for i in 0.. {
+            if !futile && !moves.rest().is_empty() && self.may_split(depth, i, beta - alpha0 > 1) {
+                let found = Found {
+                    alpha,
+                    best,
+                    best_move,
+                    pv: std::mem::take(&mut self.pv[ply]),
+                };
+                let found = self.split(moves.by_ref().collect(), i, found, beta, depth, ply);
+                (best, best_move) = (found.best, found.best_move);
+                self.pv[ply] = found.pv;
+                if self.stopped() && ply > 0 {
+                    return 0;
+                }
+                break;
+            }
             let Some(s) = moves.next() else { break };
             let quiet = s.stage.is_quiet();
             if futile && quiet && i > 0 {
@@ -138,34 +154,7 @@ impl Worker<'_> {
                 best = best.max(stand + MARGIN[depth.clamp(0, 3) as usize]);
                 break;
             }
-            let undo = self.play(&s);
-            let score = if let Some(z) = self.king_zap_score(&undo, side, ply) {
-                // The game ends here: no line continues it.
-                self.pv[ply + 1].clear();
-                z
-            } else {
-                let ext = i32::from(s.zaps_enemy && ply < 2 * depth as usize + 4);
-                let killer = s.stage == Stage::Killer;
-                let reduce = if depth >= 3 && quiet && !killer && !s.zaps_own {
-                    (i >= self.params.lmr_r1) as i32 + (i >= self.params.lmr_r2) as i32
-                } else {
-                    0
-                };
-                let d = depth - 1 + ext;
-                if i == 0 {
-                    -self.pvs(-beta, -alpha, d, ply + 1)
-                } else {
-                    let mut sc = -self.pvs(-alpha - 1, -alpha, d - reduce, ply + 1);
-                    if sc > alpha && reduce > 0 {
-                        sc = -self.pvs(-alpha - 1, -alpha, d, ply + 1);
-                    }
-                    if sc > alpha && sc < beta {
-                        sc = -self.pvs(-beta, -alpha, d, ply + 1);
-                    }
-                    sc
-                }
-            };
-            self.unplay(&s, undo);
+            let score = self.search_move(&s, i, alpha, beta, depth, ply);
             if self.stopped() {
                 if ply > 0 {
                     return 0;
@@ -215,6 +204,52 @@ impl Worker<'_> {
             });
         }
         best
+    }
+
+    /// Plays `s`, the `i`-th move of the current node (`depth` plies deep
+    /// at `ply`), searches it within (`alpha`, `beta`) and takes it back:
+    /// its score from the mover's view, its line in `pv[ply + 1]`. The
+    /// first move gets the full window; the others a null-window scout,
+    /// reduced when late and quiet, searched again as the scout fails high.
+    pub(super) fn search_move(
+        &mut self,
+        s: &Scored,
+        i: usize,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+    ) -> i32 {
+        let side = self.board.side();
+        let undo = self.play(s);
+        let score = if let Some(z) = self.king_zap_score(&undo, side, ply) {
+            // The game ends here: no line continues it.
+            self.pv[ply + 1].clear();
+            z
+        } else {
+            let ext = i32::from(s.zaps_enemy && ply < 2 * depth as usize + 4);
+            let killer = s.stage == Stage::Killer;
+            let reduce = if depth >= 3 && s.stage.is_quiet() && !killer && !s.zaps_own {
+                (i >= self.params.lmr_r1) as i32 + (i >= self.params.lmr_r2) as i32
+            } else {
+                0
+            };
+            let d = depth - 1 + ext;
+            if i == 0 {
+                -self.pvs(-beta, -alpha, d, ply + 1)
+            } else {
+                let mut sc = -self.pvs(-alpha - 1, -alpha, d - reduce, ply + 1);
+                if sc > alpha && reduce > 0 {
+                    sc = -self.pvs(-alpha - 1, -alpha, d, ply + 1);
+                }
+                if sc > alpha && sc < beta {
+                    sc = -self.pvs(-beta, -alpha, d, ply + 1);
+                }
+                sc
+            }
+        };
+        self.unplay(s, undo);
+        score
     }
 
     /// Quiescence: stand pat, or zap an enemy piece.

@@ -5,6 +5,7 @@
 
 use super::movepick::{MovePicker, Node, Scored};
 use super::order::{Order, MAX_PLY};
+use super::split::{SplitPoint, Splits};
 use super::INF;
 use crate::eval::evaluator::Evaluator;
 use crate::eval::nnue::accumulator::{Accumulator, Before, Stack};
@@ -19,6 +20,7 @@ use crate::search::shared::Shared;
 use crate::search::time::Plan;
 use crate::search::{Params, MATE_BOUND};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 /// Entries of a thread's evaluation cache (a power of two).
 const EVAL_CACHE: usize = 1 << 15;
@@ -75,6 +77,11 @@ pub struct Worker<'a> {
     /// position from the root to the current one.
     pub(super) evaluator: Evaluator<'a>,
     pub(super) accumulators: Stack,
+    /// The split search's split points, with `split_depth` and threads.
+    pub(super) splits: Option<&'a Splits>,
+    /// The innermost split point the thread works under: a cutoff there
+    /// or above it ends the thread's work on it.
+    pub(super) split: Option<Arc<SplitPoint>>,
 }
 
 impl<'a> Worker<'a> {
@@ -118,6 +125,8 @@ impl<'a> Worker<'a> {
             pondered: shared.pondering.load(Ordering::Relaxed),
             evaluator,
             accumulators: Stack::new(),
+            splits: None,
+            split: None,
         };
         w.reset(root, root.board.side());
         w
@@ -162,13 +171,15 @@ impl<'a> Worker<'a> {
         self.last_score = Some(score);
     }
 
-    /// Whether to stop searching. The main thread finishes the first root
-    /// move of depth 1 whatever happens, so that every answer is a searched
-    /// move, never a blind pick (with at most 8 pieces a side that move's
-    /// subtree is small).
+    /// Whether to stop searching: the search ends, or a cutoff made the
+    /// split point the thread works under useless. The main thread
+    /// finishes the first root move of depth 1 whatever happens, so that
+    /// every answer is a searched move, never a blind pick (with at most 8
+    /// pieces a side that move's subtree is small).
     pub(super) fn stopped(&self) -> bool {
         self.shared.stop.load(Ordering::Relaxed)
             && !(self.main && self.depth == 1 && self.pv[0].is_empty())
+            || self.split.as_ref().is_some_and(|sp| sp.aborted())
     }
 
     /// Every 1024 nodes: a helper adds them to the shared count; the main
@@ -179,6 +190,15 @@ impl<'a> Worker<'a> {
         }
         if !self.main {
             self.shared.nodes.fetch_add(1024, Ordering::Relaxed);
+            return;
+        }
+        self.check_limits();
+    }
+
+    /// On the main thread: sets the shared stop flag once the clock or the
+    /// node limit says so.
+    pub(super) fn check_limits(&mut self) {
+        if !self.main {
             return;
         }
         let total = self.shared.nodes.load(Ordering::Relaxed) + self.nodes;

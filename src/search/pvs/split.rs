@@ -1,0 +1,328 @@
+//! The split search (`split_depth`, "young brothers wait"): instead of
+//! racing through the same tree as Lazy SMP's helpers do, the threads
+//! divide it. A node at least `split_depth` plies deep whose first move
+//! has been searched without a cutoff, reached while a thread is idle,
+//! becomes a split point: its remaining moves, in the picker's order, go
+//! to a shared list from which the node's thread and any idle thread take
+//! them one at a time, each with the best alpha found so far. A move that
+//! reaches beta aborts the split point and every split point below it.
+//! A thread that runs out of moves at its own split point while others
+//! still search helps at the split points below it until they finish
+//! ("helpful master"), so no thread waits on work it could share.
+
+use super::movepick::Scored;
+use super::worker::Worker;
+use crate::eval::nnue::accumulator::Stack;
+use crate::rules::board::Board;
+use crate::rules::moves::Move;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// A position and the path from the root to it: what a thread needs to
+/// search below it (draws, the Ko rule, the net's accumulators).
+#[derive(Clone)]
+pub(super) struct Path {
+    pub board: Board,
+    pub keys: Vec<u64>,
+    pub zap_clock: Vec<u32>,
+    pub touched: Vec<u64>,
+    pub accumulators: Stack,
+}
+
+/// What a split point has found so far.
+pub(super) struct Found {
+    pub alpha: i32,
+    pub best: i32,
+    pub best_move: Option<Move>,
+    /// The line of the best move that raised alpha.
+    pub pv: Vec<Move>,
+}
+
+/// A split point's shared state.
+struct Progress {
+    /// The moves left after the first, in order.
+    moves: Vec<Scored>,
+    next: usize,
+    /// The place in the node's order of `moves[0]` (late-move reductions
+    /// count it).
+    first: usize,
+    found: Found,
+    /// Threads searching its moves (its own thread included).
+    working: usize,
+}
+
+/// A node whose remaining moves several threads search.
+pub(super) struct SplitPoint {
+    path: Path,
+    depth: i32,
+    ply: usize,
+    beta: i32,
+    /// The split point its thread was working under when it made this
+    /// one: the chain a cutoff aborts.
+    parent: Option<Arc<SplitPoint>>,
+    abort: AtomicBool,
+    progress: Mutex<Progress>,
+}
+
+impl SplitPoint {
+    fn progress(&self) -> MutexGuard<'_, Progress> {
+        // A thread that panicked while holding the lock panics the search
+        // (the join reports it); the state itself stays consistent.
+        self.progress.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether a move that reached beta here or above made its remaining
+    /// work useless.
+    pub fn aborted(&self) -> bool {
+        self.abort.load(Ordering::Relaxed)
+    }
+
+    /// The next move to search, its place in the node's order and the
+    /// alpha to search it with; `None` once none is left or it aborted.
+    fn take(&self) -> Option<(Scored, usize, i32)> {
+        let mut p = self.progress();
+        if self.aborted() || p.next == p.moves.len() {
+            return None;
+        }
+        let s = p.moves[p.next];
+        let i = p.first + p.next;
+        p.next += 1;
+        Some((s, i, p.found.alpha))
+    }
+
+    /// Whether `ancestor` is this split point or above it.
+    fn below(&self, ancestor: &Arc<SplitPoint>) -> bool {
+        let mut at = Some(self);
+        while let Some(sp) = at {
+            if std::ptr::eq(sp, Arc::as_ptr(ancestor)) {
+                return true;
+            }
+            at = sp.parent.as_deref();
+        }
+        false
+    }
+}
+
+/// The split points of one search and the threads free to join them.
+#[derive(Default)]
+pub struct Splits {
+    active: Mutex<Vec<Arc<SplitPoint>>>,
+    /// Threads looking for a split point to join.
+    idle: AtomicUsize,
+    /// Split points made so far: an idle thread looks again only when it
+    /// changes.
+    made: AtomicUsize,
+}
+
+impl Splits {
+    fn active(&self) -> MutexGuard<'_, Vec<Arc<SplitPoint>>> {
+        self.active.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn idle(&self) -> bool {
+        self.idle.load(Ordering::Relaxed) > 0
+    }
+
+    /// The newest split point with moves left, below `under` if given;
+    /// counted as worked on before the lock is let go, so that its thread
+    /// waits for the caller.
+    fn find(&self, under: Option<&Arc<SplitPoint>>) -> Option<Arc<SplitPoint>> {
+        let active = self.active();
+        active.iter().rev().find_map(|sp| {
+            if under.is_some_and(|u| !sp.below(u)) || sp.aborted() {
+                return None;
+            }
+            let mut p = sp.progress();
+            if p.next == p.moves.len() {
+                return None;
+            }
+            p.working += 1;
+            Some(sp.clone())
+        })
+    }
+
+    /// Aborts `sp` and every split point below it.
+    fn cut(&self, sp: &Arc<SplitPoint>) {
+        let active = self.active();
+        sp.abort.store(true, Ordering::Relaxed);
+        for other in active.iter().filter(|o| o.below(sp)) {
+            other.abort.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The moves a null-window node searches alone before it may split: one
+/// that did not cut off on its first move often does on the next few (the
+/// zaps and killers), and a share handed out before that is wasted. At
+/// depth 10 on the bench positions, 3 instead of 1 cut the time to depth
+/// (BENCHMARKS.md, "Threads in the search").
+const SCOUT_SERIAL: usize = 3;
+
+impl Worker<'_> {
+    /// Whether to split the node being searched, `depth` plies deep, before
+    /// its `i`-th move: split search on, deep enough, the first move
+    /// searched (young brothers wait; `SCOUT_SERIAL` at a null-window
+    /// node), and a thread idle to take a share.
+    pub(super) fn may_split(&self, depth: i32, i: usize, pv_node: bool) -> bool {
+        let d = self.params.split_depth as i32;
+        let serial = if pv_node { 1 } else { SCOUT_SERIAL };
+        d > 0 && depth >= d && i >= serial && self.splits.is_some_and(Splits::idle)
+    }
+
+    /// The position being searched with its path.
+    fn path(&self) -> Path {
+        let mut accumulators = Stack::new();
+        for acc in self.accumulators.line() {
+            accumulators.push(acc.clone());
+        }
+        Path {
+            board: self.board.clone(),
+            keys: self.keys.clone(),
+            zap_clock: self.zap_clock.clone(),
+            touched: self.touched.clone(),
+            accumulators,
+        }
+    }
+
+    /// Trades the thread's position and path for `path`'s.
+    fn swap_path(&mut self, path: &mut Path) {
+        std::mem::swap(&mut self.board, &mut path.board);
+        std::mem::swap(&mut self.keys, &mut path.keys);
+        std::mem::swap(&mut self.zap_clock, &mut path.zap_clock);
+        std::mem::swap(&mut self.touched, &mut path.touched);
+        std::mem::swap(&mut self.accumulators, &mut path.accumulators);
+    }
+
+    /// Searches `moves` (the current node's moves after the `first`
+    /// searched ones) with the idle threads, `depth` plies deep at `ply`
+    /// within (`found.alpha`, `beta`): what they found, the node's thread
+    /// back where it was. Call only when `may_split`.
+    pub(super) fn split(
+        &mut self,
+        moves: Vec<Scored>,
+        first: usize,
+        found: Found,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+    ) -> Found {
+        let splits = self.splits.expect("may_split");
+        let sp = {
+            let mut active = splits.active();
+            let parent = self.split.clone();
+            let abort = parent.as_ref().is_some_and(|p| p.aborted());
+            let sp = Arc::new(SplitPoint {
+                path: self.path(),
+                depth,
+                ply,
+                beta,
+                parent,
+                abort: AtomicBool::new(abort),
+                progress: Mutex::new(Progress {
+                    moves,
+                    next: 0,
+                    first,
+                    found,
+                    working: 1,
+                }),
+            });
+            active.push(sp.clone());
+            sp
+        };
+        splits.made.fetch_add(1, Ordering::Relaxed);
+        self.work_at(&sp);
+        self.help_until(splits, Some(&sp));
+        splits.active().retain(|o| !Arc::ptr_eq(o, &sp));
+        let mut p = sp.progress();
+        std::mem::replace(
+            &mut p.found,
+            Found {
+                alpha: 0,
+                best: 0,
+                best_move: None,
+                pv: Vec::new(),
+            },
+        )
+    }
+
+    /// Searches `sp`'s moves until none is left, then stops working on it.
+    /// The thread must stand at `sp`'s position.
+    fn work_at(&mut self, sp: &Arc<SplitPoint>) {
+        let outer = self.split.replace(sp.clone());
+        let side = self.board.side();
+        while let Some((s, i, alpha)) = sp.take() {
+            let score = self.search_move(&s, i, alpha, sp.beta, sp.depth, sp.ply);
+            if self.stopped() {
+                break;
+            }
+            if self.record(sp, &s, score) {
+                if s.stage.is_quiet() {
+                    self.order.cutoff(side, s.mv, sp.ply, sp.depth);
+                }
+                self.splits.expect("a split search").cut(sp);
+                break;
+            }
+        }
+        self.split = outer;
+        sp.progress().working -= 1;
+    }
+
+    /// Adds a searched move's score to `sp`'s; whether it reached beta.
+    fn record(&self, sp: &SplitPoint, s: &Scored, score: i32) -> bool {
+        let mut p = sp.progress();
+        let f = &mut p.found;
+        if score <= f.best {
+            return false;
+        }
+        f.best = score;
+        f.best_move = Some(s.mv);
+        if score <= f.alpha {
+            return false;
+        }
+        f.alpha = score;
+        f.pv.clear();
+        f.pv.push(s.mv);
+        f.pv.extend_from_slice(&self.pv[sp.ply + 1]);
+        score >= sp.beta
+    }
+
+    /// Joins split points (below `under`, if given) until `under` has no
+    /// thread working on it, or without `under`, until the search stops.
+    pub(super) fn help_until(&mut self, splits: &Splits, under: Option<&Arc<SplitPoint>>) {
+        let busy = || under.is_none_or(|sp| sp.progress().working > 0);
+        let mut seen = usize::MAX;
+        let mut spins = 0u32;
+        splits.idle.fetch_add(1, Ordering::Relaxed);
+        while busy() && !(under.is_none() && self.shared.stop.load(Ordering::Relaxed)) {
+            let made = splits.made.load(Ordering::Relaxed);
+            if made != seen {
+                seen = made;
+                if let Some(sp) = splits.find(under) {
+                    splits.idle.fetch_sub(1, Ordering::Relaxed);
+                    self.join(&sp);
+                    splits.idle.fetch_add(1, Ordering::Relaxed);
+                    // Others may have been made meanwhile: look again.
+                    seen = usize::MAX;
+                    continue;
+                }
+            }
+            std::hint::spin_loop();
+            spins = spins.wrapping_add(1);
+            if spins.is_multiple_of(1024) {
+                // The main thread keeps the clock while it waits.
+                self.check_limits();
+                seen = usize::MAX;
+            }
+        }
+        splits.idle.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// Searches moves of `sp` (already counted as worked on by this thread)
+    /// from its position, then goes back to the thread's own.
+    fn join(&mut self, sp: &Arc<SplitPoint>) {
+        let mut path = sp.path.clone();
+        self.swap_path(&mut path);
+        self.work_at(sp);
+        self.swap_path(&mut path);
+    }
+}

@@ -308,9 +308,10 @@ EOF
   local common="option.check_rep=true option.threads=2"
   local status=0
   # A gauntlet: a plays half the games against b, half against c, the
-  # Monte-Carlo search streamed on two threads with a 16 MB tree.
+  # Monte-Carlo search streamed on two threads with a 16 MB tree. a's two
+  # threads share the tree (the split search), b's race through it (Lazy SMP).
   "$autotest" -tournament gauntlet \
-    -engine cmd="$wrapper" name=a depth=$depth_a nodes=150000 $common option.hash=1 option.tt_ways=2 \
+    -engine cmd="$wrapper" name=a depth=$depth_a nodes=150000 $common option.hash=1 option.tt_ways=2 option.split_depth=2 \
     -engine cmd="$wrapper" name=b depth=$depth_b nodes=150000 $common option.use_nmm=false option.use_nnue=false \
     -engine cmd="$wrapper" name=c nodes=3000 $common option.Search=mcts option.mcts_tree_mb=16 \
     -games "$((n_games / 2))" -concurrency 2 -maxmoves "$n_moves" \

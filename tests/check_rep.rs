@@ -166,18 +166,20 @@ fn bad_debug_commands_are_reported() {
 
 #[test]
 fn sound_searches_pass_every_check() {
-    // Quiet positions, a bench tactic, a finished game, two threads.
+    // Quiet positions, a bench tactic, a finished game, two threads racing
+    // (Lazy SMP) and sharing nodes (the split search).
     let out = Session::new()
         .send(&format!(
             "{ON}position startpos\ngo depth 5\n\
              position fen 4nese2/1nn6/1SS6/8/4sw3/8/8/8 B\ngo depth 5\n\
              position fen 8/8/8/8/8/8/8/nn6NN W moves h0L\ngo depth 2\n\
              setoption name threads value 2\nposition endgame\ngo depth 6\n\
-             position startpos moves g4L b3L\ngo nodes 50000\n"
+             position startpos moves g4L b3L\ngo nodes 50000\n\
+             setoption name split_depth value 2\nposition startpos\ngo depth 6\n"
         ))
         .finish();
     let bests: Vec<&str> = out.lines().filter(|l| l.starts_with("bestmove ")).collect();
-    assert_eq!(bests.len(), 5, "{out}");
+    assert_eq!(bests.len(), 6, "{out}");
     assert!(out.contains("info depth 5 "), "{out}");
     assert!(out.contains("info depth 6 "), "{out}");
     assert!(out.contains("no legal move: a King is zapped"), "{out}");

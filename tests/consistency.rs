@@ -19,8 +19,8 @@
 //!   clock, repetitions, the outcome and the Ko rule agree with a
 //!   recomputation, and replaying the moves gives the same game.
 //! * `search/…`: fixed-depth searches of a few positions (one and two
-//!   threads, a 1 MB table of 1 and 4 ways, several searches in a row along
-//!   a game), then the table's and the move-ordering tables' `check_rep`.
+//!   threads, two racing or sharing the tree, a 1 MB table of 1 and 4 ways,
+//!   several searches in a row along a game), then the table's and the move-ordering tables' `check_rep`.
 //! * `demo/abort`: calls `std::process::abort()` in its child. It runs only
 //!   with `LEISERCHESS_DEMO_CRASH=1`; without it, it is reported ignored.
 //! * `meta/crash_is_isolated`: runs this harness with
@@ -105,15 +105,23 @@ fn cases() -> Vec<Case> {
         }
     }));
     v.push(case("search/one_thread_4_ways", || {
-        search_positions(1, 4, 5)
+        search_positions(1, 4, 5, LAZY)
     }));
     v.push(case("search/one_thread_1_way", || {
-        search_positions(1, 1, 5)
+        search_positions(1, 1, 5, LAZY)
     }));
     v.push(case("search/two_threads_4_ways", || {
-        search_positions(2, 4, 5)
+        search_positions(2, 4, 5, LAZY)
     }));
-    v.push(case("search/game_two_threads", || search_game(2, 4, 16)));
+    v.push(case("search/two_threads_split", || {
+        search_positions(2, 4, 5, 2)
+    }));
+    v.push(case("search/game_two_threads", || {
+        search_game(2, 4, 16, LAZY)
+    }));
+    v.push(case("search/game_two_threads_split", || {
+        search_game(2, 4, 16, 2)
+    }));
     v
 }
 
@@ -502,16 +510,36 @@ fn shared(ways: usize) -> Shared {
     Shared::new(1, ways)
 }
 
-/// Searches `root` to `depth` with `orders.len()` threads, then checks the
+/// `split_depth` for threads that race through the whole tree (Lazy SMP)
+/// rather than share it.
+const LAZY: u32 = 0;
+
+/// The default parameters with `split_depth`.
+fn params(split_depth: u32) -> Params {
+    Params {
+        split_depth,
+        ..Params::default()
+    }
+}
+
+/// Searches `root` to `depth` with `orders.len()` threads (sharing nodes
+/// from `split_depth` plies deep, or racing with `LAZY`), then checks the
 /// answer and every table.
-fn search_and_check(root: &Root, sh: &Shared, orders: &mut [Order], depth: u32, what: &str) {
+fn search_and_check(
+    root: &Root,
+    sh: &Shared,
+    orders: &mut [Order],
+    depth: u32,
+    split_depth: u32,
+    what: &str,
+) {
     let limits = SearchLimits {
         depth: Some(depth),
         ..SearchLimits::default()
     };
     // `think` leaves `stop` set; the caller clears it before a search.
     sh.stop.store(false, Ordering::Relaxed);
-    let answer = think(root, &limits, Params::default(), sh, orders, |_, _, _| {});
+    let answer = think(root, &limits, params(split_depth), sh, orders, |_, _, _| {});
     let mut game = Game::new(root.board.clone());
     let legal = game.legal_moves();
     let best = answer
@@ -536,20 +564,22 @@ fn check_tables(sh: &Shared, orders: &[Order], what: &str) {
 }
 
 /// Every bench position searched to `depth` with a fresh 1 MB table.
-fn search_positions(threads: usize, ways: usize, depth: u32) {
+fn search_positions(threads: usize, ways: usize, depth: u32, split_depth: u32) {
     for (i, text) in POSITIONS.iter().enumerate() {
         let game = Game::from_fen(text).expect("a bench FEN");
         let root = Root::from_game(&game);
         let sh = shared(ways);
         let mut orders: Vec<Order> = (0..threads).map(|_| Order::default()).collect();
-        let what = format!("position {i} {text}, {threads} threads, {ways} ways");
-        search_and_check(&root, &sh, &mut orders, depth, &what);
+        let what = format!(
+            "position {i} {text}, {threads} threads, {ways} ways, split_depth {split_depth}"
+        );
+        search_and_check(&root, &sh, &mut orders, depth, split_depth, &what);
     }
 }
 
 /// A game from the start position, each move searched with the same table
 /// and orders (so entries age and are replaced), checked after each.
-fn search_game(threads: usize, ways: usize, plies: usize) {
+fn search_game(threads: usize, ways: usize, plies: usize, split_depth: u32) {
     let mut game = Game::from_fen(fen::STARTPOS).expect("the start position");
     let sh = shared(ways);
     let mut orders: Vec<Order> = (0..threads).map(|_| Order::default()).collect();
@@ -568,7 +598,7 @@ fn search_game(threads: usize, ways: usize, plies: usize) {
         let answer = think(
             &root,
             &limits,
-            Params::default(),
+            params(split_depth),
             &sh,
             &mut orders,
             |_, _, _| {},
@@ -583,6 +613,6 @@ fn search_game(threads: usize, ways: usize, plies: usize) {
     // The same positions with the table's contents carried over.
     let root = Root::from_game(&game);
     if game.outcome().is_none() {
-        search_and_check(&root, &sh, &mut orders, 5, "after the game");
+        search_and_check(&root, &sh, &mut orders, 5, split_depth, "after the game");
     }
 }

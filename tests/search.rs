@@ -581,6 +581,50 @@ fn stop_answers_within_50ms() {
     }
 }
 
+/// The split search (two threads sharing the nodes from 3 plies deep)
+/// answers `stop` and the clock as promptly as the default search: a
+/// thread waiting at a split point for the other still keeps the clock.
+#[test]
+fn the_split_search_answers_stop_and_the_clock_in_time() {
+    let _cpu = exclusive_cpu();
+    let mut e = Engine::spawn();
+    for option in [
+        "threads value 2",
+        "split_depth value 3",
+        "OwnBook value false",
+    ] {
+        e.send(&format!("setoption name {option}"));
+    }
+    e.sync();
+    let mut stops = Vec::new();
+    for pos in [
+        "startpos".to_string(),
+        format!("fen {}", bench::POSITIONS[3]),
+    ] {
+        e.send(&format!("position {pos}"));
+        e.send("go infinite");
+        let infos = watch(&mut e, Duration::from_millis(300));
+        let sent = e.send("stop");
+        let a = e.answer(PATIENCE);
+        stops.push(a.at.saturating_duration_since(sent));
+        assert!(infos > 0, "position {pos}: no info line in 300 ms");
+        e.sync();
+        legal_answer(&e, &mut position(&pos), &a, &pos);
+    }
+    e.send("position startpos");
+    let sent = e.send("go movetime 200");
+    let a = e.answer(PATIENCE);
+    let movetime = a.at.saturating_duration_since(sent);
+    legal_answer(&e, &mut position("startpos"), &a, "go movetime 200");
+    e.quit();
+    eprintln!("split search: stop latencies {stops:?}, movetime 200 answered in {movetime:?}");
+    assert!(stops.iter().all(|&l| l <= LATENCY), "{stops:?}");
+    assert!(
+        movetime <= Duration::from_millis(400),
+        "movetime 200 answered after {movetime:?}"
+    );
+}
+
 #[test]
 fn isready_answers_while_searching() {
     let _cpu = exclusive_cpu();

@@ -7,10 +7,11 @@
 //!
 //! Here, `think`: one `go` — iterative deepening on the main thread,
 //! helper threads searching the same position into the shared table (Lazy
-//! SMP, every other helper one ply deeper: `smp_lead`), the stop rules and
-//! the answer. Beside
-//! it: `movepick` (a node's moves in order) with its killer and history
-//! tables (`order`), and the thread's `check_rep` invariants (`check`).
+//! SMP, every other helper one ply deeper: `smp_lead`) or, with
+//! `split_depth`, taking shares of the main thread's nodes (`split`), the
+//! stop rules and the answer. Beside it: `movepick` (a node's moves in
+//! order) with its killer and history tables (`order`), and the thread's
+//! `check_rep` invariants (`check`).
 
 /// Runs the statements only while the `check_rep` option is on, and only in
 /// builds with the `debug-commands` feature: without it they do not exist,

@@ -303,11 +303,19 @@ impl Worker<'_> {
                     splits.idle.fetch_add(1, Ordering::Relaxed);
                     // Others may have been made meanwhile: look again.
                     seen = usize::MAX;
+                    spins = 0;
                     continue;
                 }
             }
-            std::hint::spin_loop();
             spins = spins.wrapping_add(1);
+            if spins < 64 {
+                std::hint::spin_loop();
+            } else {
+                // Waits longer than a few microseconds give the core to
+                // whoever else needs it (a busy machine, the other side of
+                // a match).
+                std::thread::yield_now();
+            }
             if spins.is_multiple_of(1024) {
                 // The main thread keeps the clock while it waits.
                 self.check_limits();
@@ -324,5 +332,76 @@ impl Worker<'_> {
         self.swap_path(&mut path);
         self.work_at(sp);
         self.swap_path(&mut path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{think, Order};
+    use crate::rules::fen;
+    use crate::search::bench::POSITIONS;
+    use crate::search::time::SearchLimits;
+    use crate::search::{Answer, Params, Root, Shared, MATE_BOUND};
+
+    /// `text` searched `depth` plies with `threads` threads and a fresh
+    /// table.
+    fn search(text: &str, depth: u32, params: Params, threads: usize) -> Answer {
+        let root = Root::new(fen::parse(text).expect("a bench FEN"));
+        let shared = Shared::new(4, 4);
+        let limits = SearchLimits {
+            depth: Some(depth),
+            ..SearchLimits::default()
+        };
+        let mut orders: Vec<Order> = (0..threads).map(|_| Order::default()).collect();
+        think(&root, &limits, params, &shared, &mut orders, |_, _, _| {})
+    }
+
+    fn split_at(split_depth: u32) -> Params {
+        Params {
+            split_depth,
+            ..Params::default()
+        }
+    }
+
+    /// The main thread's nodes: those of its last iteration's report.
+    fn main_nodes(a: &Answer) -> u64 {
+        a.last.as_ref().expect("an iteration").nodes
+    }
+
+    #[test]
+    fn helpers_search_only_the_shares_they_are_given() {
+        let mut helped = 0;
+        for text in &POSITIONS[..4] {
+            // No node is that deep: the helper never gets a share.
+            let never = search(text, 7, split_at(64), 2);
+            assert_eq!(never.nodes, main_nodes(&never), "{text}");
+            // The root splits from depth 2 on whenever the helper is idle
+            // (a busy machine may start it late in a small search: the
+            // total is what is asserted).
+            let split = search(text, 7, split_at(2), 2);
+            assert!(split.best.is_some(), "{text}");
+            helped += split.nodes - main_nodes(&split);
+        }
+        assert!(helped > 0);
+    }
+
+    /// Without the pruning that can miss a line (what `go mate` searches
+    /// with), the split search proves the same forced King zaps as one
+    /// thread, at the same distance, and no other.
+    #[test]
+    fn the_split_search_proves_the_forced_zaps_one_thread_proves() {
+        let mut zaps = 0;
+        for text in POSITIONS {
+            let one = search(text, 4, Params::default().exhaustive(), 1);
+            let two = search(text, 4, split_at(2).exhaustive(), 2);
+            let score = |a: &Answer| a.last.as_ref().expect("an iteration").score;
+            let forced = |s: i32| s.abs() >= MATE_BOUND;
+            assert_eq!(forced(score(&one)), forced(score(&two)), "{text}");
+            if forced(score(&one)) {
+                zaps += 1;
+                assert_eq!(score(&one), score(&two), "{text}");
+            }
+        }
+        assert!(zaps > 0, "no forced zap in the bench positions");
     }
 }

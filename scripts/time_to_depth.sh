@@ -20,17 +20,21 @@ if [ -z "$bin" ]; then
 fi
 total=0
 nodes=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
 while read -r fen; do
-  # stdin stays open until the search answers: the engine stops a search
-  # when its input ends.
-  : >"$log"
-  out=$({
-    printf '%ssetoption name threads value %s\nposition fen %s\ngo depth %s\n' "$options" "$threads" "$fen" "$depth"
-    until grep -q '^bestmove' "$log"; do sleep 0.02; done
-    echo quit
-  } | "$bin" | tee "$log")
+  # The engine runs beside this shell, which blocks on its output (no
+  # polling: with every core searching, a poll loop's processes would take
+  # time from the threads being timed). Its input stays open until the
+  # search answers: the engine stops a search when its input ends.
+  coproc ENGINE { "$bin"; }
+  pid=$ENGINE_PID
+  printf '%ssetoption name threads value %s\nposition fen %s\ngo depth %s\n' "$options" "$threads" "$fen" "$depth" >&"${ENGINE[1]}"
+  out=""
+  while read -r line <&"${ENGINE[0]}"; do
+    out+="$line"$'\n'
+    [[ $line == bestmove* ]] && break
+  done
+  echo quit >&"${ENGINE[1]}"
+  wait "$pid"
   last=$(grep '^info depth' <<<"$out" | tail -1)
   ms=$(awk '{for (i = 1; i < NF; i++) if ($i == "time") print $(i + 1)}' <<<"$last")
   n=$(awk '{for (i = 1; i < NF; i++) if ($i == "nodes") print $(i + 1)}' <<<"$last")

@@ -128,8 +128,10 @@ impl Worker<'_> {
         let mut best = -INF;
         let mut best_move = None;
         let alpha0 = alpha;
+        // Worked out once a node: a test a move costs the one-thread search.
+        let splits = self.splits_at(depth) && !futile;
         for i in 0.. {
-            if !futile && !moves.rest().is_empty() && self.may_split(depth, i, beta - alpha0 > 1) {
+            if splits && self.may_split(i, beta - alpha0 > 1) && !moves.rest().is_empty() {
                 let found = Found {
                     alpha,
                     best,
@@ -211,6 +213,7 @@ impl Worker<'_> {
     /// its score from the mover's view, its line in `pv[ply + 1]`. The
     /// first move gets the full window; the others a null-window scout,
     /// reduced when late and quiet, searched again as the scout fails high.
+    #[inline(always)]
     pub(super) fn search_move(
         &mut self,
         s: &Scored,

@@ -30,6 +30,7 @@ pub(super) struct Path {
 }
 
 /// What a split point has found so far.
+#[derive(Default)]
 pub(super) struct Found {
     pub alpha: i32,
     pub best: i32,
@@ -159,14 +160,19 @@ impl Splits {
 const SCOUT_SERIAL: usize = 3;
 
 impl Worker<'_> {
-    /// Whether to split the node being searched, `depth` plies deep, before
-    /// its `i`-th move: split search on, deep enough, the first move
+    /// Whether a node `depth` plies deep may split: split search on and
+    /// deep enough.
+    pub(super) fn splits_at(&self, depth: i32) -> bool {
+        let d = self.params.split_depth as i32;
+        d > 0 && depth >= d && self.splits.is_some()
+    }
+
+    /// Whether to split such a node before its `i`-th move: the first
     /// searched (young brothers wait; `SCOUT_SERIAL` at a null-window
     /// node), and a thread idle to take a share.
-    pub(super) fn may_split(&self, depth: i32, i: usize, pv_node: bool) -> bool {
-        let d = self.params.split_depth as i32;
+    pub(super) fn may_split(&self, i: usize, pv_node: bool) -> bool {
         let serial = if pv_node { 1 } else { SCOUT_SERIAL };
-        d > 0 && depth >= d && i >= serial && self.splits.is_some_and(Splits::idle)
+        i >= serial && self.splits.is_some_and(Splits::idle)
     }
 
     /// The position being searched with its path.
@@ -233,16 +239,8 @@ impl Worker<'_> {
         self.work_at(&sp);
         self.help_until(splits, Some(&sp));
         splits.active().retain(|o| !Arc::ptr_eq(o, &sp));
-        let mut p = sp.progress();
-        std::mem::replace(
-            &mut p.found,
-            Found {
-                alpha: 0,
-                best: 0,
-                best_move: None,
-                pv: Vec::new(),
-            },
-        )
+        let found = std::mem::take(&mut sp.progress().found);
+        found
     }
 
     /// Searches `sp`'s moves until none is left, then stops working on it.

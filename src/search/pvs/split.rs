@@ -213,12 +213,14 @@ impl Worker<'_> {
         ply: usize,
     ) -> Found {
         let splits = self.splits.expect("may_split");
+        // Copied before the lock: idle threads wait on it.
+        let path = self.path();
         let sp = {
             let mut active = splits.active();
             let parent = self.split.clone();
             let abort = parent.as_ref().is_some_and(|p| p.aborted());
             let sp = Arc::new(SplitPoint {
-                path: self.path(),
+                path,
                 depth,
                 ply,
                 beta,

@@ -11,9 +11,11 @@
 //! Its invariants and the `dump tt` text are in `check`.
 
 mod check;
+mod slots;
 
 use crate::rules::moves::Move;
 use crate::search::MATE_BOUND;
+use slots::Slots;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// How a stored score bounds the true score.
@@ -72,20 +74,8 @@ struct Slot {
     data: AtomicU64,
 }
 
-/// `n` empty slots, from zeroed memory: the allocator maps it lazily, so a
-/// table of gigabytes is ready at once and its pages are touched (zeroed
-/// by the kernel) only as the search reaches them. Writing the slots one by
-/// one made `hash 4096` and each `ucinewgame` stall for seconds.
-#[allow(unsafe_code)]
-fn zeroed_slots(n: usize) -> Vec<Slot> {
-    let slots = Box::<[Slot]>::new_zeroed_slice(n);
-    // SAFETY: a `Slot` is two `AtomicU64`, which have the layout of `u64`;
-    // all-zero bytes are the valid value 0 for each, an empty slot.
-    unsafe { slots.assume_init() }.into_vec()
-}
-
 pub struct Table {
-    slots: Vec<Slot>,
+    slots: Slots,
     ways: usize,
     buckets: usize,
     age: AtomicU8,
@@ -94,11 +84,16 @@ pub struct Table {
 impl Table {
     /// A table of about `mb` megabytes in buckets of `ways` entries.
     pub fn new(mb: usize, ways: usize) -> Table {
+        Table::with(mb, ways, Slots::new)
+    }
+
+    /// The same table in memory from `slots`.
+    fn with(mb: usize, ways: usize, slots: impl Fn(usize) -> Slots) -> Table {
         let ways = ways.clamp(1, 16);
         let entries = (mb.max(1) << 20) / std::mem::size_of::<Slot>();
         let buckets = (entries / ways).max(1);
         Table {
-            slots: zeroed_slots(buckets * ways),
+            slots: slots(buckets * ways),
             ways,
             buckets,
             age: AtomicU8::new(0),
@@ -112,7 +107,7 @@ impl Table {
     /// Empties the table in place. The UCI loop swaps in a new table
     /// instead, which is instant at any size.
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.slots.iter() {
             s.check.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
         }
@@ -261,6 +256,33 @@ mod tests {
             bound: Bound::Exact,
             age: 0,
         }
+    }
+
+    /// The huge-page table against the allocator's, the plain path: the
+    /// same stores and searches, the same answers.
+    #[test]
+    fn the_mapped_table_answers_as_the_heap_table_does() {
+        let mapped = Table::new(8, 4);
+        assert!(cfg!(not(target_os = "linux")) || matches!(mapped.slots, Slots::Mapped { .. }));
+        let heap = Table::with(8, 4, Slots::heap);
+        let mut rng = fastrand::Rng::with_seed(30);
+        for i in 0..200_000 {
+            // Few enough keys that buckets fill and entries are replaced.
+            let key = rng.u64(..) % 300_000;
+            if i % 3 == 0 {
+                let e = entry(rng.i8(1..=60), rng.i16(-30_000..=30_000));
+                mapped.store(key, e);
+                heap.store(key, e);
+            } else {
+                assert_eq!(mapped.probe(key), heap.probe(key), "key {key}");
+            }
+            if i % 50_000 == 0 {
+                mapped.new_search();
+                heap.new_search();
+            }
+        }
+        assert_eq!(mapped.hashfull(), heap.hashfull());
+        assert_eq!(mapped.check_rep(), Ok(()));
     }
 
     #[test]

@@ -1,0 +1,183 @@
+//! The table's memory: one block of zeroed slots. On Linux a table of
+//! 2 MB or more is an anonymous mapping of its own, aligned to 2 MB and
+//! marked for transparent huge pages: the search reaches the table at
+//! random, and with 4 KB pages nearly every probe of a large table also
+//! misses the TLB, and its first touch of each page is a page fault
+//! (BENCHMARKS.md, "Huge pages for the table"). Elsewhere, for a smaller
+//! table, or if the mapping fails, the allocator's zeroed memory: the plain
+//! path, and the oracle the tests compare the mapping with. Either way the
+//! kernel zeroes the pages only as the search first touches them, so a
+//! table of gigabytes is ready at once.
+
+use super::Slot;
+use std::ops::Deref;
+
+/// The huge page size of x86-64 and of most arm64 kernels.
+#[cfg(target_os = "linux")]
+const HUGE: usize = 2 << 20;
+
+pub(super) enum Slots {
+    /// `len` slots at `ptr`, in a mapping of `bytes` bytes.
+    #[cfg(target_os = "linux")]
+    Mapped {
+        ptr: std::ptr::NonNull<Slot>,
+        len: usize,
+        bytes: usize,
+    },
+    Heap(Vec<Slot>),
+}
+
+// SAFETY: a `Slots` owns its memory as a `Box<[Slot]>` does, and `Slot` is
+// two atomics: moving it to another thread or sharing it is sound.
+#[allow(unsafe_code)]
+unsafe impl Send for Slots {}
+// SAFETY: as above; every access through `&Slots` goes through atomics.
+#[allow(unsafe_code)]
+unsafe impl Sync for Slots {}
+
+impl Slots {
+    /// `n` empty slots: mapped for huge pages where that works, else from
+    /// the allocator.
+    pub fn new(n: usize) -> Slots {
+        #[cfg(target_os = "linux")]
+        if let Some(s) = Slots::mapped(n) {
+            return s;
+        }
+        Slots::heap(n)
+    }
+
+    /// `n` empty slots from the allocator's zeroed memory.
+    #[allow(unsafe_code)]
+    pub fn heap(n: usize) -> Slots {
+        let slots = Box::<[Slot]>::new_zeroed_slice(n);
+        // SAFETY: a `Slot` is two `AtomicU64`, which have the layout of
+        // `u64`; all-zero bytes are the valid value 0 for each, an empty
+        // slot.
+        Slots::Heap(unsafe { slots.assume_init() }.into_vec())
+    }
+
+    /// `n` empty slots in a new mapping aligned to 2 MB and advised to use
+    /// huge pages; `None` below 2 MB or when the kernel refuses the
+    /// mapping.
+    #[cfg(target_os = "linux")]
+    #[allow(unsafe_code)]
+    pub fn mapped(n: usize) -> Option<Slots> {
+        let want = n.checked_mul(std::mem::size_of::<Slot>())?;
+        if want < HUGE {
+            return None;
+        }
+        let bytes = want.checked_next_multiple_of(HUGE)?;
+        // One huge page more than needed, so that an aligned start fits.
+        let span = bytes.checked_add(HUGE)?;
+        // SAFETY: a new private anonymous mapping: it touches no memory
+        // that exists.
+        let at = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                span,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if at == libc::MAP_FAILED {
+            return None;
+        }
+        let start = at as usize;
+        let aligned = start.next_multiple_of(HUGE);
+        let head = aligned - start;
+        let tail = span - head - bytes;
+        // SAFETY: both ranges lie in the mapping just made, before and
+        // after the part kept, and nothing refers to them.
+        unsafe {
+            if head > 0 {
+                libc::munmap(at, head);
+            }
+            if tail > 0 {
+                libc::munmap((aligned + bytes) as *mut libc::c_void, tail);
+            }
+        }
+        // SAFETY: advice on the part kept: it changes only how the pages
+        // are backed (a refusal leaves 4 KB pages), never their contents.
+        unsafe { libc::madvise(aligned as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE) };
+        let ptr = std::ptr::NonNull::new(aligned as *mut Slot)?;
+        Some(Slots::Mapped { ptr, len: n, bytes })
+    }
+}
+
+impl Deref for Slots {
+    type Target = [Slot];
+
+    #[inline]
+    #[allow(unsafe_code)]
+    fn deref(&self) -> &[Slot] {
+        match self {
+            #[cfg(target_os = "linux")]
+            // SAFETY: the mapping is readable and writable, zero-filled by
+            // the kernel (all-zero is an empty slot), aligned to 2 MB (more
+            // than a `Slot` needs), `len` slots long, and lives until
+            // `self` is dropped; it is shared only through atomics.
+            Slots::Mapped { ptr, len, .. } => unsafe {
+                std::slice::from_raw_parts(ptr.as_ptr(), *len)
+            },
+            Slots::Heap(v) => v,
+        }
+    }
+}
+
+impl Drop for Slots {
+    #[allow(unsafe_code)]
+    fn drop(&mut self) {
+        #[cfg(target_os = "linux")]
+        if let Slots::Mapped { ptr, bytes, .. } = self {
+            // SAFETY: the mapping `mapped` made and kept, unmapped once:
+            // nothing refers to it after its owner is dropped.
+            unsafe { libc::munmap(ptr.as_ptr().cast(), *bytes) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::Ordering::Relaxed;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_large_table_is_mapped_aligned_and_empty_a_small_one_is_not() {
+        let n = 5 * HUGE / std::mem::size_of::<Slot>() + 3;
+        let s = Slots::new(n);
+        assert!(matches!(s, Slots::Mapped { .. }));
+        assert_eq!(s.len(), n);
+        assert_eq!(s.as_ptr() as usize % HUGE, 0);
+        assert!(s
+            .iter()
+            .all(|x| x.check.load(Relaxed) == 0 && x.data.load(Relaxed) == 0));
+        // Every slot is writable, the last included.
+        for x in s.iter().step_by(4099).chain(s.last()) {
+            x.data.store(7, Relaxed);
+            assert_eq!(x.data.load(Relaxed), 7);
+        }
+        assert!(matches!(Slots::new(1000), Slots::Heap(_)));
+        assert!(Slots::mapped(1000).is_none());
+        assert!(
+            advised_huge(s.as_ptr() as usize),
+            "no `hg` flag on the mapping"
+        );
+    }
+
+    /// Whether the kernel's map of this process marks the mapping that
+    /// starts at `at` for huge pages (`hg` among its VmFlags).
+    #[cfg(target_os = "linux")]
+    fn advised_huge(at: usize) -> bool {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").expect("/proc/self/smaps");
+        let start = format!("{at:x}-");
+        // Its first VmFlags line after its header is its own.
+        smaps
+            .lines()
+            .skip_while(|l| !l.starts_with(&start))
+            .find(|l| l.starts_with("VmFlags:"))
+            .is_some_and(|l| l.split_whitespace().any(|f| f == "hg"))
+    }
+}

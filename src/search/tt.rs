@@ -259,7 +259,7 @@ mod tests {
     }
 
     /// The huge-page table against the allocator's, the plain path: the
-    /// same stores and searches, the same answers.
+    /// same stores and probes, the same answers.
     #[test]
     fn the_mapped_table_answers_as_the_heap_table_does() {
         let mapped = Table::new(8, 4);

@@ -6,6 +6,8 @@
 # usage: scripts/time_to_depth.sh <depth> [threads] [NAME=VALUE ...]
 #   NAME=VALUE: more options set before each search (e.g. smp_lead=1)
 #   LEISERCHESS=path times that binary instead of building target/release's
+#   POSITIONS=file times the FENs of that file (one a line) instead of the
+#   bench positions
 set -euo pipefail
 cd "$(dirname "$0")/.."
 depth=${1:?usage: $0 <depth> [threads]}
@@ -41,5 +43,5 @@ while read -r fen; do
   printf 'time %6s ms  nodes %10s  %s\n' "$ms" "$n" "$fen"
   total=$((total + ms))
   nodes=$((nodes + n))
-done < <("$bin" bench 4 | awk '/bestmove/ && !/mate/ {print $(NF - 1), $NF}')
+done < <(if [ -n "${POSITIONS:-}" ]; then cat "$POSITIONS"; else "$bin" bench 4 | awk '/bestmove/ && !/mate/ {print $(NF - 1), $NF}'; fi)
 echo "total $total ms to depth $depth, $threads thread(s)${*:+, $*}; nodes $nodes (all threads), $((nodes * 1000 / (total > 0 ? total : 1))) nps"

@@ -20,6 +20,14 @@ if [ -z "$bin" ]; then
   cargo build --release --quiet
   bin=./target/release/leiserchess
 fi
+# The FENs to time: POSITIONS's, or the bench's without a forced zap.
+positions() {
+  if [ -n "${POSITIONS:-}" ]; then
+    cat "$POSITIONS"
+  else
+    "$bin" bench 4 | awk '/bestmove/ && !/mate/ {print $(NF - 1), $NF}'
+  fi
+}
 total=0
 nodes=0
 while read -r fen; do
@@ -43,5 +51,5 @@ while read -r fen; do
   printf 'time %6s ms  nodes %10s  %s\n' "$ms" "$n" "$fen"
   total=$((total + ms))
   nodes=$((nodes + n))
-done < <(if [ -n "${POSITIONS:-}" ]; then cat "$POSITIONS"; else "$bin" bench 4 | awk '/bestmove/ && !/mate/ {print $(NF - 1), $NF}'; fi)
+done < <(positions)
 echo "total $total ms to depth $depth, $threads thread(s)${*:+, $*}; nodes $nodes (all threads), $((nodes * 1000 / (total > 0 ? total : 1))) nps"

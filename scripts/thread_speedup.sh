@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The threads' time-to-depth speed-up, measured as BENCHMARKS.md does: one
+# thread and several alternated round by round (a machine's speed drifts
+# by a few percent from one set of runs to the next, so only runs of one
+# set are compared), then the median of each side, their ratio, and the
+# same per position.
+# usage: scripts/thread_speedup.sh <depth> <rounds> [threads] [NAME=VALUE ...]
+#   threads: of the threaded side, default 2
+#   NAME=VALUE: options of the threaded side only (e.g. split_depth=3)
+#   LEISERCHESS, POSITIONS: as for scripts/time_to_depth.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+usage="usage: $0 <depth> <rounds> [threads] [NAME=VALUE ...]"
+depth=${1:?$usage}
+rounds=${2:?$usage}
+threads=2
+shift 2
+if [ $# -gt 0 ] && [[ $1 != *=* ]]; then
+  threads=$1
+  shift
+fi
+for n in "$depth" "$rounds" "$threads"; do
+  [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "not a positive number: '$n'; $usage" >&2; exit 2; }
+done
+if [ -z "${LEISERCHESS:-}" ]; then
+  cargo build --release --quiet
+  export LEISERCHESS=./target/release/leiserchess
+fi
+runs=$(mktemp)
+trap 'rm -f "$runs"' EXIT
+start=$(date +%s)
+for r in $(seq "$rounds"); do
+  scripts/time_to_depth.sh "$depth" 1 | sed 's/^/one /' >>"$runs"
+  scripts/time_to_depth.sh "$depth" "$threads" "$@" | sed 's/^/many /' >>"$runs"
+  one=$(awk '/^one total/ {t = $3} END {print t}' "$runs")
+  many=$(awk '/^many total/ {t = $3} END {print t}' "$runs")
+  spent=$(($(date +%s) - start))
+  left=$((spent * (rounds - r) / r))
+  printf 'round %d/%d: 1 thread %s ms, %d threads %s ms; about %dm%02ds left\n' \
+    "$r" "$rounds" "$one" "$threads" "$many" $((left / 60)) $((left % 60))
+done
+# Medians: per side of the totals, then per position of its times.
+awk -v threads="$threads" -v opts="$*" '
+  function median(list,   a, n, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+      t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+    }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  $2 == "total" { total[$1] = total[$1] " " $3; next }
+  $2 == "time" {
+    fen = $7
+    for (i = 8; i <= NF; i++) fen = fen " " $i
+    if (!(fen in seen)) { seen[fen] = ++count; order[count] = fen }
+    ms[$1, fen] = ms[$1, fen] " " $3
+    nodes[$1, fen] = nodes[$1, fen] " " $6
+  }
+  END {
+    printf "position  1 thread (ms)  %d threads (ms)  speed-up  nodes\n", threads
+    for (i = 1; i <= count; i++) {
+      f = order[i]
+      a = median(ms["one", f]); b = median(ms["many", f])
+      printf "%8d  %13d  %15d  %7.2fx  %.2fx  %s\n", i, a, b, a / (b > 0 ? b : 1),
+        median(nodes["many", f]) / median(nodes["one", f]), f
+    }
+    a = median(total["one"]); b = median(total["many"])
+    printf "median total: 1 thread %d ms, %d threads%s %d ms: %.2fx\n", a, threads,
+      opts == "" ? "" : " (" opts ")", b, a / (b > 0 ? b : 1)
+  }' "$runs"

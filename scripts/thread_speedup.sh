@@ -30,10 +30,9 @@ runs=$(mktemp)
 trap 'rm -f "$runs"' EXIT
 start=$(date +%s)
 for r in $(seq "$rounds"); do
-  scripts/time_to_depth.sh "$depth" 1 | sed 's/^/one /' >>"$runs"
-  scripts/time_to_depth.sh "$depth" "$threads" "$@" | sed 's/^/many /' >>"$runs"
-  one=$(awk '/^one total/ {t = $3} END {print t}' "$runs")
-  many=$(awk '/^many total/ {t = $3} END {print t}' "$runs")
+  # Each run's lines go to the record, its total (ms) to the progress line.
+  one=$(scripts/time_to_depth.sh "$depth" 1 | sed 's/^/one /' | tee -a "$runs" | awk '$2 == "total" {print $3}')
+  many=$(scripts/time_to_depth.sh "$depth" "$threads" "$@" | sed 's/^/many /' | tee -a "$runs" | awk '$2 == "total" {print $3}')
   spent=$(($(date +%s) - start))
   left=$((spent * (rounds - r) / r))
   printf 'round %d/%d: 1 thread %s ms, %d threads %s ms; about %dm%02ds left\n' \

@@ -3,7 +3,9 @@
 # thread and several alternated round by round (a machine's speed drifts
 # by a few percent from one set of runs to the next, so only runs of one
 # set are compared), then the median of each side, their ratio, and the
-# same per position.
+# same per position. Over many positions the total is decided by the few
+# largest trees, so the geometric mean of the per-position speed-ups is
+# printed too (bench/time-to-depth.fen is such a set: see BENCHMARKS.md).
 # usage: scripts/thread_speedup.sh <depth> <rounds> [threads] [NAME=VALUE ...]
 #   threads: of the threaded side, default 2
 #   NAME=VALUE: options of the threaded side only (e.g. split_depth=3)
@@ -60,10 +62,15 @@ awk -v threads="$threads" -v opts="$*" '
     for (i = 1; i <= count; i++) {
       f = order[i]
       a = median(ms["one", f]); b = median(ms["many", f])
-      printf "%8d  %13d  %15d  %7.2fx  %.2fx  %s\n", i, a, b, a / (b > 0 ? b : 1),
-        median(nodes["many", f]) / median(nodes["one", f]), f
+      # A search under 1 ms is timed as 0: counted as 1 ms.
+      up = (a > 0 ? a : 1) / (b > 0 ? b : 1)
+      ratio = median(nodes["many", f]) / median(nodes["one", f])
+      logs += log(up); node_logs += log(ratio)
+      printf "%8d  %13d  %15d  %7.2fx  %.2fx  %s\n", i, a, b, up, ratio, f
     }
     a = median(total["one"]); b = median(total["many"])
     printf "median total: 1 thread %d ms, %d threads%s %d ms: %.2fx\n", a, threads,
       opts == "" ? "" : " (" opts ")", b, a / (b > 0 ? b : 1)
+    printf "geometric mean over %d positions: speed-up %.2fx, nodes %.2fx\n", count,
+      exp(logs / count), exp(node_logs / count)
   }' "$runs"

@@ -5,7 +5,8 @@
 # set are compared), then the median of each side, their ratio, and the
 # same per position. Over many positions the total is decided by the few
 # largest trees, so the geometric mean of the per-position speed-ups is
-# printed too (bench/time-to-depth.fen is such a set: see BENCHMARKS.md).
+# printed too (bench/time-to-depth.fen and bench/time-to-depth-101-300.fen
+# are such sets: see BENCHMARKS.md).
 # usage: scripts/thread_speedup.sh <depth> <rounds> [threads] [NAME=VALUE ...]
 #   threads: of the threaded side, default 2
 #   NAME=VALUE: options of the threaded side only (e.g. split_depth=3)

@@ -218,6 +218,44 @@ fn bench_is_deterministic() {
     );
 }
 
+/// The time-to-depth sets of BENCHMARKS.md are what their names say:
+/// positions of `bench/positions.fen` in its order, the first set from its
+/// lines 1–100 and the held-out one from 101–300, so that the second
+/// stays untouched by what was chosen on the first.
+#[test]
+fn the_time_to_depth_sets_come_from_their_part_of_the_bench_positions() {
+    let read = |rel: &str| {
+        let path = manifest_path(rel);
+        std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{} is missing: {e}", path.display()))
+    };
+    let all = read("bench/positions.fen");
+    let all: Vec<&str> = all.lines().collect();
+    for (rel, part) in [
+        ("bench/time-to-depth.fen", 0..100),
+        ("bench/time-to-depth-101-300.fen", 100..300),
+    ] {
+        let text = read(rel);
+        let mut from = part.start;
+        for (n, line) in text.lines().enumerate() {
+            if let Err(e) = leiserchess::rules::fen::parse(line) {
+                panic!("{rel} line {}: {e}", n + 1);
+            }
+            let at = all[from..part.end].iter().position(|l| *l == line);
+            let at = at.unwrap_or_else(|| {
+                let (first, last) = (part.start + 1, part.end);
+                panic!(
+                    "{rel} line {}: not among lines {first}–{last} of bench/positions.fen \
+                     after the one before it (line {from})",
+                    n + 1
+                )
+            });
+            from += at + 1;
+        }
+        assert!(text.lines().count() >= 40, "{rel}: too few positions");
+    }
+}
+
 /// With a 1 cp aspiration window every iteration from depth 4 fails its
 /// window and is searched again, wider, until the score falls inside: each
 /// position must still end with a legal best move and a principal

@@ -1,7 +1,8 @@
-//! The search end to end: the bench fingerprint, repeatable node-limited
-//! searches, legal answers on the reference positions, the forced King zaps
-//! of the reference tactics, the Ko rule at the root, and the UCI timing
-//! promises (`stop`, `isready`, `ponderhit`, clocks) of the real binary.
+//! The search end to end: the bench fingerprint, where the time-to-depth
+//! sets come from, repeatable node-limited searches, legal answers on the
+//! reference positions, the forced King zaps of the reference tactics, the
+//! Ko rule at the root, and the UCI timing promises (`stop`, `isready`,
+//! `ponderhit`, clocks) of the real binary.
 //!
 //! Every read from the engine has a timeout: a hung engine fails the test
 //! with the transcript seen so far instead of hanging the suite. The tests

@@ -37,7 +37,13 @@ while read -r fen; do
   # search answers: the engine stops a search when its input ends.
   coproc ENGINE { "$bin"; }
   pid=$ENGINE_PID
-  printf '%ssetoption name threads value %s\nposition fen %s\ngo depth %s\n' "$options" "$threads" "$fen" "$depth" >&"${ENGINE[1]}"
+  # As a GUI does, `go` waits for `readyok`: the engine is set up (its
+  # table backed) before the clock starts.
+  printf '%ssetoption name threads value %s\nposition fen %s\nisready\n' "$options" "$threads" "$fen" >&"${ENGINE[1]}"
+  while read -r line <&"${ENGINE[0]}"; do
+    [[ $line == readyok ]] && break
+  done
+  printf 'go depth %s\n' "$depth" >&"${ENGINE[1]}"
   out=""
   while read -r line <&"${ENGINE[0]}"; do
     out+="$line"$'\n'

@@ -108,6 +108,10 @@ pub struct Engine {
     /// The thread freeing the last replaced table, joined before the
     /// next one is freed and at the end, so no thread outlives the engine.
     freeing: Option<JoinHandle<()>>,
+    /// The thread backing the newest table's pages, joined by `isready`
+    /// (while no search runs) and once the table is replaced; it holds the
+    /// table only weakly, so it ends soon after the engine lets it go.
+    populating: Option<JoinHandle<()>>,
     output: Output,
 }
 
@@ -170,16 +174,18 @@ impl Engine {
     /// An engine whose search thread writes to `output`.
     pub fn new(output: Output) -> Engine {
         let config = EngineConfig::default();
+        let shared = Arc::new(new_shared(
+            &config,
+            Network::shared_embedded(),
+            Policy::shared_embedded(),
+        ));
         Engine {
             game: new_game(&config),
             rng: fastrand::Rng::with_seed(RNG_SEED),
             book: Book::embedded(),
             book_rng: fastrand::Rng::with_seed(RNG_SEED),
-            shared: Arc::new(new_shared(
-                &config,
-                Network::shared_embedded(),
-                Policy::shared_embedded(),
-            )),
+            populating: Some(populate(&shared)),
+            shared,
             net: Network::shared_embedded(),
             memory: Memory::default(),
             policy: Policy::shared_embedded(),
@@ -199,6 +205,13 @@ impl Engine {
     pub fn finish(&mut self) {
         self.end_job(false);
         self.join_freeing();
+    }
+
+    fn join_populating(&mut self) {
+        if let Some(t) = self.populating.take() {
+            // An madvise that fails leaves the pages lazy: nothing to say.
+            let _ = t.join();
+        }
     }
 
     fn join_freeing(&mut self) {
@@ -240,19 +253,21 @@ impl Engine {
     /// A new, empty transposition table (sized by the options), and no
     /// kept MCTS tree (its values are of the old evaluation or game). The
     /// old ones are freed on a thread of their own: unmapping gigabytes
-    /// takes a while, and `ucinewgame` must answer at once.
+    /// takes a while, and `ucinewgame` must answer at once; the new one is
+    /// backed on another.
     fn renew_table(&mut self) {
         self.join_freeing();
-        let old = std::mem::replace(
-            &mut self.shared,
-            Arc::new(new_shared(
-                &self.config,
-                self.net.clone(),
-                self.policy.clone(),
-            )),
-        );
+        let new = Arc::new(new_shared(
+            &self.config,
+            self.net.clone(),
+            self.policy.clone(),
+        ));
+        let old = std::mem::replace(&mut self.shared, new);
         let tree = self.memory.tree.take();
         self.freeing = Some(std::thread::spawn(move || drop((old, tree))));
+        // The old table's thread stops after its part in hand.
+        self.join_populating();
+        self.populating = Some(populate(&self.shared));
     }
 
     /// Handles one line of input, writing the answer to `out`.
@@ -288,7 +303,14 @@ impl Engine {
             "ponderhit" => self.shared.pondering.store(false, Ordering::Relaxed),
             "go" => self.go(args, line, out),
             "uci" => self.uci(out),
-            "isready" => line_out(out, "readyok"),
+            "isready" => {
+                // Ready means the table is backed, unless a search runs
+                // (then at once).
+                if self.running.is_none() {
+                    self.join_populating();
+                }
+                line_out(out, "readyok");
+            }
             "setoption" => self.setoption(args, out),
             "ucinewgame" => {
                 self.game = new_game(&self.config);
@@ -485,6 +507,21 @@ pub fn position_args<'a>(args: &'a [&'a str]) -> (Result<String, String>, &'a [&
 /// options, with the net `net` and the move policy `policy`.
 fn new_shared(c: &EngineConfig, net: Arc<Network>, policy: Arc<Policy>) -> Shared {
     Shared::with_net(c.table.hash_mb, c.table.ways, net).with_policy(policy)
+}
+
+/// Backs `shared`'s table on a thread of its own, so that neither the
+/// command that made it waits nor the first search pays for its pages
+/// (BENCHMARKS.md, "The table backed before the search"); part by part,
+/// and only while the engine keeps the table.
+fn populate(shared: &Arc<Shared>) -> JoinHandle<()> {
+    let table = Arc::downgrade(shared);
+    std::thread::spawn(move || {
+        for k in 0.. {
+            if table.upgrade().and_then(|s| s.tt.populate(k)) != Some(true) {
+                break;
+            }
+        }
+    })
 }
 
 fn line_out(out: &mut Vec<u8>, text: &str) {

@@ -104,8 +104,17 @@ impl Table {
         self.ways
     }
 
+    /// Has the kernel back the pages of part `k` of the table now,
+    /// keeping its entries (it may run beside a search): whether it did,
+    /// `None` past the last part or where the table is not a mapping of
+    /// its own (see `slots`).
+    pub fn populate(&self, k: usize) -> Option<bool> {
+        self.slots.populate(k)
+    }
+
     /// Empties the table in place. The UCI loop swaps in a new table
-    /// instead, which is instant at any size.
+    /// instead, which is made at once at any size (and backed on a thread
+    /// of its own).
     pub fn clear(&self) {
         for s in self.slots.iter() {
             s.check.store(0, Ordering::Relaxed);

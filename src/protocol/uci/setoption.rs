@@ -153,6 +153,32 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// `isready` answers once the newest table's pages are backed (the
+    /// thread backing them joined), unless a search runs: then at once.
+    #[test]
+    fn readyok_waits_for_a_new_table_to_be_backed() {
+        let mut e = engine();
+        assert!(e.populating.is_some(), "the first table");
+        assert_eq!(send(&mut e, "isready"), "readyok\n");
+        assert!(e.populating.is_none());
+        for line in [
+            "ucinewgame",
+            "setoption name hash value 8",
+            "setoption name Clear Hash",
+        ] {
+            send(&mut e, line);
+            assert!(e.populating.is_some(), "{line}");
+            assert_eq!(send(&mut e, "isready"), "readyok\n", "{line}");
+            assert!(e.populating.is_none(), "{line}");
+        }
+        send(&mut e, "ucinewgame");
+        send(&mut e, "go infinite");
+        assert_eq!(send(&mut e, "isready"), "readyok\n");
+        assert!(e.populating.is_some(), "joined while a search ran");
+        send(&mut e, "stop");
+        e.finish();
+    }
+
     #[test]
     fn a_file_that_fails_to_load_leaves_the_option_as_it_was() {
         let mut e = engine();

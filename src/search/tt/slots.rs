@@ -6,8 +6,12 @@
 //! (BENCHMARKS.md, "Huge pages for the table"). Elsewhere, for a smaller
 //! table, or if the mapping fails, the allocator's zeroed memory: the plain
 //! path, and the oracle the tests compare the mapping with. Either way the
-//! kernel zeroes the pages only as the search first touches them, so a
-//! table of gigabytes is ready at once.
+//! kernel zeroes a page only when it is first touched, so a table of
+//! gigabytes is made at once; `populate` has the kernel back every page of
+//! a mapping ahead of the search, which would otherwise pay for them in
+//! its first moments (with huge pages, nearly the whole table in the first
+//! few thousand nodes: BENCHMARKS.md, "The table backed before the
+//! search").
 
 use super::Slot;
 use std::ops::Deref;
@@ -15,6 +19,11 @@ use std::ops::Deref;
 /// The huge page size of x86-64 and of most arm64 kernels.
 #[cfg(target_os = "linux")]
 const HUGE: usize = 2 << 20;
+
+/// The bytes `populate` backs at a time: a thread backing a table asks
+/// between parts whether it is still wanted.
+#[cfg(target_os = "linux")]
+const PART: usize = 16 * (2 << 20);
 
 pub(super) enum Slots {
     /// `len` slots at `ptr`, in a mapping of `bytes` bytes.
@@ -104,6 +113,31 @@ impl Slots {
         let ptr = std::ptr::NonNull::new(aligned as *mut Slot)?;
         Some(Slots::Mapped { ptr, len: n, bytes })
     }
+
+    /// Has the kernel back (and zero) the pages of part `k` (of
+    /// `PART` bytes) of a mapping, leaving what the slots hold as it is,
+    /// so that it may run beside a search: whether it did, `None` past the
+    /// last part and for the allocator's memory (small, or off Linux).
+    #[allow(unsafe_code)]
+    pub fn populate(&self, k: usize) -> Option<bool> {
+        match self {
+            #[cfg(target_os = "linux")]
+            Slots::Mapped { ptr, bytes, .. } => {
+                let from = k.checked_mul(PART).filter(|&f| f < *bytes)?;
+                let len = PART.min(bytes - from);
+                // SAFETY: the range lies in the mapping `mapped` made and
+                // kept; `MADV_POPULATE_WRITE` (Linux 5.14) faults its pages
+                // in as a write would, without changing any byte; an older
+                // kernel refuses it (EINVAL) and the pages stay lazy.
+                let r = unsafe {
+                    let at = ptr.as_ptr().cast::<u8>().add(from);
+                    libc::madvise(at.cast(), len, libc::MADV_POPULATE_WRITE)
+                };
+                Some(r == 0)
+            }
+            Slots::Heap(_) => None,
+        }
+    }
 }
 
 impl Deref for Slots {
@@ -165,6 +199,59 @@ mod tests {
             advised_huge(s.as_ptr() as usize),
             "no `hg` flag on the mapping"
         );
+    }
+
+    /// Whether the kernel has backed each of a table's pages.
+    #[cfg(target_os = "linux")]
+    #[allow(unsafe_code)]
+    fn backed(s: &Slots) -> Vec<bool> {
+        let bytes = std::mem::size_of_val::<[Slot]>(s);
+        let mut flags = vec![0u8; bytes.div_ceil(page_size())];
+        // SAFETY: the range is the table's own, page-aligned (it starts on
+        // 2 MB), and `flags` has one byte for each of its pages.
+        let r =
+            unsafe { libc::mincore(s.as_ptr() as *mut libc::c_void, bytes, flags.as_mut_ptr()) };
+        assert_eq!(r, 0, "mincore");
+        flags.iter().map(|f| f & 1 == 1).collect()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[allow(unsafe_code)]
+    fn page_size() -> usize {
+        // SAFETY: `sysconf` reads a constant of the system.
+        unsafe { libc::sysconf(libc::_SC_PAGESIZE) as usize }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn populate_backs_every_page_part_by_part_and_keeps_what_the_slots_hold() {
+        // One part and two huge pages: two parts.
+        let n = (PART + 2 * HUGE) / std::mem::size_of::<Slot>();
+        let s = Slots::new(n);
+        // The first and the last huge page touched; the others not.
+        s[5].data.store(11, Relaxed);
+        s[n - 1].check.store(13, Relaxed);
+        let before = backed(&s);
+        let first = PART / page_size();
+        let count = |b: &[bool]| b.iter().filter(|&&x| x).count();
+        assert!(
+            count(&before) <= 2 * HUGE / page_size(),
+            "untouched pages backed"
+        );
+        assert_eq!(s.populate(0), Some(true));
+        let after = backed(&s);
+        assert!(after[..first].iter().all(|&x| x), "the first part");
+        assert_eq!(after[first..], before[first..], "beyond the first part");
+        assert_eq!(s.populate(1), Some(true));
+        assert!(backed(&s).iter().all(|&x| x));
+        assert_eq!(s.populate(2), None);
+        assert_eq!(
+            (s[5].data.load(Relaxed), s[n - 1].check.load(Relaxed)),
+            (11, 13)
+        );
+        let mut others = s.iter().enumerate().filter(|&(i, _)| i != 5 && i != n - 1);
+        assert!(others.all(|(_, x)| x.check.load(Relaxed) == 0 && x.data.load(Relaxed) == 0));
+        assert_eq!(Slots::heap(n).populate(0), None);
     }
 
     /// Whether the kernel's map of this process marks the mapping that

@@ -13,6 +13,7 @@ mod inspect;
 mod net;
 mod perft;
 mod setoption;
+mod table;
 
 use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
@@ -27,6 +28,7 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use table::{new_shared, populate};
 
 const RNG_SEED: u64 = 0x1e15_e4c4;
 
@@ -207,20 +209,6 @@ impl Engine {
         self.join_freeing();
     }
 
-    fn join_populating(&mut self) {
-        if let Some(t) = self.populating.take() {
-            // An madvise that fails leaves the pages lazy: nothing to say.
-            let _ = t.join();
-        }
-    }
-
-    fn join_freeing(&mut self) {
-        if let Some(t) = self.freeing.take() {
-            // Dropping a table can not fail; a panic there has nothing to say.
-            let _ = t.join();
-        }
-    }
-
     /// Ends the running work, if any, and takes back the search's tables: a
     /// search is stopped (its thread prints the `bestmove`); a `perft` is
     /// stopped only if `stop_perft`, else waited for.
@@ -248,26 +236,6 @@ impl Engine {
         if self.running.as_ref().is_some_and(Running::is_finished) {
             self.end_job(false);
         }
-    }
-
-    /// A new, empty transposition table (sized by the options), and no
-    /// kept MCTS tree (its values are of the old evaluation or game). The
-    /// old ones are freed on a thread of their own: unmapping gigabytes
-    /// takes a while, and `ucinewgame` must answer at once; the new one is
-    /// backed on another.
-    fn renew_table(&mut self) {
-        self.join_freeing();
-        let new = Arc::new(new_shared(
-            &self.config,
-            self.net.clone(),
-            self.policy.clone(),
-        ));
-        let old = std::mem::replace(&mut self.shared, new);
-        let tree = self.memory.tree.take();
-        self.freeing = Some(std::thread::spawn(move || drop((old, tree))));
-        // The old table's thread stops after its part in hand.
-        self.join_populating();
-        self.populating = Some(populate(&self.shared));
     }
 
     /// Handles one line of input, writing the answer to `out`.
@@ -501,27 +469,6 @@ pub fn position_args<'a>(args: &'a [&'a str]) -> (Result<String, String>, &'a [&
         _ => Err(setup.join(" ")),
     };
     (text, moves)
-}
-
-/// The search's table and flags, sized by the `hash` and `tt_ways`
-/// options, with the net `net` and the move policy `policy`.
-fn new_shared(c: &EngineConfig, net: Arc<Network>, policy: Arc<Policy>) -> Shared {
-    Shared::with_net(c.table.hash_mb, c.table.ways, net).with_policy(policy)
-}
-
-/// Backs `shared`'s table on a thread of its own, so that neither the
-/// command that made it waits nor the first search pays for its pages
-/// (BENCHMARKS.md, "The table backed before the search"); part by part,
-/// and only while the engine keeps the table.
-fn populate(shared: &Arc<Shared>) -> JoinHandle<()> {
-    let table = Arc::downgrade(shared);
-    std::thread::spawn(move || {
-        for k in 0.. {
-            if table.upgrade().and_then(|s| s.tt.populate(k)) != Some(true) {
-                break;
-            }
-        }
-    })
 }
 
 fn line_out(out: &mut Vec<u8>, text: &str) {

@@ -111,9 +111,10 @@ pub struct Engine {
     /// next one is freed and at the end, so no thread outlives the engine.
     freeing: Option<JoinHandle<()>>,
     /// The thread backing the newest table's pages, joined by `isready`
-    /// (while no search runs) and once the table is replaced; it holds the
-    /// table only weakly, so it ends soon after the engine lets it go.
-    populating: Option<JoinHandle<()>>,
+    /// (while no search runs), and stopped and joined once the table is
+    /// replaced and at the end; it holds the table only weakly, so it
+    /// also ends soon after an engine is dropped.
+    populating: Option<table::Populating>,
     output: Output,
 }
 
@@ -207,6 +208,7 @@ impl Engine {
     pub fn finish(&mut self) {
         self.end_job(false);
         self.join_freeing();
+        self.join_populating(true);
     }
 
     /// Ends the running work, if any, and takes back the search's tables: a
@@ -275,7 +277,7 @@ impl Engine {
                 // Ready means the table is backed, unless a search runs
                 // (then at once).
                 if self.running.is_none() {
-                    self.join_populating();
+                    self.join_populating(false);
                 }
                 line_out(out, "readyok");
             }

@@ -7,6 +7,7 @@ use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
 use crate::eval::policy::Policy;
 use crate::search::Shared;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -27,14 +28,19 @@ impl Engine {
         let tree = self.memory.tree.take();
         self.freeing = Some(std::thread::spawn(move || drop((old, tree))));
         // The old table's thread stops after its part in hand.
-        self.join_populating();
+        self.join_populating(true);
         self.populating = Some(populate(&self.shared));
     }
 
-    pub(super) fn join_populating(&mut self) {
-        if let Some(t) = self.populating.take() {
+    /// Waits for the thread backing the table, told to stop after its
+    /// part in hand if `stop`.
+    pub(super) fn join_populating(&mut self, stop: bool) {
+        if let Some(p) = self.populating.take() {
+            if stop {
+                p.stop.store(true, Ordering::Relaxed);
+            }
             // An madvise that fails leaves the pages lazy: nothing to say.
-            let _ = t.join();
+            let _ = p.thread.join();
         }
     }
 
@@ -52,17 +58,28 @@ pub(super) fn new_shared(c: &EngineConfig, net: Arc<Network>, policy: Arc<Policy
     Shared::with_net(c.table.hash_mb, c.table.ways, net).with_policy(policy)
 }
 
+/// A thread backing a table's pages, and its word to stop between parts.
+pub(super) struct Populating {
+    thread: JoinHandle<()>,
+    stop: Arc<AtomicBool>,
+}
+
 /// Backs `shared`'s table on a thread of its own, so that neither the
 /// command that made it waits nor the first search pays for its pages
 /// (BENCHMARKS.md, "The table backed before the search"); part by part,
-/// and only while the engine keeps the table.
-pub(super) fn populate(shared: &Arc<Shared>) -> JoinHandle<()> {
+/// and only while the engine keeps the table and wants it backed.
+pub(super) fn populate(shared: &Arc<Shared>) -> Populating {
     let table = Arc::downgrade(shared);
-    std::thread::spawn(move || {
+    let stop = Arc::new(AtomicBool::new(false));
+    let told = stop.clone();
+    let thread = std::thread::spawn(move || {
         for k in 0.. {
-            if table.upgrade().and_then(|s| s.tt.populate(k)) != Some(true) {
+            if told.load(Ordering::Relaxed)
+                || table.upgrade().and_then(|s| s.tt.populate(k)) != Some(true)
+            {
                 break;
             }
         }
-    })
+    });
+    Populating { thread, stop }
 }

@@ -256,6 +256,25 @@ fn hang_in_handshake() {
     );
 }
 
+/// An engine given a large table may take longer than the handshake's
+/// 10 s to answer `isready`, at the start and before each game: 3 s more
+/// a GB of `Hash`.
+#[test]
+fn a_large_table_may_take_longer_to_be_ready() {
+    let pids = pid_dir("a_large_table_may_take_longer_to_be_ready");
+    let mut big = engine("big", "slow-isready:10500", fischer(GOOD_CLOCK_MS), &pids);
+    big.options = vec![("Hash".to_string(), "2048".to_string())];
+    let rec = game(
+        "a_large_table_may_take_longer_to_be_ready",
+        big,
+        true,
+        pids.clone(),
+        Duration::from_secs(40),
+    );
+    assert_eq!(rec.termination, Termination::Repetition);
+    assert_no_leftovers(&pids);
+}
+
 /// An engine whose program does not exist crashes (it could not start).
 fn missing_command(test: &str, bad_white: bool) {
     let pids = pid_dir(test);

@@ -78,10 +78,33 @@ pub struct Engine {
     /// Where on its standard error the option handshake began (at
     /// `uciok`), if options were sent.
     handshake: Option<usize>,
+    /// How long it may take to answer `isready` (see `ready_limit`).
+    ready: Duration,
 }
 
 /// How long an engine may take to answer `uci` and `isready`.
 pub const HANDSHAKE: Duration = Duration::from_secs(10);
+
+/// How much longer an engine may take to answer `isready` for each GB
+/// of table (`Hash`, in MB) it was given: engines zero or back their
+/// table before `readyok`, and fresh memory took 1.3 s a GB on the
+/// machines measured (BENCHMARKS.md, "The table backed before the
+/// search").
+const READY_PER_GB: Duration = Duration::from_secs(3);
+
+/// How long an engine that was sent `options` may take to answer
+/// `isready`: `HANDSHAKE`, and `READY_PER_GB` for each whole GB of the
+/// table a `Hash` option asked for (counted up to a TB).
+fn ready_limit<'a>(options: impl IntoIterator<Item = &'a (String, String)>) -> Duration {
+    let hash_mb = options
+        .into_iter()
+        .filter(|(k, _)| k.eq_ignore_ascii_case("hash"))
+        .filter_map(|(_, v)| v.trim().parse::<u64>().ok())
+        .last()
+        .unwrap_or(0);
+    let gb = (hash_mb / 1024).min(1024) as u32;
+    HANDSHAKE + READY_PER_GB * gb
+}
 
 /// How long an engine may take to exit after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(100);
@@ -123,6 +146,7 @@ impl Engine {
             options: Vec::new(),
             log,
             handshake: None,
+            ready: HANDSHAKE,
         };
         for line in e.answer("uci", "uciok", HANDSHAKE)? {
             if line.split_whitespace().next() == Some("option") {
@@ -140,13 +164,14 @@ impl Engine {
             .map(|(k, v)| (k.to_string(), v.clone()))
             .collect();
         let sent: Vec<&(String, String)> = spec.options.iter().chain(&extra).collect();
+        e.ready = ready_limit(sent.iter().copied());
         if !sent.is_empty() {
             e.handshake = Some(e.client.stderr().len());
         }
         for (k, v) in sent {
             e.send(&format!("setoption name {k} value {v}"))?;
         }
-        let before_readyok = e.answer("isready", "readyok", HANDSHAKE)?;
+        let before_readyok = e.answer("isready", "readyok", e.ready)?;
         if e.handshake.is_some() {
             if let Some(line) = before_readyok
                 .iter()
@@ -219,7 +244,7 @@ impl Engine {
 
     /// `isready` … `readyok`.
     pub fn sync(&mut self) -> Result<(), EngineError> {
-        self.answer("isready", "readyok", HANDSHAKE).map(drop)
+        self.answer("isready", "readyok", self.ready).map(drop)
     }
 
     /// Asks the engine to quit, and kills it if it does not.
@@ -285,6 +310,29 @@ mod tests {
         assert_eq!(name("option name Bare"), Some("Bare".to_string()));
         assert_eq!(name("option type spin"), None);
         assert_eq!(name("option name type spin"), None);
+    }
+
+    #[test]
+    fn a_large_table_gets_longer_to_be_ready() {
+        let opts = |kv: &[(&str, &str)]| -> Vec<(String, String)> {
+            kv.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let limit = |kv: &[(&str, &str)]| ready_limit(&opts(kv));
+        assert_eq!(limit(&[]), HANDSHAKE);
+        assert_eq!(limit(&[("threads", "2")]), HANDSHAKE);
+        assert_eq!(limit(&[("hash", "0")]), HANDSHAKE);
+        assert_eq!(limit(&[("Hash", "1023")]), HANDSHAKE);
+        assert_eq!(limit(&[("hash", "1024")]), Duration::from_secs(13));
+        assert_eq!(limit(&[("HASH", " 16384 ")]), Duration::from_secs(58));
+        assert_eq!(
+            limit(&[("hash", "64"), ("hash", "2048")]),
+            Duration::from_secs(16)
+        );
+        assert_eq!(limit(&[("hash", "lots")]), HANDSHAKE);
+        let most = Duration::from_secs(10 + 3 * 1024);
+        assert_eq!(limit(&[("hash", &u64::MAX.to_string())]), most);
     }
 
     #[test]

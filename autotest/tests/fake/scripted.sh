@@ -31,6 +31,8 @@
 #   hang-isready       answers `uci`, then never anything (not `isready`)
 #   slow[:MS]          answers `go` with a legal move only after MS ms
 #                      (default 1000), but answers `isready` at once meanwhile
+#   slow-isready:MS    as good, but answers every `isready` only after MS ms
+#                      (an engine zeroing a large table)
 #   garbage            on `go`: noise lines and bogus `info`, then a garbage
 #                      `bestmove`
 #   garbage-binary     as garbage, with bytes that are not UTF-8 (the engine
@@ -46,12 +48,15 @@ mode=${1:?usage: scripted.sh MODE [PIDDIR [LOG]]}
 piddir=${2:-}
 log=${3:-}
 slow_ms=1000
+ready_ms=0
 score_cp=0
 nozap_option=0
 stderr_mode=""
 case $mode in
 slow:*) slow_ms=${mode#slow:}
     mode=slow ;;
+slow-isready:*) ready_ms=${mode#slow-isready:}
+    mode=good ;;
 score:*) score_cp=${mode#score:}
     mode=good ;;
 nozap-option) nozap_option=1
@@ -69,7 +74,8 @@ fi
 
 ply=0       # moves played in the last `position`
 hung=0      # hang modes: 1 once it stopped answering
-due_us=""   # slow mode: when the pending bestmove is due (µs since epoch)
+due_us=""   # slow modes: when the pending answer is due (µs since epoch)
+due=""      # that answer: bestmove or readyok
 if [[ $mode == hang-handshake ]]; then
     hung=1
 fi
@@ -126,7 +132,8 @@ on_go() {
         exit 3 ;;
     hang) hung=1 ;;
     slow) now_us
-        due_us=$((now + slow_ms * 1000)) ;;
+        due_us=$((now + slow_ms * 1000))
+        due=bestmove ;;
     garbage | garbage-binary) garbage ;;
     *) echo "info string scripted.sh: unknown mode $mode"
         exit 2 ;;
@@ -140,7 +147,7 @@ handle() {
     uci)
         echo "id name fake-$mode"
         echo "id author autotest fault tests"
-        echo "option name Hash type spin default 16 min 1 max 1024"
+        echo "option name Hash type spin default 16 min 1 max 65536"
         if ((nozap_option)); then
             echo "option name no_zap_plies type spin default 100 min 0 max 1000"
         fi
@@ -155,6 +162,12 @@ handle() {
         fi
         ;;
     isready)
+        if ((ready_ms > 0)); then
+            now_us
+            due_us=$((now + ready_ms * 1000))
+            due=readyok
+            return
+        fi
         echo "readyok"
         if [[ $mode == early-exit ]]; then
             exit 0
@@ -183,8 +196,12 @@ while :; do
         now_us
         left=$((due_us - now))
         if ((left <= 0)); then
-            move_for
-            echo "bestmove $mv"
+            if [[ $due == readyok ]]; then
+                echo "readyok"
+            else
+                move_for
+                echo "bestmove $mv"
+            fi
             due_us=""
             continue
         fi

@@ -173,7 +173,8 @@ fn sound_searches_pass_every_check() {
             "{ON}position startpos\ngo depth 5\n\
              position fen 4nese2/1nn6/1SS6/8/4sw3/8/8/8 B\ngo depth 5\n\
              position fen 8/8/8/8/8/8/8/nn6NN W moves h0L\ngo depth 2\n\
-             setoption name threads value 2\nposition endgame\ngo depth 6\n\
+             setoption name threads value 2\nsetoption name split_depth value 0\n\
+             position endgame\ngo depth 6\n\
              position startpos moves g4L b3L\ngo nodes 50000\n\
              setoption name split_depth value 2\nposition startpos\ngo depth 6\n"
         ))

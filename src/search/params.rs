@@ -57,9 +57,11 @@ pub struct Params {
     /// and 1. 0 (the odd helpers deeper) until an SPRT with threads
     /// decides (BENCHMARKS.md, "Threads in the search").
     pub smp_lead: u32,
-    /// With threads, 0: Lazy SMP (every thread searches the whole tree
-    /// into the shared table); n > 0: the threads split the tree instead,
-    /// sharing the moves of nodes at least n plies deep (`pvs::split`).
+    /// With threads, n > 0: the threads split the tree, sharing the moves
+    /// of nodes at least n plies deep (`pvs::split`); 3 by default since
+    /// its SPRT against Lazy SMP (BENCHMARKS.md, "Threads: the limit, day
+    /// by day"); 0: Lazy SMP (every thread searches the whole tree into the
+    /// shared table).
     pub split_depth: u32,
     /// Check every structure's invariants after every make/unmake and at
     /// every node (the `check_rep` option; see `crate::check_rep`). Always false, and
@@ -97,7 +99,7 @@ pub const PARAMS: &[Declaration<Params>] = &[
     Declaration::check("mcts_policy", true, bool_field!(mcts_policy)),
     Declaration::spin("bf_stop", 50, 0, 100_000, number_field!(bf_stop)),
     Declaration::spin("smp_lead", 0, 0, 1, number_field!(smp_lead)),
-    Declaration::spin("split_depth", 0, 0, 64, number_field!(split_depth)),
+    Declaration::spin("split_depth", 3, 0, 64, number_field!(split_depth)),
 ];
 
 /// `check_rep`: check every structure's invariants during the search; an

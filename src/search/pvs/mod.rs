@@ -6,10 +6,11 @@
 //! second occurrence is a draw (`DrawRules::in_tree`).
 //!
 //! Here, `think`: one `go` — iterative deepening on the main thread,
-//! helper threads searching the same position into the shared table (Lazy
-//! SMP, every other helper one ply deeper: `smp_lead`) or, with
-//! `split_depth`, taking shares of the main thread's nodes (`split`), the
-//! stop rules and the answer. Beside it: `movepick` (a node's moves in
+//! helper threads taking shares of the main thread's nodes from
+//! `split_depth` plies deep (`split`, the default) or, with `split_depth`
+//! 0, searching the same position into the shared table (Lazy SMP, every
+//! other helper one ply deeper: `smp_lead`), the stop rules and the
+//! answer. Beside it: `movepick` (a node's moves in
 //! order) with its killer and history tables (`order`), and the thread's
 //! `check_rep` invariants (`check`).
 

@@ -312,7 +312,7 @@ EOF
   # threads share the tree (the split search), b's race through it (Lazy SMP).
   "$autotest" -tournament gauntlet \
     -engine cmd="$wrapper" name=a depth=$depth_a nodes=150000 $common option.hash=1 option.tt_ways=2 option.split_depth=2 \
-    -engine cmd="$wrapper" name=b depth=$depth_b nodes=150000 $common option.use_nmm=false option.use_nnue=false \
+    -engine cmd="$wrapper" name=b depth=$depth_b nodes=150000 $common option.split_depth=0 option.use_nmm=false option.use_nnue=false \
     -engine cmd="$wrapper" name=c nodes=3000 $common option.Search=mcts option.mcts_tree_mb=16 \
     -games "$((n_games / 2))" -concurrency 2 -maxmoves "$n_moves" \
     -openings file=autotest/openings.txt -pgnout "$dir/games.pgn" \

@@ -9,7 +9,7 @@
 # are such sets: see BENCHMARKS.md).
 # usage: scripts/thread_speedup.sh <depth> <rounds> [threads] [NAME=VALUE ...]
 #   threads: of the threaded side, default 2
-#   NAME=VALUE: options of the threaded side only (e.g. split_depth=3)
+#   NAME=VALUE: options of the threaded side only (e.g. split_depth=0 for Lazy SMP)
 #   LEISERCHESS, POSITIONS: as for scripts/time_to_depth.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -10,9 +10,9 @@
 //! `split_depth` plies deep (`split`, the default) or, with `split_depth`
 //! 0, searching the same position into the shared table (Lazy SMP, every
 //! other helper one ply deeper: `smp_lead`), the stop rules and the
-//! answer. Beside it: `movepick` (a node's moves in
-//! order) with its killer and history tables (`order`), and the thread's
-//! `check_rep` invariants (`check`).
+//! answer. Beside it: `movepick` (a node's moves in order) with its
+//! killer and history tables (`order`), and the thread's `check_rep`
+//! invariants (`check`).
 
 /// Runs the statements only while the `check_rep` option is on, and only in
 /// builds with the `debug-commands` feature: without it they do not exist,

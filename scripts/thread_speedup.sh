@@ -11,6 +11,10 @@
 #   threads: of the threaded side, default 2
 #   NAME=VALUE: options of the threaded side only (e.g. split_depth=0 for Lazy SMP)
 #   LEISERCHESS, POSITIONS: as for scripts/time_to_depth.sh
+#   CEILING=1: each round also runs [threads] one-thread engines side by
+#   side, what the cores give processes that share nothing but the
+#   machine, and prints that ceiling beside the threads' speed-up (a
+#   shared or virtual machine's cores give from 1.8x to 2x, day by day)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: $0 <depth> <rounds> [threads] [NAME=VALUE ...]"
@@ -30,16 +34,35 @@ if [ -z "${LEISERCHESS:-}" ]; then
   export LEISERCHESS=./target/release/leiserchess
 fi
 runs=$(mktemp)
-trap 'rm -f "$runs"' EXIT
+sides=()
+trap 'kill "${sides[@]}" 2>/dev/null || true; rm -f "$runs" "$runs".side*' EXIT
 start=$(date +%s)
 for r in $(seq "$rounds"); do
   # Each run's lines go to the record, its total (ms) to the progress line.
   one=$(scripts/time_to_depth.sh "$depth" 1 | sed 's/^/one /' | tee -a "$runs" | awk '$2 == "total" {print $3}')
   many=$(scripts/time_to_depth.sh "$depth" "$threads" "$@" | sed 's/^/many /' | tee -a "$runs" | awk '$2 == "total" {print $3}')
+  side=""
+  if [ -n "${CEILING:-}" ]; then
+    # The engines start together and search the same positions in the
+    # same order, so they search each position side by side (the last
+    # one's tail may run alone).
+    sides=()
+    for e in $(seq "$threads"); do
+      scripts/time_to_depth.sh "$depth" 1 >"$runs.side$e" &
+      sides+=($!)
+    done
+    wait "${sides[@]}"
+    sides=()
+    for e in $(seq "$threads"); do
+      sed "s/^/side$e /" "$runs.side$e" >>"$runs"
+    done
+    side=$(awk '$1 == "total" {printf " %s", $2}' "$runs".side*)
+    side=", $threads engines side by side$side ms"
+  fi
   spent=$(($(date +%s) - start))
   left=$((spent * (rounds - r) / r))
-  printf 'round %d/%d: 1 thread %s ms, %d threads %s ms; about %dm%02ds left\n' \
-    "$r" "$rounds" "$one" "$threads" "$many" $((left / 60)) $((left % 60))
+  printf 'round %d/%d: 1 thread %s ms, %d threads %s ms%s; about %dm%02ds left\n' \
+    "$r" "$rounds" "$one" "$threads" "$many" "$side" $((left / 60)) $((left % 60))
 done
 # Medians: per side of the totals, then per position of its times.
 awk -v threads="$threads" -v opts="$*" '
@@ -59,7 +82,9 @@ awk -v threads="$threads" -v opts="$*" '
     nodes[$1, fen] = nodes[$1, fen] " " $6
   }
   END {
-    printf "position  1 thread (ms)  %d threads (ms)  speed-up  nodes\n", threads
+    ceiling = ("side1", order[1]) in ms
+    printf "position  1 thread (ms)  %d threads (ms)  speed-up  nodes%s\n", threads,
+      ceiling ? "  cores" : ""
     for (i = 1; i <= count; i++) {
       f = order[i]
       a = median(ms["one", f]); b = median(ms["many", f])
@@ -67,11 +92,26 @@ awk -v threads="$threads" -v opts="$*" '
       up = (a > 0 ? a : 1) / (b > 0 ? b : 1)
       ratio = median(nodes["many", f]) / median(nodes["one", f])
       logs += log(up); node_logs += log(ratio)
-      printf "%8d  %13d  %15d  %7.2fx  %.2fx  %s\n", i, a, b, up, ratio, f
+      cores = ""
+      if (ceiling) {
+        # Side by side, `threads` engines did that many times the work of
+        # one alone, in their mean time.
+        side = 0
+        for (e = 1; e <= threads; e++) side += median(ms["side" e, f]) / threads
+        c = threads * (a > 0 ? a : 1) / (side > 0 ? side : 1)
+        ceiling_logs += log(c)
+        cores = sprintf("  %5.2fx", c)
+      }
+      printf "%8d  %13d  %15d  %7.2fx  %.2fx%s  %s\n", i, a, b, up, ratio, cores, f
     }
     a = median(total["one"]); b = median(total["many"])
     printf "median total: 1 thread %d ms, %d threads%s %d ms: %.2fx\n", a, threads,
       opts == "" ? "" : " (" opts ")", b, a / (b > 0 ? b : 1)
     printf "geometric mean over %d positions: speed-up %.2fx, nodes %.2fx\n", count,
       exp(logs / count), exp(node_logs / count)
+    if (ceiling) {
+      c = exp(ceiling_logs / count)
+      printf "the cores: %d one-thread engines side by side %.2fx one alone (geometric mean); the threads reach %.0f%% of it\n",
+        threads, c, 100 * exp(logs / count) / c
+    }
   }' "$runs"

@@ -11,10 +11,11 @@
 #   threads: of the threaded side, default 2
 #   NAME=VALUE: options of the threaded side only (e.g. split_depth=0 for Lazy SMP)
 #   LEISERCHESS, POSITIONS: as for scripts/time_to_depth.sh
-#   CEILING=1: each round also runs [threads] one-thread engines side by
-#   side, what the cores give processes that share nothing but the
-#   machine, and prints that ceiling beside the threads' speed-up (a
-#   shared or virtual machine's cores give from 1.8x to 2x, day by day)
+#   CEILING=1 (default 0, off): each round also runs [threads] one-thread
+#   engines side by side, what the cores give processes that share
+#   nothing but the machine, and prints that ceiling beside the threads'
+#   speed-up (a shared or virtual machine's cores give from 1.8x to 2x,
+#   day by day)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: $0 <depth> <rounds> [threads] [NAME=VALUE ...]"
@@ -42,10 +43,10 @@ for r in $(seq "$rounds"); do
   one=$(scripts/time_to_depth.sh "$depth" 1 | sed 's/^/one /' | tee -a "$runs" | awk '$2 == "total" {print $3}')
   many=$(scripts/time_to_depth.sh "$depth" "$threads" "$@" | sed 's/^/many /' | tee -a "$runs" | awk '$2 == "total" {print $3}')
   side=""
-  if [ -n "${CEILING:-}" ]; then
+  if [ "${CEILING:-0}" != 0 ]; then
     # The engines start together and search the same positions in the
-    # same order, so they search each position side by side (the last
-    # one's tail may run alone).
+    # same order, so they search each position side by side (the one that
+    # finishes last may search its final position alone).
     sides=()
     for e in $(seq "$threads"); do
       scripts/time_to_depth.sh "$depth" 1 >"$runs.side$e" &

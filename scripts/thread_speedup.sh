@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The threads' time-to-depth speed-up, measured as BENCHMARKS.md does: one
-# thread and several alternated round by round (a machine's speed drifts
-# by a few percent from one set of runs to the next, so only runs of one
-# set are compared), then the median of each side, their ratio, and the
+# thread and several alternated round by round, each going first in turn
+# (a machine's speed drifts by a few percent from one set of runs to the
+# next, so only runs of one set are compared), then the median of each side, their ratio, and the
 # same per position. Over many positions the total is decided by the few
 # largest trees, so the geometric mean of the per-position speed-ups is
 # printed too (bench/time-to-depth.fen and bench/time-to-depth-101-300.fen
@@ -37,29 +37,44 @@ fi
 runs=$(mktemp)
 sides=()
 trap 'kill "${sides[@]}" 2>/dev/null || true; rm -f "$runs" "$runs".side*' EXIT
+options=("$@")
+# A round's runs, each recording its lines and keeping its total (ms) for
+# the progress line.
+run_one() {
+  one=$(scripts/time_to_depth.sh "$depth" 1 | sed 's/^/one /' | tee -a "$runs" | awk '$2 == "total" {print $3}')
+}
+run_many() {
+  many=$(scripts/time_to_depth.sh "$depth" "$threads" "${options[@]}" | sed 's/^/many /' | tee -a "$runs" | awk '$2 == "total" {print $3}')
+}
+run_sides() {
+  # The engines start together and search the same positions in the
+  # same order, so they search each position side by side (the one that
+  # finishes last may search its final position alone).
+  sides=()
+  for e in $(seq "$threads"); do
+    scripts/time_to_depth.sh "$depth" 1 >"$runs.side$e" &
+    sides+=($!)
+  done
+  wait "${sides[@]}"
+  sides=()
+  for e in $(seq "$threads"); do
+    sed "s/^/side$e /" "$runs.side$e" >>"$runs"
+  done
+  side=$(awk '$1 == "total" {printf " %s", $2}' "$runs".side*)
+  side=", $threads engines side by side$side ms"
+}
+configs=(run_one run_many)
+side=""
+if [ "${CEILING:-0}" != 0 ]; then
+  configs+=(run_sides)
+fi
 start=$(date +%s)
 for r in $(seq "$rounds"); do
-  # Each run's lines go to the record, its total (ms) to the progress line.
-  one=$(scripts/time_to_depth.sh "$depth" 1 | sed 's/^/one /' | tee -a "$runs" | awk '$2 == "total" {print $3}')
-  many=$(scripts/time_to_depth.sh "$depth" "$threads" "$@" | sed 's/^/many /' | tee -a "$runs" | awk '$2 == "total" {print $3}')
-  side=""
-  if [ "${CEILING:-0}" != 0 ]; then
-    # The engines start together and search the same positions in the
-    # same order, so they search each position side by side (the one that
-    # finishes last may search its final position alone).
-    sides=()
-    for e in $(seq "$threads"); do
-      scripts/time_to_depth.sh "$depth" 1 >"$runs.side$e" &
-      sides+=($!)
-    done
-    wait "${sides[@]}"
-    sides=()
-    for e in $(seq "$threads"); do
-      sed "s/^/side$e /" "$runs.side$e" >>"$runs"
-    done
-    side=$(awk '$1 == "total" {printf " %s", $2}' "$runs".side*)
-    side=", $threads engines side by side$side ms"
-  fi
+  # The configurations take turns going first, so that the machine's
+  # drift within a round falls on each alike.
+  for k in $(seq 0 $((${#configs[@]} - 1))); do
+    "${configs[$(((r - 1 + k) % ${#configs[@]}))]}"
+  done
   spent=$(($(date +%s) - start))
   left=$((spent * (rounds - r) / r))
   printf 'round %d/%d: 1 thread %s ms, %d threads %s ms%s; about %dm%02ds left\n' \

@@ -38,14 +38,15 @@ runs=$(mktemp)
 sides=()
 trap 'kill "${sides[@]}" 2>/dev/null || true; rm -f "$runs" "$runs".side*' EXIT
 options=("$@")
-# A round's runs, each recording its lines and keeping its total (ms) for
-# the progress line.
-run_one() {
-  one=$(scripts/time_to_depth.sh "$depth" 1 | sed 's/^/one /' | tee -a "$runs" | awk '$2 == "total" {print $3}')
+# A round's runs, each recording its lines under its name and keeping its
+# total (ms) for the progress line.
+timed() {
+  local name=$1
+  shift
+  scripts/time_to_depth.sh "$depth" "$@" | sed "s/^/$name /" | tee -a "$runs" | awk '$2 == "total" {print $3}'
 }
-run_many() {
-  many=$(scripts/time_to_depth.sh "$depth" "$threads" "${options[@]}" | sed 's/^/many /' | tee -a "$runs" | awk '$2 == "total" {print $3}')
-}
+run_one() { one=$(timed one 1); }
+run_many() { many=$(timed many "$threads" "${options[@]}"); }
 run_sides() {
   # The engines start together and search the same positions in the
   # same order, so they search each position side by side (the one that

@@ -42,16 +42,32 @@ function showOptions(list) {
   }
 }
 
+// Answers can arrive out of order (the listing asked for when the panel
+// opens can cross a change sent at once): a listing is shown only if it
+// was asked for after the one shown last, so a stale one never replaces a
+// newer one.
+let optionsAsked = 0;
+let optionsShown = 0;
+
+async function askOptions(method, body) {
+  const n = ++optionsAsked;
+  const r = await api(method, "/api/options", body);
+  if (r.ok && n > optionsShown) {
+    optionsShown = n;
+    showOptions(r.data.options);
+  }
+  return r;
+}
+
 async function setOption(o, input) {
   const body = { name: o.name };
   if (o.type === "check") body.value = input.checked;
   else if (o.type !== "button") body.value = input.value;
-  const r = await api("POST", "/api/options", body);
+  const r = await askOptions("POST", body);
   const report = $("options-report");
   report.classList.toggle("error", !r.ok);
   report.textContent = r.ok ? r.data.report : r.error;
-  if (r.ok) showOptions(r.data.options);
-  else loadOptions();
+  if (!r.ok) loadOptions();
 }
 
 // The search picked beside the analysis: the `Search` option's choices
@@ -62,20 +78,18 @@ function showSearch(o) {
 }
 
 async function setSearch() {
-  const r = await api("POST", "/api/options", { name: "Search", value: $("search").value });
+  const r = await askOptions("POST", { name: "Search", value: $("search").value });
   if (!r.ok) {
     say(r.error, true);
     return loadOptions();
   }
-  showOptions(r.data.options);
   say(r.data.report + (S.analysing ? "; the analysis starts again with it." : ", for the engine's next search."));
   restartAnalysis();
 }
 
 async function loadOptions() {
-  const r = await api("GET", "/api/options");
-  if (r.ok) showOptions(r.data.options);
-  else $("options-report").textContent = r.error;
+  const r = await askOptions("GET");
+  if (!r.ok) $("options-report").textContent = r.error;
 }
 
 $("options").addEventListener("toggle", () => {

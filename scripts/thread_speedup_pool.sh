@@ -10,7 +10,7 @@
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 <thread_speedup.sh output> ..." >&2; exit 2; }
 for f in "$@"; do
-  [ -r "$f" ] || { echo "cannot read '$f'" >&2; exit 2; }
+  [ -r "$f" ] && [ -s "$f" ] || { echo "'$f': missing, unreadable or empty" >&2; exit 2; }
 done
 awk '
   FNR == 1 { days++ }
@@ -53,7 +53,7 @@ awk '
     # The cores: what as many one-thread engines side by side got (CEILING=1).
     if (nc == count) printf ", %.0f%% of the cores", 100 * exp(C / nc)
     printf "\n"
-    split("under 0.3 s|0.3-1 s|1 s and more", names, "|")
     printf "  each output:"; for (d = 1; d <= days; d++) printf " %.2fx", exp(day[d] / dayn[d]); printf "\n"
+    split("under 0.3 s|0.3-1 s|1 s and more", names, "|")
     for (k = 1; k <= 3; k++) if (bc[names[k]]) show("  one thread " names[k], bc[names[k]], bl[names[k]], bn[names[k]])
   }' "$@"

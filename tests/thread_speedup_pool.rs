@@ -88,6 +88,14 @@ fn outputs_of_different_position_sets_are_refused() {
 }
 
 #[test]
+fn an_empty_output_is_refused() {
+    let out = pool("void", &[String::new()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("missing, unreadable or empty"), "{err}");
+}
+
+#[test]
 fn an_output_without_a_table_is_refused() {
     let out = pool("empty", &["round 1/1: interrupted\n".to_string()]);
     let err = String::from_utf8_lossy(&out.stderr);

@@ -18,12 +18,12 @@ awk '
   $1 ~ /^[0-9]+$/ && $4 ~ /x$/ && $5 ~ /x$/ {
     cores = ($6 ~ /x$/)
     fen = $(6 + cores); for (i = 7 + cores; i <= NF; i++) fen = fen " " $i
-    if (!(fen in seen)) { seen[fen] = 1; order[++count] = fen }
+    if (!(fen in got)) order[++count] = fen
     day[days] += log($4 + 0); dayn[days]++
     got[fen]++; ms[fen] += $2; sp[fen] += log($4 + 0); nd[fen] += log($5 + 0)
     if (cores) { cr[fen] += log($4 / $6); ncr[fen]++ }
   }
-  # Heapsort: no recursion, whatever the repeats.
+  # Heapsort (mawk has no asort): no recursion, whatever the repeats.
   function sift(a, i, n,   c, t) {
     while ((c = 2 * i) <= n) {
       if (c < n && a[c + 1] > a[c]) c++

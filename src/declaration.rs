@@ -103,6 +103,9 @@ pub struct Declaration<T> {
     pub default: i64,
     pub effect: Effect,
     pub store: Store<T>,
+    /// What the option does, in a line: the options table of README.md
+    /// (`leiserchess options --markdown`) is made from it.
+    pub about: &'static str,
 }
 
 impl<T> Declaration<T> {
@@ -112,6 +115,7 @@ impl<T> Declaration<T> {
         min: i64,
         max: i64,
         store: Store<T>,
+        about: &'static str,
     ) -> Self {
         Declaration {
             name,
@@ -119,16 +123,23 @@ impl<T> Declaration<T> {
             default,
             effect: Effect::None,
             store,
+            about,
         }
     }
 
-    pub const fn check(name: &'static str, default: bool, store: Store<T>) -> Self {
+    pub const fn check(
+        name: &'static str,
+        default: bool,
+        store: Store<T>,
+        about: &'static str,
+    ) -> Self {
         Declaration {
             name,
             kind: Kind::Check,
             default: default as i64,
             effect: Effect::None,
             store,
+            about,
         }
     }
 
@@ -138,6 +149,7 @@ impl<T> Declaration<T> {
         default: usize,
         choices: &'static [&'static str],
         store: Store<T>,
+        about: &'static str,
     ) -> Self {
         Declaration {
             name,
@@ -145,26 +157,29 @@ impl<T> Declaration<T> {
             default: default as i64,
             effect: Effect::None,
             store,
+            about,
         }
     }
 
-    pub const fn text(name: &'static str, store: Store<T>) -> Self {
+    pub const fn text(name: &'static str, store: Store<T>, about: &'static str) -> Self {
         Declaration {
             name,
             kind: Kind::Text,
             default: 0,
             effect: Effect::None,
             store,
+            about,
         }
     }
 
-    pub const fn button(name: &'static str) -> Self {
+    pub const fn button(name: &'static str, about: &'static str) -> Self {
         Declaration {
             name,
             kind: Kind::Button,
             default: 0,
             effect: Effect::None,
             store: Store::Nothing,
+            about,
         }
     }
 
@@ -206,9 +221,9 @@ mod tests {
     }
 
     const TWO: &[Declaration<Two>] = &[
-        Declaration::spin("a", 7, 0, 9, number_field!(a)),
-        Effect::NewTable.on(Declaration::check("b", true, bool_field!(b))),
-        Declaration::text("c", text_field!(c)),
+        Declaration::spin("a", 7, 0, 9, number_field!(a), "a number"),
+        Effect::NewTable.on(Declaration::check("b", true, bool_field!(b), "a flag")),
+        Declaration::text("c", text_field!(c), "a name"),
     ];
 
     #[test]

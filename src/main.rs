@@ -5,7 +5,7 @@
 #![forbid(unsafe_code)]
 
 use clap::{value_parser, Parser, Subcommand};
-use leiserchess::config::{flag_value, EngineConfig};
+use leiserchess::config::{flag_value, listing, EngineConfig};
 use leiserchess::eval::{bench, Weights};
 use leiserchess::lab::{book, datagen, error_fit, policy, train, tune, wdl};
 use leiserchess::rules::board::Board;
@@ -49,6 +49,7 @@ enum Command {
     Perft(PerftArgs),
     Bench(BenchArgs),
     Evalbench(EvalbenchArgs),
+    Options(OptionsArgs),
     Gui(leiserchess::gui::Args),
     Datagen(datagen::Args),
     Tune(tune::Args),
@@ -156,6 +157,14 @@ struct EvalbenchArgs {
     seconds: f64,
 }
 
+/// List the engine's options: default, range and what each does.
+#[derive(clap::Args)]
+struct OptionsArgs {
+    /// As a Markdown table (README.md's options table).
+    #[arg(long)]
+    markdown: bool,
+}
+
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     let cli = match Cli::try_parse_from(&args) {
@@ -171,6 +180,15 @@ fn main() -> ExitCode {
         Some(Command::Perft(a)) => perft_command(&a),
         Some(Command::Bench(a)) => bench_command(&a),
         Some(Command::Evalbench(a)) => evalbench_command(&a),
+        Some(Command::Options(a)) => {
+            let listing = if a.markdown {
+                listing::markdown()
+            } else {
+                listing::plain()
+            };
+            print!("{listing}");
+            Ok(())
+        }
         Some(Command::Gui(a)) => leiserchess::gui::command(&a),
         Some(Command::Datagen(a)) => datagen::command(&a),
         Some(Command::Tune(a)) => tune::command(&a),

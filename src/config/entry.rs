@@ -77,6 +77,11 @@ impl Entry {
         each!(self, d => d.effect)
     }
 
+    /// What the option does, in a line.
+    pub fn about(self) -> &'static str {
+        each!(self, d => d.about)
+    }
+
     /// Parses `value` for this option and stores it in `c`; returns the
     /// report line and whether the number given was clamped into range.
     /// Nothing changes on an error.

@@ -12,6 +12,7 @@
 mod entry;
 mod error;
 mod flags;
+pub mod listing;
 
 use crate::declaration::{
     self, bool_field, number_field, text_field, Declaration, Effect, Kind, Store,
@@ -56,7 +57,14 @@ pub struct EngineConfig {
 
 /// The engine's own options that `uci` lists first.
 pub const ENGINE_FIRST: &[Declaration<EngineConfig>] = &[
-    Declaration::spin("threads", 1, 1, 64, number_field!(threads)),
+    Declaration::spin(
+        "threads",
+        1,
+        1,
+        64,
+        number_field!(threads),
+        "Search threads",
+    ),
     Declaration::combo(
         "Search",
         0,
@@ -65,18 +73,51 @@ pub const ENGINE_FIRST: &[Declaration<EngineConfig>] = &[
             set: |c, v| c.algorithm = Algorithm::from_index(v),
             get: |c| c.algorithm as i64,
         },
+        "The search a `go` runs: PVS, Monte-Carlo tree search or best-first",
     ),
-    Declaration::spin("mcts_tree_mb", 256, 1, 65536, number_field!(tree_mb)),
+    Declaration::spin(
+        "mcts_tree_mb",
+        256,
+        1,
+        65536,
+        number_field!(tree_mb),
+        "MCTS: the tree's memory in MB; a full tree stops growing and says so",
+    ),
 ];
 
 /// The engine's own options that `uci` lists after the search's.
 pub const ENGINE_LAST: &[Declaration<EngineConfig>] = &[
-    Declaration::check("OwnBook", true, bool_field!(own_book)),
-    Effect::LoadBook.on(Declaration::text("BookFile", text_field!(book_file))),
-    Effect::LoadNet.on(Declaration::text("EvalFile", text_field!(eval_file))),
-    Effect::LoadPolicy.on(Declaration::text("PolicyFile", text_field!(policy_file))),
-    Declaration::check("UCI_ShowWDL", false, bool_field!(show_wdl)),
-    Effect::NewTable.on(Declaration::button("Clear Hash")),
+    Declaration::check(
+        "OwnBook",
+        true,
+        bool_field!(own_book),
+        "Answer a `go` on the clock from the opening book when the position is in it",
+    ),
+    Effect::LoadBook.on(Declaration::text(
+        "BookFile",
+        text_field!(book_file),
+        "An opening book from `leiserchess book` (empty: the book built into the engine)",
+    )),
+    Effect::LoadNet.on(Declaration::text(
+        "EvalFile",
+        text_field!(eval_file),
+        "A net from `leiserchess train` (empty: the net built into the engine)",
+    )),
+    Effect::LoadPolicy.on(Declaration::text(
+        "PolicyFile",
+        text_field!(policy_file),
+        "A move policy from `leiserchess train-policy` (empty: the one built into the engine)",
+    )),
+    Declaration::check(
+        "UCI_ShowWDL",
+        false,
+        bool_field!(show_wdl),
+        "Add `wdl W D L` (per mille) after each score",
+    ),
+    Effect::NewTable.on(Declaration::button(
+        "Clear Hash",
+        "Empty the transposition table",
+    )),
 ];
 
 impl Default for EngineConfig {

@@ -27,6 +27,9 @@ use std::path::{Path, PathBuf};
 fn main() {
     let args = Arguments::from_args();
     let repo = repo();
+    // Made once: trials that remade the links could pull them from under
+    // a block running beside them.
+    let bins = run::Binaries::of_this_build();
     let mut trials: Vec<Trial> = documents(&repo)
         .into_iter()
         .map(|doc| {
@@ -35,8 +38,10 @@ fn main() {
                 .unwrap_or(&doc)
                 .display()
                 .to_string();
-            let repo = repo.clone();
-            Trial::test(name.clone(), move || check_document(&repo, &doc, &name))
+            let (repo, bins) = (repo.clone(), bins.clone());
+            Trial::test(name.clone(), move || {
+                check_document(&repo, &bins?, &doc, &name)
+            })
         })
         .collect();
     trials.push(Trial::test("harness: blocks and their kinds", || {
@@ -45,7 +50,7 @@ fn main() {
     }));
     trials.push(Trial::test("harness: a broken example fails", {
         let repo = repo.clone();
-        move || broken_examples_fail(&repo)
+        move || broken_examples_fail(&repo, &bins?)
     }));
     libtest_mimic::run(&args, trials).exit();
 }
@@ -76,25 +81,24 @@ fn documents(repo: &Path) -> Vec<PathBuf> {
 
 /// Runs or checks each block of one document, in order; the first that
 /// fails ends it, named by its line.
-fn check_document(repo: &Path, doc: &Path, name: &str) -> Result<(), Failed> {
+fn check_document(repo: &Path, bins: &run::Binaries, doc: &Path, name: &str) -> Result<(), Failed> {
     let text = std::fs::read_to_string(doc).map_err(|e| format!("{name}: {e}"))?;
     let blocks = blocks::parse(&text).map_err(|e| format!("{name}: {e}"))?;
-    let bins = run::Binaries::of_this_build()?;
     let scratch = run::scratch(repo, name)?;
     let (mut ran, mut checked) = (0, 0);
     for block in &blocks {
         let at = |e: String| Failed::from(format!("{name}:{}: {e}", block.line));
         match block.kind {
             Kind::Sh => {
-                run::shell(&bins, &scratch, block).map_err(at)?;
+                run::shell(bins, &scratch, block).map_err(at)?;
                 ran += 1;
             }
             Kind::ShNoRun => {
-                static_check::commands(repo, &bins, block).map_err(at)?;
+                static_check::commands(repo, bins, block).map_err(at)?;
                 checked += 1;
             }
             Kind::Uci => {
-                run::uci(&bins, &scratch, block).map_err(at)?;
+                run::uci(bins, &scratch, block).map_err(at)?;
                 ran += 1;
             }
             Kind::Lauto => {
@@ -110,8 +114,7 @@ fn check_document(repo: &Path, doc: &Path, name: &str) -> Result<(), Failed> {
 
 /// Each kind of block, broken, is caught: a failing command, a refused
 /// UCI line, an unknown flag, make target or script, a bad config.
-fn broken_examples_fail(repo: &Path) -> Result<(), Failed> {
-    let bins = run::Binaries::of_this_build()?;
+fn broken_examples_fail(repo: &Path, bins: &run::Binaries) -> Result<(), Failed> {
     let scratch = run::scratch(repo, "harness-self-test")?;
     let block = |kind, text: &str| Block {
         kind,
@@ -154,9 +157,9 @@ fn broken_examples_fail(repo: &Path) -> Result<(), Failed> {
     ];
     for (kind, good, bad) in good_and_bad {
         let check = |b: &Block| match kind {
-            Kind::Sh => run::shell(&bins, &scratch, b),
-            Kind::Uci => run::uci(&bins, &scratch, b),
-            Kind::ShNoRun => static_check::commands(repo, &bins, b),
+            Kind::Sh => run::shell(bins, &scratch, b),
+            Kind::Uci => run::uci(bins, &scratch, b),
+            Kind::ShNoRun => static_check::commands(repo, bins, b),
             Kind::Lauto => lauto(b),
             Kind::Shown => Ok(()),
         };

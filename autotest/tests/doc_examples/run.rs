@@ -18,6 +18,7 @@ const ERROR: &str = "info string error";
 
 /// This build's `leiserchess` and `autotest`, and a directory holding
 /// just those two names, for PATH.
+#[derive(Clone)]
 pub struct Binaries {
     pub leiserchess: PathBuf,
     pub autotest: PathBuf,
@@ -39,12 +40,8 @@ impl Binaries {
         for (name, target) in [("leiserchess", &leiserchess), ("autotest", &autotest)] {
             let link = dir.join(name);
             let _ = std::fs::remove_file(&link);
-            // Tests run at once may race to make the same link.
-            if let Err(e) = std::os::unix::fs::symlink(target, &link) {
-                if !link.exists() {
-                    return Err(format!("{}: {e}", link.display()));
-                }
-            }
+            std::os::unix::fs::symlink(target, &link)
+                .map_err(|e| format!("{}: {e}", link.display()))?;
         }
         Ok(Binaries {
             leiserchess,

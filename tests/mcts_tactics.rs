@@ -3,7 +3,7 @@
 //! every one, and its solver's proofs agree with PVS's mate scores.
 //!
 //! The ignored `measure_against_pvs_at_equal_time` is BENCHMARKS.md's
-//! "MCTS tactics (issue 27)": MCTS within 100,000 playouts, then PVS with
+//! "MCTS tactics": MCTS within 100,000 playouts, then PVS with
 //! `go movetime` equal to MCTS's time on each position:
 //!
 //! ```sh

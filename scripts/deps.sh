@@ -6,6 +6,7 @@
 #   valgrind                   the consistency run's valgrind flavour
 #   time                       /usr/bin/time -v measures the consistency runs
 #   util-linux                 flock, which the consistency runs' engines share
+#   curl                       docs/GUI.md's example of the JSON API (the doc test)
 #
 # As root it installs the missing Debian packages with apt-get; otherwise it
 # prints the one command that would, and exits 1. The toolchain's rustfmt
@@ -19,6 +20,7 @@ wanted=(
   valgrind:/usr/bin/valgrind
   time:/usr/bin/time
   util-linux:/usr/bin/flock
+  curl:/usr/bin/curl
 )
 
 missing=()

@@ -91,22 +91,22 @@ pub const ENGINE_LAST: &[Declaration<EngineConfig>] = &[
         "OwnBook",
         true,
         bool_field!(own_book),
-        "Answer a `go` on the clock from the opening book when the position is in it",
+        "Play book moves unsearched when `go` sets no depth, nodes, mate or infinite",
     ),
     Effect::LoadBook.on(Declaration::text(
         "BookFile",
         text_field!(book_file),
-        "An opening book from `leiserchess book` (empty: the book built into the engine)",
+        "An opening book from `leiserchess book` (empty: the built-in one)",
     )),
     Effect::LoadNet.on(Declaration::text(
         "EvalFile",
         text_field!(eval_file),
-        "A net from `leiserchess train` (empty: the net built into the engine)",
+        "A net from `leiserchess train` (empty: the built-in one)",
     )),
     Effect::LoadPolicy.on(Declaration::text(
         "PolicyFile",
         text_field!(policy_file),
-        "A move policy from `leiserchess train-policy` (empty: the one built into the engine)",
+        "A move policy from `leiserchess train-policy` (empty: the built-in one)",
     )),
     Declaration::check(
         "UCI_ShowWDL",

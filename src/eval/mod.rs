@@ -47,28 +47,94 @@ pub struct Weights {
 
 /// Every weight as a UCI option: name, default, range, field.
 pub const WEIGHTS: &[Declaration<Weights>] = &[
-    Declaration::spin("pcentral", -1707, -10000, 10000, number_field!(pcentral), "Evaluation weight (ev): a Pawn's closeness to the centre (EVAL.md PCENTRAL)")
-    ,
-    Declaration::spin("pbetween", 2805, -10000, 10000, number_field!(pbetween), "Evaluation weight (ev): a Pawn in the rectangle the two Kings span (EVAL.md PBETWEEN)")
-    ,
-    Declaration::spin("kface", 18779, 0, 30000, number_field!(kface), "Evaluation weight (ev): a King facing towards the enemy King (EVAL.md KFACE)")
-    ,
-    Declaration::spin("kaggressive", 1336, 0, 60000, number_field!(kaggressive), "Evaluation weight (ev): a King's room behind it, away from the enemy King (EVAL.md KAGGRESSIVE)")
-    ,
-    Declaration::spin("lcoverage", 2119, 0, 10000, number_field!(lcoverage), "Evaluation weight (ev): one's laser paths a ply ahead, near the enemy King (EVAL.md LCOVERAGE)")
-    ,
-    Declaration::spin("kshield", 1827, -10000, 10000, number_field!(kshield), "Evaluation weight (ev): each own Pawn next to the King (ours, not EVAL.md's)")
-    ,
-    Declaration::spin("kfree", 1315, -10000, 10000, number_field!(kfree), "Evaluation weight (ev): each empty square next to the King (ours)")
-    ,
-    Declaration::spin("padvance", 435, -10000, 10000, number_field!(padvance), "Evaluation weight (ev): how far the own Pawns stand from their back rank (ours)")
-    ,
-    Declaration::spin("kshield2", 0, -10000, 10000, number_field!(kshield2), "Evaluation weight (ev): each own Pawn two squares from the King (ours)")
-    ,
-    Declaration::spin("kedge", 0, -10000, 10000, number_field!(kedge), "Evaluation weight (ev): a King on the board's edge (ours)")
-    ,
-    Declaration::spin("pconn", 0, -10000, 10000, number_field!(pconn), "Evaluation weight (ev): each own Pawn next to another (ours)")
-    ,
+    Declaration::spin(
+        "pcentral",
+        -1707,
+        -10000,
+        10000,
+        number_field!(pcentral),
+        "Weight (ev): a Pawn's closeness to the centre (EVAL.md PCENTRAL)",
+    ),
+    Declaration::spin(
+        "pbetween",
+        2805,
+        -10000,
+        10000,
+        number_field!(pbetween),
+        "Weight (ev): a Pawn in the rectangle the two Kings span (EVAL.md PBETWEEN)",
+    ),
+    Declaration::spin(
+        "kface",
+        18779,
+        0,
+        30000,
+        number_field!(kface),
+        "Weight (ev): a King facing towards the enemy King (EVAL.md KFACE)",
+    ),
+    Declaration::spin(
+        "kaggressive",
+        1336,
+        0,
+        60000,
+        number_field!(kaggressive),
+        "Weight (ev): a King's room away from the enemy King (EVAL.md KAGGRESSIVE)",
+    ),
+    Declaration::spin(
+        "lcoverage",
+        2119,
+        0,
+        10000,
+        number_field!(lcoverage),
+        "Weight (ev): laser paths a ply ahead near the enemy King (EVAL.md LCOVERAGE)",
+    ),
+    Declaration::spin(
+        "kshield",
+        1827,
+        -10000,
+        10000,
+        number_field!(kshield),
+        "Weight (ev): each own Pawn next to the King (ours, not EVAL.md's)",
+    ),
+    Declaration::spin(
+        "kfree",
+        1315,
+        -10000,
+        10000,
+        number_field!(kfree),
+        "Weight (ev): each empty square next to the King (ours)",
+    ),
+    Declaration::spin(
+        "padvance",
+        435,
+        -10000,
+        10000,
+        number_field!(padvance),
+        "Weight (ev): how far the own Pawns stand from their back rank (ours)",
+    ),
+    Declaration::spin(
+        "kshield2",
+        0,
+        -10000,
+        10000,
+        number_field!(kshield2),
+        "Weight (ev): each own Pawn two squares from the King (ours)",
+    ),
+    Declaration::spin(
+        "kedge",
+        0,
+        -10000,
+        10000,
+        number_field!(kedge),
+        "Weight (ev): a King on the board's edge (ours)",
+    ),
+    Declaration::spin(
+        "pconn",
+        0,
+        -10000,
+        10000,
+        number_field!(pconn),
+        "Weight (ev): each own Pawn next to another (ours)",
+    ),
 ];
 
 impl Weights {

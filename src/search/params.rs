@@ -72,51 +72,148 @@ pub struct Params {
 /// The search's UCI options: name, default, range, field. RULES.md and the
 /// reference engine's defaults, but where an SPRT accepted another.
 pub const PARAMS: &[Declaration<Params>] = &[
-    Declaration::spin("randomize", 0, 0, 10000, number_field!(randomize), "Uniform noise of ±N ev added to every evaluation, drawn from `seed` (0: none)")
-    ,
+    Declaration::spin(
+        "randomize",
+        0,
+        0,
+        10000,
+        number_field!(randomize),
+        "Uniform noise of ±N ev added to every evaluation, drawn from `seed` (0: none)",
+    ),
     // lmr_r1, lmr_r2, hmb and aspiration: SPSA's values since their SPRT
     // (BENCHMARKS.md, "SPSA on four search options"); the reference's were
     // 5, 20, 3 and 25.
-    Declaration::spin("lmr_r1", 3, 1, 100, number_field!(lmr_r1), "Late-move reduction: moves after the first N at a node are searched a ply shallower")
-    ,
-    Declaration::spin("lmr_r2", 24, 1, 100, number_field!(lmr_r2), "Late-move reduction: moves after the first N are searched two plies shallower")
-    ,
-    Declaration::spin("fut_depth", 3, 0, 3, number_field!(fut_depth), "Futility pruning at depths up to N (0: off)")
-    ,
-    Declaration::check("use_nmm", true, bool_field!(use_nmm), "Margin pruning at depths 1 and 2")
-    ,
-    Declaration::spin("draw", -7, -1000, 1000, number_field!(draw), "The score of a draw for the side to move at the root, in cp")
-    ,
-    Declaration::spin("hmb", 5, -100, 100, number_field!(hmb), "Bonus for having the move, in cp")
-    ,
-    Declaration::spin("aspiration", 14, 0, 1000, number_field!(aspiration), "Half-width in cp of the root's aspiration window from depth 4 (0: full width)")
-    ,
-    Declaration::spin("null_r", 0, 0, 6, number_field!(null_r), "Null-move pruning's depth reduction (0: no null-move pruning)")
-    ,
-    Declaration::spin("seed", 0, 0, i32::MAX as i64, number_field!(seed), "Seed of the `randomize` noise")
-    ,
+    Declaration::spin(
+        "lmr_r1",
+        3,
+        1,
+        100,
+        number_field!(lmr_r1),
+        "Late-move reduction: moves after the first N are searched a ply shallower",
+    ),
+    Declaration::spin(
+        "lmr_r2",
+        24,
+        1,
+        100,
+        number_field!(lmr_r2),
+        "Late-move reduction: moves after the first N are searched two plies shallower",
+    ),
+    Declaration::spin(
+        "fut_depth",
+        3,
+        0,
+        3,
+        number_field!(fut_depth),
+        "Futility pruning at depths up to N (0: off)",
+    ),
+    Declaration::check(
+        "use_nmm",
+        true,
+        bool_field!(use_nmm),
+        "Margin pruning at depths 1 and 2",
+    ),
+    Declaration::spin(
+        "draw",
+        -7,
+        -1000,
+        1000,
+        number_field!(draw),
+        "The score of a draw for the side to move at the root, in cp",
+    ),
+    Declaration::spin(
+        "hmb",
+        5,
+        -100,
+        100,
+        number_field!(hmb),
+        "Bonus for having the move, in cp",
+    ),
+    Declaration::spin(
+        "aspiration",
+        14,
+        0,
+        1000,
+        number_field!(aspiration),
+        "Half-width in cp of the root's aspiration window from depth 4 (0: full width)",
+    ),
+    Declaration::spin(
+        "null_r",
+        0,
+        0,
+        6,
+        number_field!(null_r),
+        "Null-move pruning's depth reduction (0: no null-move pruning)",
+    ),
+    Declaration::spin(
+        "seed",
+        0,
+        0,
+        i32::MAX as i64,
+        number_field!(seed),
+        "Seed of the `randomize` noise",
+    ),
     // The table's scores came from the other evaluation.
-    Effect::NewTable.on(Declaration::check("use_nnue", true, bool_field!(use_nnue), "Evaluate with the learned net (`EvalFile`); off: the hand-written evaluation"))
-    ,
-    Declaration::spin("MultiPV", 1, 1, 16, number_field!(multipv), "The root's N best lines, one `info … multipv k` line each")
-    ,
-    Declaration::spin("mcts_settle", 0, 0, 16, number_field!(mcts_settle), "MCTS: plies of zaps searched to value each new leaf (0: the evaluation alone)")
-    ,
+    Effect::NewTable.on(Declaration::check(
+        "use_nnue",
+        true,
+        bool_field!(use_nnue),
+        "Evaluate with the learned net (`EvalFile`); off: the hand-written evaluation",
+    )),
+    Declaration::spin(
+        "MultiPV",
+        1,
+        1,
+        16,
+        number_field!(multipv),
+        "The root's N best lines, one `info … multipv k` line each",
+    ),
+    Declaration::spin(
+        "mcts_settle",
+        0,
+        0,
+        16,
+        number_field!(mcts_settle),
+        "MCTS: plies of zaps searched to value each new leaf (0: the evaluation alone)",
+    ),
     Declaration::spin(
         "no_zap_plies",
         NO_ZAP_PLIES as i64,
         0,
         10000,
-        number_field!(no_zap_plies), "Plies without a zap after which the search scores a draw (0: never); the course referee uses 200")
-    ,
-    Declaration::check("mcts_policy", true, bool_field!(mcts_policy), "MCTS: priors from the trained move policy (`PolicyFile`); off: the plain zap heuristic")
-    ,
-    Declaration::spin("bf_stop", 50, 0, 100_000, number_field!(bf_stop), "Best-first: stop once a promotion's chance of changing the move, per node, falls below N/1000")
-    ,
-    Declaration::spin("smp_lead", 0, 0, 1, number_field!(smp_lead), "Lazy SMP (`split_depth` 0): 0, the odd helpers search a ply deeper; 1, the even ones")
-    ,
-    Declaration::spin("split_depth", 3, 0, 64, number_field!(split_depth), "With threads, the threads share the moves of nodes at least N plies deep (0: Lazy SMP)")
-    ,
+        number_field!(no_zap_plies),
+        "Plies without a zap that make a draw (0: never); set 200 for the course referee",
+    ),
+    Declaration::check(
+        "mcts_policy",
+        true,
+        bool_field!(mcts_policy),
+        "MCTS: priors from the trained policy (`PolicyFile`); off: a plain zap heuristic",
+    ),
+    Declaration::spin(
+        "bf_stop",
+        50,
+        0,
+        100_000,
+        number_field!(bf_stop),
+        "Best-first: stop once the chance of a better move, per node, is below N/1000",
+    ),
+    Declaration::spin(
+        "smp_lead",
+        0,
+        0,
+        1,
+        number_field!(smp_lead),
+        "Lazy SMP: 0, the odd helpers search a ply deeper; 1, the even ones",
+    ),
+    Declaration::spin(
+        "split_depth",
+        3,
+        0,
+        64,
+        number_field!(split_depth),
+        "Threads share the moves of nodes N or more plies from the leaves (0: Lazy SMP)",
+    ),
 ];
 
 /// `check_rep`: check every structure's invariants during the search; an
@@ -126,7 +223,7 @@ pub const DEBUG_PARAMS: &[Declaration<Params>] = &[Declaration::check(
     "check_rep",
     false,
     bool_field!(check_rep),
-    "Check every structure's invariants during the search (debug-commands builds only)",
+    "Check every structure's invariants during the search (debug-commands builds)",
 )];
 #[cfg(not(feature = "debug-commands"))]
 pub const DEBUG_PARAMS: &[Declaration<Params>] = &[];

@@ -46,14 +46,38 @@ pub struct ClockUse {
 
 /// How the clock is used, as UCI options: name, default, range, field.
 pub const TIME: &[Declaration<ClockUse>] = &[
-    Declaration::spin("move_overhead", 30, 0, 5000, number_field!(overhead), "Milliseconds kept back from every clock for process start, output and the referee")
-    ,
-    Declaration::spin("time_moves", 40, 5, 500, number_field!(moves), "Moves a clock is shared over when `go` gives no `movestogo`")
-    ,
-    Declaration::spin("time_stable", 30, 5, 100, number_field!(stable_pct), "Percent of a move's time goal after which no iteration starts once the best move has stood 3 iterations")
-    ,
-    Declaration::spin("time_changed", 80, 5, 100, number_field!(changed_pct), "Percent of a move's time goal after which no iteration starts when the last one changed the best move")
-    ,
+    Declaration::spin(
+        "move_overhead",
+        30,
+        0,
+        5000,
+        number_field!(overhead),
+        "Milliseconds kept back from every clock (process start, output, the referee)",
+    ),
+    Declaration::spin(
+        "time_moves",
+        40,
+        5,
+        500,
+        number_field!(moves),
+        "Moves a clock is shared over when `go` gives no `movestogo`",
+    ),
+    Declaration::spin(
+        "time_stable",
+        30,
+        5,
+        100,
+        number_field!(stable_pct),
+        "No new iteration past N% of the time goal once the best move held 3 iterations",
+    ),
+    Declaration::spin(
+        "time_changed",
+        80,
+        5,
+        100,
+        number_field!(changed_pct),
+        "No new iteration past N% of the time goal when the last one changed the move",
+    ),
 ];
 
 impl Default for ClockUse {

@@ -1,8 +1,8 @@
 //! The opening book in the loop: `BookFile` loads it (empty: the embedded
 //! book; a bad file is an error line and the book in use stays), and with
-//! `OwnBook` on (the default), a `go`
-//! on the clock (no depth, nodes, mate, searchmoves, infinite or ponder)
-//! in a position the book knows answers its move at once.
+//! `OwnBook` on (the default), a `go` without a depth, nodes, mate,
+//! searchmoves, infinite or ponder in a position the book knows answers
+//! its move at once.
 
 use super::go::Go;
 use super::{say, Engine};

@@ -33,10 +33,12 @@ pedantic: ## the release engine without `debug-commands`: target/pedantic/releas
 # the release build's bench signature. The UCI surface tests run first
 # without the `debug-commands` feature, in the same target dir: only the
 # leiserchess crate builds twice, and target/debug/leiserchess ends as the
-# default build.
+# default build. deps and slurm-local have provided Chromium, chromedriver
+# and Slurm, so a test that finds one missing fails rather than being
+# ignored (LEISERCHESS_REQUIRE_ALL=1, tests/common/needs.rs).
 test: deps slurm-local lint ## fmt, clippy -D warnings, every test (with and without debug-commands), signature
 	$(CARGO) test --no-default-features --test pedantic --test uci
-	$(CARGO) test --workspace
+	LEISERCHESS_REQUIRE_ALL=1 $(CARGO) test --workspace
 	$(MAKE) signature
 
 # The release build must search exactly as the test build does: its bench

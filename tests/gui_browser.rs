@@ -1,5 +1,6 @@
 //! The browser GUI in a real headless Chromium, driven over WebDriver
-//! (Debian's `chromium` and `chromium-driver`): the page loads with the
+//! (Debian's `chromium` and `chromium-driver`, found on PATH; without them
+//! the test is reported ignored, see `common/needs.rs`): the page loads with the
 //! start position and its beam; refused clicks are explained; a step and
 //! a swap are played by clicking and the engine answers on the board; a
 //! loaded FEN is drawn with the beam ending on the piece it zaps; a King
@@ -25,8 +26,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+#[path = "common/needs.rs"]
+mod needs;
+
 /// Every wait for the page ends in a failure after this.
 const PATIENCE: Duration = Duration::from_secs(30);
 
@@ -51,16 +53,16 @@ fn free_port() -> u16 {
     l.local_addr().unwrap().port()
 }
 
-/// Starts chromedriver on a free port, logging to `log`.
-fn start_driver(log: &Path) -> (Driver, u16) {
+/// Starts `chromedriver` on a free port, logging to `log`.
+fn start_driver(chromedriver: &Path, log: &Path) -> (Driver, u16) {
     let port = free_port();
-    let child = Command::new(CHROMEDRIVER)
+    let child = Command::new(chromedriver)
         .arg(format!("--port={port}"))
         .arg(format!("--log-path={}", log.display()))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {CHROMEDRIVER}: {e}"));
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", chromedriver.display()));
     let driver = Driver(child);
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
     let start = Instant::now();
@@ -75,14 +77,19 @@ fn start_driver(log: &Path) -> (Driver, u16) {
     (driver, port)
 }
 
-/// The browser's session: headless, with a fresh profile and downloads to
-/// `downloads`. Without the background-networking flags Chromium's own
+/// The browser's session: `chromium`, headless, with a fresh profile and
+/// downloads to `downloads`. Without the background-networking flags Chromium's own
 /// connections are refused on a closed network and it stalls.
-async fn open_browser(driver_port: u16, profile: &Path, downloads: &Path) -> Client {
+async fn open_browser(
+    chromium: &Path,
+    driver_port: u16,
+    profile: &Path,
+    downloads: &Path,
+) -> Client {
     let caps = json!({
         "browserName": "chrome",
         "goog:chromeOptions": {
-            "binary": CHROMIUM,
+            "binary": chromium.display().to_string(),
             "args": [
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                 "--no-first-run", "--disable-background-networking",
@@ -245,22 +252,24 @@ impl Page {
     }
 }
 
-#[test]
-fn the_page_plays_in_chromium() {
-    for tool in [CHROMIUM, CHROMEDRIVER] {
-        assert!(
-            Path::new(tool).exists(),
-            "{tool} is missing: the browser test needs Debian's Chromium and its WebDriver \
-             (apt-get install -y chromium chromium-driver; .ci/run installs them)"
-        );
-    }
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
+    let trial = needs::trial(
+        "the_page_plays_in_chromium",
+        &[needs::CHROMIUM, needs::CHROMEDRIVER],
+        |found| the_page_plays_in_chromium(&found[0], &found[1]),
+    );
+    libtest_mimic::run(&args, vec![trial]).exit();
+}
+
+fn the_page_plays_in_chromium(chromium: &Path, chromedriver: &Path) {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("gui_browser-{}", std::process::id()));
     let (profile, downloads) = (dir.join("profile"), dir.join("downloads"));
     for d in [&profile, &downloads] {
         std::fs::create_dir_all(d).unwrap();
     }
-    let (driver, driver_port) = start_driver(&dir.join("chromedriver.log"));
+    let (driver, driver_port) = start_driver(chromedriver, &dir.join("chromedriver.log"));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -269,7 +278,7 @@ fn the_page_plays_in_chromium() {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}/", listener.local_addr().unwrap());
         tokio::spawn(serve(listener, router(Config::default())));
-        let c = open_browser(driver_port, &profile, &downloads).await;
+        let c = open_browser(chromium, driver_port, &profile, &downloads).await;
         let page = Page { c: c.clone() };
         // On a task of its own, so that a failed check still ends the
         // session below and Chromium does not linger.

@@ -1,6 +1,8 @@
 //! `autotest -slurm` against a real Slurm: the one-node cluster of
-//! `scripts/slurm-local.sh` (`make test` starts it). The engines are the
-//! real one limited by nodes, one thread, no book, so that every game is
+//! `scripts/slurm-local.sh` (`make test` starts it). Where no cluster
+//! answers `squeue`, the tests are reported ignored (the engine package's
+//! `tests/common/needs.rs`). The engines are the real one limited by
+//! nodes, one thread, no book, so that every game is
 //! the same wherever it is played: a run split into array tasks must give
 //! the games, pentanomial counts and SPRT verdict of the same run played
 //! locally one game at a time.
@@ -10,9 +12,11 @@
 //! is stopped then and started again on the run directory (`autotest
 //! slurm watch`), and must go on where it stood. An SPRT that
 //! decides early must cancel the tasks still pending or running; the time
-//! that took is printed (`--nocapture`) and recorded in BENCHMARKS.md.
+//! that took is printed and recorded in BENCHMARKS.md.
 
 mod common;
+#[path = "../../tests/common/needs.rs"]
+mod needs;
 
 use autotest::pgn::read::{self as pgn_read, PgnGame};
 use autotest::slurm::run_dir::RunDir;
@@ -27,17 +31,27 @@ fn autotest() -> Command {
     Command::new(env!("CARGO_BIN_EXE_autotest"))
 }
 
-/// Fails unless a Slurm controller answers.
-fn cluster() {
-    let ok = Command::new("squeue")
-        .arg("-h")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "no Slurm cluster answers squeue: start the local one with `scripts/slurm-local.sh start` \
-         (make test does)"
-    );
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
+    let tests: [(&str, fn()); 3] = [
+        (
+            "a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run",
+            a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run,
+        ),
+        (
+            "an_sprt_decision_cancels_the_tasks_left",
+            an_sprt_decision_cancels_the_tasks_left,
+        ),
+        (
+            "datagen_shards_play_their_own_seeds_and_merge_each_position_once",
+            datagen_shards_play_their_own_seeds_and_merge_each_position_once,
+        ),
+    ];
+    let trials = tests
+        .into_iter()
+        .map(|(name, run)| needs::trial(name, &[needs::Need::Slurm], move |_| run()))
+        .collect();
+    libtest_mimic::run(&args, trials).exit();
 }
 
 /// Engine `a` against `b` (each with its `-engine` settings), `pairs`
@@ -165,9 +179,7 @@ fn finished_games(pgn: &Path) -> usize {
         .count()
 }
 
-#[test]
 fn a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run() {
-    cluster();
     let dir = fresh_dir("slurm", "requeue");
     // 18 pairs in shards of 2: 9 array tasks. Wide SPRT bounds: it plays
     // on to the end.
@@ -245,9 +257,7 @@ fn a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run() {
     assert_eq!(table.trim(), local_table.trim());
 }
 
-#[test]
 fn an_sprt_decision_cancels_the_tasks_left() {
-    cluster();
     let dir = fresh_dir("slurm", "decided");
     // PVS against a tiny MCTS, 24 shards of one pair: the SPRT decides
     // after about half of them (game 23 when this was written), with tasks
@@ -297,9 +307,7 @@ fn position(record: &[u8]) -> Vec<u8> {
     key
 }
 
-#[test]
 fn datagen_shards_play_their_own_seeds_and_merge_each_position_once() {
-    cluster();
     let dir = fresh_dir("slurm", "datagen");
     let engine = leiserchess().display().to_string();
     let out = dir.join("all.bin");

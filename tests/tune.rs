@@ -4,10 +4,11 @@
 
 use clap::Parser;
 use leiserchess::declaration;
+use leiserchess::eval::logistic::logistic;
 use leiserchess::eval::{evaluate, Weights, WEIGHTS};
 use leiserchess::lab::data;
 use leiserchess::lab::tune::{
-    bounds, command, defaults, fit, fit_k, held_out, sigmoid, Args, Config, Point, N,
+    bounds, command, defaults, fit, fit_k, held_out, Args, Config, Point, N,
 };
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
@@ -34,7 +35,7 @@ fn synthetic(w: &[f64; N], k: f64) -> Vec<Point> {
         .map(|b| Point::new(b, 0.0))
         .collect();
     for p in &mut points {
-        p.target = sigmoid(k * p.model(w));
+        p.target = logistic(k * p.model(w));
     }
     points
 }
@@ -181,7 +182,7 @@ fn records() -> Vec<u8> {
             Color::White => score,
             Color::Black => -score,
         };
-        let (win, r) = (sigmoid(0.006 * f64::from(white)), rng.f64());
+        let (win, r) = (logistic(0.006 * f64::from(white)), rng.f64());
         let outcome = if r < win {
             data::Outcome::WhiteWins
         } else if r < win + 0.1 {

@@ -15,6 +15,7 @@
 pub mod bench;
 pub mod coverage;
 pub mod evaluator;
+pub mod logistic;
 pub mod nnue;
 pub mod policy;
 pub mod wdl;

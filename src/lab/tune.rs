@@ -24,6 +24,7 @@
 
 use super::{data, Output};
 use crate::declaration::{self, Kind};
+use crate::eval::logistic::logistic;
 use crate::eval::{evaluate, Weights, WEIGHTS};
 use crate::rules::board::Board;
 use crate::rules::piece::Color;
@@ -84,17 +85,12 @@ impl Point {
     }
 }
 
-/// The logistic function: a score times `K` to an expected result.
-pub fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
 /// The mean squared error of `σ(k × model)` against the targets (NaN for
 /// no points).
 pub fn loss(points: &[Point], w: &[f64; N], k: f64) -> f64 {
     let sum: f64 = points
         .iter()
-        .map(|p| (sigmoid(k * p.model(w)) - p.target).powi(2))
+        .map(|p| (logistic(k * p.model(w)) - p.target).powi(2))
         .sum();
     sum / points.len() as f64
 }
@@ -194,7 +190,7 @@ pub fn fit(
         for chunk in order.chunks(batch) {
             let mut g = [0.0; N];
             for p in chunk.iter().map(|&i| &train[i]) {
-                let s = sigmoid(k * p.model(&w));
+                let s = logistic(k * p.model(&w));
                 let d = 2.0 * (s - p.target) * s * (1.0 - s) * k;
                 for (g, f) in g.iter_mut().zip(&p.features) {
                     *g += d * f;
@@ -359,7 +355,7 @@ pub fn command(a: &Args) -> Result<(), String> {
     let blend = |set: Vec<(Point, f64)>| -> Vec<Point> {
         set.into_iter()
             .map(|(p, score)| Point {
-                target: a.lambda * p.target + (1.0 - a.lambda) * sigmoid(k * score),
+                target: a.lambda * p.target + (1.0 - a.lambda) * logistic(k * score),
                 ..p
             })
             .collect()

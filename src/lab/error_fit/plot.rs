@@ -6,6 +6,7 @@
 //! the origin.
 
 use super::fit::Fit;
+use crate::eval::logistic::unit_scale;
 
 const W: f64 = 960.0;
 const H: f64 = 380.0;
@@ -43,7 +44,7 @@ fn normal_density(z: f64) -> f64 {
 }
 
 fn logistic_density(z: f64) -> f64 {
-    let s = 3f64.sqrt() / std::f64::consts::PI;
+    let s = unit_scale();
     let e = (-z.abs() / s).exp();
     e / (s * (1.0 + e) * (1.0 + e))
 }

@@ -234,10 +234,8 @@ pub fn command(a: &Args) -> Result<(), String> {
         .map_err(|e| format!("cannot write {tsv_name}: {e}"))?;
         let curve = std::fs::read_to_string(&tsv_path)
             .map_err(|e| format!("cannot read {tsv_name}: {e}"))?;
-        write(
-            &svg_path,
-            plot::svg(&plot::rows(&curve), &out_name).as_bytes(),
-        )?;
+        let chart = plot::svg(&plot::rows(&curve), &out_name)?;
+        write(&svg_path, chart.as_bytes())?;
         if best {
             state.best = v;
             write(&a.out, &state.model.quantise().to_bytes())?;

@@ -347,7 +347,7 @@ pub fn command(a: &Args) -> Result<(), String> {
             &f.model,
             &plot::buckets(&points, f64::from(a.bucket)),
             &title,
-        );
+        )?;
         out.replace(chart.as_bytes())?;
         println!("wrote {}", out.path().display());
     }

@@ -2,7 +2,7 @@
 //! with `plotters`' SVG backend: text is written as SVG `<text>`, laid out
 //! with the backend's size estimate, so no font is read or needed.
 
-use plotters::coord::Shift;
+use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
 
 /// Where the charts are drawn.
@@ -38,4 +38,18 @@ pub fn svg(
 /// A legend's mark for a line of `style`.
 pub fn line_mark(style: ShapeStyle) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
     move |(x, y)| PathElement::new([(x, y), (x + 20, y)], style)
+}
+
+/// The series' legend at `position`: each name beside its mark, on white
+/// in a black frame.
+pub fn legend<'a, 'b: 'a, C: CoordTranslate>(
+    c: &mut ChartContext<'a, SVGBackend<'b>, C>,
+    position: SeriesLabelPosition,
+) -> Result<(), DrawError> {
+    c.configure_series_labels()
+        .position(position)
+        .label_font((FONT, 12))
+        .background_style(WHITE)
+        .border_style(BLACK)
+        .draw()
 }

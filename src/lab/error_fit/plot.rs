@@ -7,7 +7,7 @@
 
 use super::fit::Fit;
 use crate::eval::logistic::unit_scale;
-use crate::lab::chart::{self, line_mark, rgb, Area, DrawError, FONT};
+use crate::lab::chart::{self, legend, line_mark, rgb, Area, DrawError, FONT};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
@@ -97,16 +97,6 @@ fn curve<'a, 'b: 'a>(
     Ok(())
 }
 
-/// The legend at the chart's top left.
-fn legend<'a, 'b: 'a>(c: &mut Chart<'a, 'b>) -> Result<(), DrawError> {
-    c.configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font((FONT, 12))
-        .background_style(WHITE)
-        .border_style(BLACK)
-        .draw()
-}
-
 /// Both charts, under `title`.
 pub fn svg(fit: &Fit, title: &str) -> Result<String, String> {
     chart::svg((960, 380), |root| {
@@ -140,7 +130,7 @@ fn shape(area: &Area, fit: &Fit) -> Result<(), DrawError> {
     .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 20, y + 5)], fill));
     curve(&mut c, normal_density, rgb(0xd62728), "normal, sd 1")?;
     curve(&mut c, logistic_density, rgb(0x2ca02c), "logistic, sd 1")?;
-    legend(&mut c)
+    legend(&mut c, SeriesLabelPosition::UpperLeft)
 }
 
 /// (b) The spread against the plies, the fitted law and the linear band.
@@ -161,7 +151,7 @@ fn spread(area: &Area, fit: &Fit) -> Result<(), DrawError> {
     c.draw_series(dots.map(|(i, s)| Circle::new(((i + 1) as f64, s.rms), 4, BLACK.filled())))?
         .label("dots: root mean square change")
         .legend(|(x, y)| Circle::new((x + 10, y), 4, BLACK.filled()));
-    legend(&mut c)
+    legend(&mut c, SeriesLabelPosition::UpperLeft)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The loss curve as an SVG line chart: `train` redraws `OUT.svg` from
 //! `OUT.tsv` after every epoch (docs/nnue-loss.svg is one).
 
-use crate::lab::chart::{self, line_mark, rgb, FONT};
+use crate::lab::chart::{self, legend, line_mark, rgb, FONT};
 use plotters::prelude::*;
 
 /// One epoch's line of the TSV.
@@ -78,12 +78,7 @@ pub fn svg(rows: &[Row], title: &str) -> Result<String, String> {
             };
             drawn.label(name).legend(line_mark(style));
         }
-        c.configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font((FONT, 12))
-            .background_style(WHITE)
-            .border_style(BLACK)
-            .draw()
+        legend(&mut c, SeriesLabelPosition::UpperRight)
     })
 }
 

@@ -3,7 +3,7 @@
 
 use super::Point;
 use crate::eval::wdl::Model;
-use crate::lab::chart::{self, line_mark, rgb, FONT};
+use crate::lab::chart::{self, legend, line_mark, rgb, FONT};
 use plotters::prelude::*;
 
 /// The positions whose score falls in one bucket.
@@ -90,12 +90,7 @@ pub fn svg(model: &Model, buckets: &[Bucket], title: &str) -> Result<String, Str
             .label("dots: the data, lines: the fit");
         // Middle left: where the losing side's curve has left the top and
         // the winning side's not yet risen.
-        c.configure_series_labels()
-            .position(SeriesLabelPosition::MiddleLeft)
-            .label_font((FONT, 12))
-            .background_style(WHITE)
-            .border_style(BLACK)
-            .draw()
+        legend(&mut c, SeriesLabelPosition::MiddleLeft)
     })
 }
 

@@ -50,9 +50,7 @@ fn weights_of(w: &[f64; N]) -> Weights {
 
 #[test]
 fn the_linear_model_matches_evaluate() {
-    let other = [
-        -3000.0, 900.0, 100.0, 7000.0, 9000.0, 1500.0, -800.0, 600.0,
-    ];
+    let other = [-3000.0, 900.0, 100.0, 7000.0, 9000.0, 1500.0, -800.0, 600.0];
     for w in [defaults(), other] {
         for b in reference_boards() {
             let model = Point::new(&b, 0.0).model(&w);
@@ -77,9 +75,7 @@ fn k_fitting_recovers_a_known_k() {
 
 /// Where the recovery tests start: EVAL.md's weights and 0 for ours, not
 /// the defaults, which move with every accepted fit.
-const START: [f64; N] = [
-    500.0, 250.0, 5000.0, 26000.0, 1600.0, 0.0, 0.0, 0.0,
-];
+const START: [f64; N] = [500.0, 250.0, 5000.0, 26000.0, 1600.0, 0.0, 0.0, 0.0];
 
 #[test]
 fn the_tuner_recovers_known_weights() {
@@ -138,9 +134,7 @@ fn the_tuner_recovers_known_weights() {
 #[test]
 fn weights_stay_in_their_ranges() {
     // True weights past kface's and lcoverage's floors of 0.
-    let truth = [
-        500.0, 250.0, -4000.0, 26000.0, -3000.0, 0.0, 0.0, 0.0,
-    ];
+    let truth = [500.0, 250.0, -4000.0, 26000.0, -3000.0, 0.0, 0.0, 0.0];
     let points = synthetic(&truth, 0.006);
     let config = Config {
         epochs: 20,

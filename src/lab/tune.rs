@@ -22,9 +22,9 @@
 //! `setoption name NAME value VALUE` or autotest's `option.NAME=VALUE`
 //! takes.
 
+use super::train::model::Adam;
 use super::{data, Output};
 use crate::declaration::{self, Kind};
-use super::train::model::Adam;
 use crate::eval::logistic::logistic;
 use crate::eval::{evaluate, Weights, WEIGHTS};
 use crate::rules::board::Board;

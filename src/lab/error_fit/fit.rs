@@ -28,10 +28,10 @@
 //!   changes move together.
 
 use super::table::Row;
+use crate::eval::logistic::unit_scale;
 use crate::search::bestfirst::model::{
     empirical_cdf, logistic_cdf, normal_cdf, ErrorModel, Family,
 };
-use crate::eval::logistic::unit_scale;
 use crate::search::MATE_BOUND;
 
 /// The deepest deepening the spread is measured over, in plies, unless

@@ -245,7 +245,12 @@ impl<F: Real> Adam<F> {
 
     /// The state after `t` steps with moments `m` and `v` (a checkpoint's).
     pub fn resume(m: Vec<F>, v: Vec<F>, t: u64) -> Adam<F> {
-        Adam { m, v, t, eps: F::EPS }
+        Adam {
+            m,
+            v,
+            t,
+            eps: F::EPS,
+        }
     }
 
     /// The same with `eps` for ε.

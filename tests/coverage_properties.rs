@@ -147,9 +147,6 @@ fn random_weights(rng: &mut Rng) -> Weights {
         kshield: weight(rng, -10000, 10000),
         kfree: weight(rng, -10000, 10000),
         padvance: weight(rng, -10000, 10000),
-        kshield2: weight(rng, -10000, 10000),
-        kedge: weight(rng, -10000, 10000),
-        pconn: weight(rng, -10000, 10000),
     }
 }
 

@@ -45,7 +45,11 @@ fn the_sample_table_fits_to_the_model_measured_with_it() {
     assert_eq!((rows.len(), rows[0].depth()), (60, 6));
     let chart = std::fs::read_to_string(&svg).unwrap();
     assert!(chart.starts_with("<svg") && chart.ends_with("</svg>\n"));
-    assert_eq!(chart.matches("<circle").count(), 4, "s_k for k = 1..4");
+    assert_eq!(
+        chart.matches("<circle").count(),
+        4 + 1,
+        "s_k for k = 1..4, and the legend's mark"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -2,10 +2,8 @@
 //! terms plus laser coverage, per side, in "ev" (a Pawn is 10000 ev); and
 //! terms of our own, fitted to self-play data, that the reference does not
 //! have (0 in [`Weights::REFERENCE`]): `kshield`, per own Pawn next to the
-//! King; `kshield2`, per own Pawn two squares from it; `kfree`, per empty
-//! square next to the King; `kedge`, once for a King on the board's edge;
-//! `padvance`, per rank the own Pawns stand from their side's back rank,
-//! over 7; `pconn`, per own Pawn next to another.
+//! King; `kfree`, per empty square next to the King; `padvance`, per rank
+//! the own Pawns stand from their side's back rank, over 7.
 //!
 //! `evaluate` uses the fast coverage of `coverage`; `evaluate_plain` the
 //! oracle written straight from EVAL.md. Both give the same `Terms`. The
@@ -15,6 +13,7 @@
 pub mod bench;
 pub mod coverage;
 pub mod evaluator;
+pub mod logistic;
 pub mod nnue;
 pub mod policy;
 pub mod wdl;
@@ -40,9 +39,6 @@ pub struct Weights {
     pub kshield: i32,
     pub kfree: i32,
     pub padvance: i32,
-    pub kshield2: i32,
-    pub kedge: i32,
-    pub pconn: i32,
 }
 
 /// Every weight as a UCI option: name, default, range, field.
@@ -111,30 +107,6 @@ pub const WEIGHTS: &[Declaration<Weights>] = &[
         number_field!(padvance),
         "Weight (ev): how far the own Pawns stand from their back rank (ours)",
     ),
-    Declaration::spin(
-        "kshield2",
-        0,
-        -10000,
-        10000,
-        number_field!(kshield2),
-        "Weight (ev): each own Pawn two squares from the King (ours)",
-    ),
-    Declaration::spin(
-        "kedge",
-        0,
-        -10000,
-        10000,
-        number_field!(kedge),
-        "Weight (ev): a King on the board's edge (ours)",
-    ),
-    Declaration::spin(
-        "pconn",
-        0,
-        -10000,
-        10000,
-        number_field!(pconn),
-        "Weight (ev): each own Pawn next to another (ours)",
-    ),
 ];
 
 impl Weights {
@@ -148,9 +120,6 @@ impl Weights {
         kshield: 0,
         kfree: 0,
         padvance: 0,
-        kshield2: 0,
-        kedge: 0,
-        pconn: 0,
     };
 }
 
@@ -165,9 +134,6 @@ impl Default for Weights {
             kshield: 0,
             kfree: 0,
             padvance: 0,
-            kshield2: 0,
-            kedge: 0,
-            pconn: 0,
         };
         declaration::defaults(zero, WEIGHTS)
     }
@@ -185,9 +151,6 @@ pub struct SideTerms {
     pub kshield: i32,
     pub kfree: i32,
     pub padvance: i32,
-    pub kshield2: i32,
-    pub kedge: i32,
-    pub pconn: i32,
 }
 
 impl SideTerms {
@@ -201,13 +164,10 @@ impl SideTerms {
             + self.kshield
             + self.kfree
             + self.padvance
-            + self.kshield2
-            + self.kedge
-            + self.pconn
     }
 
     /// The terms by name, in the order the `eval` command prints them.
-    pub fn named(&self) -> [(&'static str, i32); 12] {
+    pub fn named(&self) -> [(&'static str, i32); 9] {
         [
             ("material", self.material),
             ("pbetween", self.pbetween),
@@ -218,9 +178,6 @@ impl SideTerms {
             ("kshield", self.kshield),
             ("kfree", self.kfree),
             ("padvance", self.padvance),
-            ("kshield2", self.kshield2),
-            ("kedge", self.kedge),
-            ("pconn", self.pconn),
         ]
     }
 }
@@ -286,23 +243,18 @@ fn piece_terms(b: &Board, w: &Weights) -> Terms {
         let pawns = b.pieces(c) & !k.bit();
         t.material = 10000 * pawns.count_ones() as i32;
         t.pbetween = w.pbetween * (pawns & between).count_ones() as i32;
-        let (mut advance, mut connected) = (0, 0);
+        let mut advance = 0;
         for s in squares(pawns) {
             t.pcentral += (w.pcentral as f64 * pcentral[s.index()]) as i32;
             advance += match c {
                 Color::White => s.rank(),
                 Color::Black => 7 - s.rank(),
             };
-            connected += i32::from(RINGS[0][s.index()] & pawns != 0);
         }
         t.padvance = w.padvance * advance / 7;
-        t.pconn = w.pconn * connected;
-        let (ring, ring2) = (RINGS[0][k.index()], RINGS[1][k.index()]);
+        let ring = RING[k.index()];
         t.kshield = w.kshield * (pawns & ring).count_ones() as i32;
-        t.kshield2 = w.kshield2 * (pawns & ring2).count_ones() as i32;
         t.kfree = w.kfree * (ring & !b.occupied()).count_ones() as i32;
-        let edge = [0, 7].contains(&k.file()) || [0, 7].contains(&k.rank());
-        t.kedge = w.kedge * i32::from(edge);
         if let Some(king) = b.piece_at(k) {
             t.kface = kface(k, king.ori(), o, w.kface);
             t.kaggressive = kaggressive(k, o, w.kaggressive);
@@ -325,10 +277,10 @@ fn between_kings(a: Square, b: Square) -> u64 {
     files & ranks
 }
 
-/// The squares one and two king steps from each square.
-const RINGS: [[u64; 64]; 2] = [rings(1), rings(2)];
+/// The squares one king step from each square.
+const RING: [u64; 64] = ring();
 
-const fn rings(steps: i32) -> [u64; 64] {
+const fn ring() -> [u64; 64] {
     let mut out = [0u64; 64];
     let mut i = 0;
     while i < 64 {
@@ -337,7 +289,7 @@ const fn rings(steps: i32) -> [u64; 64] {
         while j < 64 {
             let t = Square::new(j as u8);
             let (df, dr) = ((t.file() - s.file()).abs(), (t.rank() - s.rank()).abs());
-            if (if df > dr { df } else { dr }) == steps {
+            if (if df > dr { df } else { dr }) == 1 {
                 out[i] |= t.bit();
             }
             j += 1;
@@ -400,26 +352,23 @@ mod tests {
     #[test]
     fn king_ring_and_pawn_terms() {
         // Tangerine: King d2, a Pawn on e3 beside it (7 empty neighbours)
-        // and one on f4 two squares away, the two Pawns next to each other,
-        // 3 and 4 ranks from the back. Lavender: King a7 alone on the edge.
+        // and one on f4 two squares away, 3 and 4 ranks from the back.
+        // Lavender: King a7 alone.
         let b = fen::parse("ss7/8/8/5NW2/4NW3/3NN4/8/8 W").unwrap();
         let w = Weights {
             kshield: 700,
             kfree: 100,
             padvance: 70,
-            kshield2: 300,
-            kedge: 500,
-            pconn: 40,
             ..Weights::REFERENCE
         };
         let [white, black] = evaluate(&b, &w).sides;
-        let ours = |t: SideTerms| [t.kshield, t.kshield2, t.kfree, t.kedge, t.padvance, t.pconn];
-        assert_eq!(ours(white), [700, 300, 700, 0, 70, 80]);
-        assert_eq!(ours(black), [0, 0, 300, 500, 0, 0]);
+        let ours = |t: SideTerms| [t.kshield, t.kfree, t.padvance];
+        assert_eq!(ours(white), [700, 700, 70]);
+        assert_eq!(ours(black), [0, 300, 0]);
         // A Lavender Pawn counts its ranks down from rank 7.
         let b = fen::parse("ss7/8/8/8/8/8/1nw6/7NN W").unwrap();
         assert_eq!(evaluate(&b, &w).sides[1].padvance, 60);
-        assert_eq!(ours(evaluate(&b, &Weights::REFERENCE).sides[1]), [0; 6]);
+        assert_eq!(ours(evaluate(&b, &Weights::REFERENCE).sides[1]), [0; 3]);
     }
 
     #[test]

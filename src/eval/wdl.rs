@@ -18,6 +18,8 @@
 //! or 0/0/1000 (tests/wdl.rs checks it with the search's constant; this
 //! layer may not import the search's).
 
+use super::logistic::logistic;
+
 /// The fitted constants: `leiserchess wdl /tmp/wdl-data.bin` on the
 /// 200,000 positions (2,261 games) of `leiserchess datagen
 /// /tmp/wdl-data.bin --positions 200000 --nodes 5000 --threads 1` (the
@@ -55,8 +57,8 @@ impl Model {
 
     /// The chances `[win, draw, loss]` at `score` (cp).
     pub fn probabilities(&self, score: f64) -> [f64; 3] {
-        let win = 1.0 / (1.0 + ((self.a - score) / self.b).exp());
-        let loss = 1.0 / (1.0 + ((self.a + score) / self.b).exp());
+        let win = logistic((score - self.a) / self.b);
+        let loss = logistic(-(self.a + score) / self.b);
         // `1 − (win + loss)`, not `1 − win − loss`: addition commutes, so
         // the opposite score's draw is the same number to the last bit; at
         // 0 where rounding would take it below.

@@ -8,6 +8,7 @@
 //! nothing below imports it.
 
 pub mod book;
+pub mod chart;
 pub mod data;
 pub mod datagen;
 pub mod error_fit;

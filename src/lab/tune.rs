@@ -22,8 +22,10 @@
 //! `setoption name NAME value VALUE` or autotest's `option.NAME=VALUE`
 //! takes.
 
+use super::train::model::Adam;
 use super::{data, Output};
 use crate::declaration::{self, Kind};
+use crate::eval::logistic::logistic;
 use crate::eval::{evaluate, Weights, WEIGHTS};
 use crate::rules::board::Board;
 use crate::rules::piece::Color;
@@ -84,17 +86,12 @@ impl Point {
     }
 }
 
-/// The logistic function: a score times `K` to an expected result.
-pub fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
 /// The mean squared error of `σ(k × model)` against the targets (NaN for
 /// no points).
 pub fn loss(points: &[Point], w: &[f64; N], k: f64) -> f64 {
     let sum: f64 = points
         .iter()
-        .map(|p| (sigmoid(k * p.model(w)) - p.target).powi(2))
+        .map(|p| (logistic(k * p.model(w)) - p.target).powi(2))
         .sum();
     sum / points.len() as f64
 }
@@ -174,14 +171,14 @@ pub fn fit(
     c: &Config,
     mut report: impl FnMut(&Epoch),
 ) -> [f64; N] {
-    let (beta1, beta2, eps) = (0.9, 0.999, 1e-15);
     let batch = c.batch.max(1);
     let total = c.epochs.saturating_mul(train.len().div_ceil(batch)).max(1);
     let mut rng = fastrand::Rng::with_seed(c.seed);
     let mut order: Vec<usize> = (0..train.len()).collect();
-    let (mut w, mut m, mut v) = (start, [0.0; N], [0.0; N]);
-    // Steps so far, and β₁ᵗ, β₂ᵗ for Adam's bias correction.
-    let (mut t, mut beta1_t, mut beta2_t) = (0, 1.0, 1.0);
+    let mut w = start;
+    // ε far below the usual 1e-8, so that it does not damp the last
+    // steps, where the gradients (results per weight unit) are smallest.
+    let mut adam = Adam::new(N).with_eps(1e-15);
     let state = |epoch, w: &[f64; N]| Epoch {
         epoch,
         train: loss(train, w, k),
@@ -194,22 +191,19 @@ pub fn fit(
         for chunk in order.chunks(batch) {
             let mut g = [0.0; N];
             for p in chunk.iter().map(|&i| &train[i]) {
-                let s = sigmoid(k * p.model(&w));
+                let s = logistic(k * p.model(&w));
                 let d = 2.0 * (s - p.target) * s * (1.0 - s) * k;
                 for (g, f) in g.iter_mut().zip(&p.features) {
                     *g += d * f;
                 }
             }
-            t += 1;
-            (beta1_t, beta2_t) = (beta1_t * beta1, beta2_t * beta2);
-            let rate = c.rate * (total + 1 - t) as f64 / total as f64;
-            for i in 0..N {
-                let gi = g[i] / chunk.len() as f64;
-                m[i] = beta1 * m[i] + (1.0 - beta1) * gi;
-                v[i] = beta2 * v[i] + (1.0 - beta2) * gi * gi;
-                let mh = m[i] / (1.0 - beta1_t);
-                let vh = v[i] / (1.0 - beta2_t);
-                w[i] = (w[i] - rate * mh / (vh.sqrt() + eps)).clamp(bounds[i].0, bounds[i].1);
+            for g in &mut g {
+                *g /= chunk.len() as f64;
+            }
+            let rate = c.rate * (total - adam.t as usize) as f64 / total as f64;
+            adam.step(&mut w, &g, rate);
+            for (w, (low, high)) in w.iter_mut().zip(bounds) {
+                *w = w.clamp(*low, *high);
             }
         }
         report(&state(epoch, &w));
@@ -359,7 +353,7 @@ pub fn command(a: &Args) -> Result<(), String> {
     let blend = |set: Vec<(Point, f64)>| -> Vec<Point> {
         set.into_iter()
             .map(|(p, score)| Point {
-                target: a.lambda * p.target + (1.0 - a.lambda) * sigmoid(k * score),
+                target: a.lambda * p.target + (1.0 - a.lambda) * logistic(k * score),
                 ..p
             })
             .collect()

@@ -28,6 +28,7 @@
 //!   changes move together.
 
 use super::table::Row;
+use crate::eval::logistic::unit_scale;
 use crate::search::bestfirst::model::{
     empirical_cdf, logistic_cdf, normal_cdf, ErrorModel, Family,
 };
@@ -230,7 +231,7 @@ fn normal_ln_density(z: f64) -> f64 {
 }
 
 fn logistic_ln_density(z: f64) -> f64 {
-    let s = 3f64.sqrt() / std::f64::consts::PI;
+    let s = unit_scale();
     let t = z.abs() / s;
     -t - 2.0 * (-t).exp().ln_1p() - s.ln()
 }

@@ -155,7 +155,7 @@ pub fn command(a: &Args) -> Result<(), String> {
             f.positions,
             f.by_depth.len()
         );
-        svg.replace(plot::svg(&f, &escape(&title)).as_bytes())?;
+        svg.replace(plot::svg(&f, &title)?.as_bytes())?;
         println!("wrote {}", svg.path().display());
     }
     Ok(())
@@ -341,13 +341,6 @@ pub fn model_text(f: &Fit, source: &[String]) -> String {
         f.cost.geomean[0]
     );
     s + &f.model.to_string()
-}
-
-/// `text` safe inside an SVG element.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 #[cfg(test)]

@@ -1,15 +1,15 @@
 //! The fit as one SVG of two charts side by side (docs/error-fit.svg is
-//! one), hand-written as `wdl::plot`'s: (a) the standardised changes'
+//! one): (a) the standardised changes'
 //! histogram as a density, with the normal and the logistic of standard
 //! deviation 1 over it; (b) the spread `s_k` against the plies `k`, with
 //! the fitted law `error_cp · k^growth` and the design's line through
 //! the origin.
 
 use super::fit::Fit;
-
-const W: f64 = 960.0;
-const H: f64 = 380.0;
-const PAD: f64 = 56.0;
+use crate::eval::logistic::unit_scale;
+use crate::lab::chart::{self, legend, line_mark, rgb, Area, DrawError, FONT};
+use plotters::coord::types::RangedCoordf64;
+use plotters::prelude::*;
 
 /// The histogram's range and bin width, in standard deviations: bins are
 /// centred on multiples of the width, so that the changes of 0 share one.
@@ -43,7 +43,7 @@ fn normal_density(z: f64) -> f64 {
 }
 
 fn logistic_density(z: f64) -> f64 {
-    let s = 3f64.sqrt() / std::f64::consts::PI;
+    let s = unit_scale();
     let e = (-z.abs() / s).exp();
     e / (s * (1.0 + e) * (1.0 + e))
 }
@@ -56,170 +56,102 @@ fn step(top: f64) -> f64 {
         .expect("a step covers any finite top")
 }
 
-/// A tick's value without the float noise of adding up steps.
-fn label(v: f64) -> f64 {
-    (v * 1e6).round() / 1e6
-}
-
-/// One chart's plot area and ranges.
-struct Frame {
-    left: f64,
-    right: f64,
-    x: (f64, f64),
+/// One chart: its frame and mesh, on `area`, up to `top` on the y axis.
+fn frame<'a, 'b: 'a>(
+    area: &'a Area<'b>,
+    x: std::ops::Range<f64>,
     top: f64,
+    (xlabel, ylabel): (&str, &str),
+) -> Result<Chart<'a, 'b>, DrawError> {
+    let mut c = ChartBuilder::on(area)
+        .margin(16)
+        .x_label_area_size(36)
+        .y_label_area_size(52)
+        .build_cartesian_2d(x, 0.0..top)?;
+    c.configure_mesh()
+        .max_light_lines(0)
+        .x_desc(xlabel)
+        .y_desc(ylabel)
+        .draw()?;
+    Ok(c)
 }
 
-impl Frame {
-    fn x(&self, v: f64) -> f64 {
-        self.left + (v - self.x.0) / (self.x.1 - self.x.0) * (self.right - self.left)
-    }
+type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
-    fn y(&self, v: f64) -> f64 {
-        H - PAD - v / self.top * (H - 2.0 * PAD)
-    }
-
-    /// The grid, the axes, their ticks and labels.
-    fn axes(&self, xticks: &[f64], ystep: f64, xlabel: &str, ylabel: &str) -> String {
-        let mut out = String::new();
-        let ticks = (self.top / ystep).round() as usize;
-        for i in 0..=ticks {
-            let v = i as f64 * ystep;
-            out += &format!(
-                "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\n\
-                 <line x1=\"{:.1}\" y1=\"{yv:.1}\" x2=\"{:.1}\" y2=\"{yv:.1}\" stroke=\"#ddd\"/>\n",
-                self.left - 6.0,
-                self.y(v) + 4.0,
-                label(v),
-                self.left,
-                self.right,
-                yv = self.y(v),
-            );
-        }
-        for &v in xticks {
-            out += &format!(
-                "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{v}</text>\n",
-                self.x(v),
-                H - PAD + 16.0
-            );
-        }
-        out + &format!(
-            "<line x1=\"{l:.1}\" y1=\"{b}\" x2=\"{r:.1}\" y2=\"{b}\" stroke=\"black\"/>\n\
-             <line x1=\"{l:.1}\" y1=\"{PAD}\" x2=\"{l:.1}\" y2=\"{b}\" stroke=\"black\"/>\n\
-             <text x=\"{cx:.1}\" y=\"{lx}\" text-anchor=\"middle\">{xlabel}</text>\n\
-             <text x=\"{l:.1}\" y=\"{ly}\">{ylabel}</text>\n",
-            l = self.left,
-            r = self.right,
-            b = H - PAD,
-            cx = (self.left + self.right) / 2.0,
-            lx = H - 16.0,
-            ly = PAD - 10.0,
-        )
-    }
-
-    /// `f` drawn over the frame's x range.
-    fn curve(&self, f: impl Fn(f64) -> f64, colour: &str) -> String {
-        let points: Vec<String> = (0..=200)
-            .map(|i| {
-                let v = self.x.0 + (self.x.1 - self.x.0) * i as f64 / 200.0;
-                format!("{:.1},{:.1}", self.x(v), self.y(f(v)))
-            })
-            .collect();
-        format!(
-            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{}\"/>\n",
-            points.join(" ")
-        )
-    }
-}
-
-/// A line of the legend at the frame's top left.
-fn legend(f: &Frame, line: usize, colour: &str, text: &str) -> String {
-    format!(
-        "<text x=\"{:.1}\" y=\"{:.1}\" fill=\"{colour}\">{text}</text>\n",
-        f.left + 12.0,
-        PAD + 16.0 + 16.0 * line as f64
-    )
+/// `f` drawn over `c`'s x range as a named line of `colour`.
+fn curve<'a, 'b: 'a>(
+    c: &mut Chart<'a, 'b>,
+    f: impl Fn(f64) -> f64,
+    colour: RGBColor,
+    name: &str,
+) -> Result<(), DrawError> {
+    let (x0, x1) = (c.x_range().start, c.x_range().end);
+    let style = colour.stroke_width(2);
+    let points = (0..=200).map(|i| {
+        let v = x0 + (x1 - x0) * f64::from(i) / 200.0;
+        (v, f(v))
+    });
+    c.draw_series(LineSeries::new(points, style))?
+        .label(name)
+        .legend(line_mark(style));
+    Ok(())
 }
 
 /// Both charts, under `title`.
-pub fn svg(fit: &Fit, title: &str) -> String {
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" font-family=\"sans-serif\" font-size=\"12\">\n\
-         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{PAD}\" y=\"24\" font-size=\"14\">{title}</text>\n"
-    );
-    // (a) The shape.
+pub fn svg(fit: &Fit, title: &str) -> Result<String, String> {
+    chart::svg((960, 380), |root| {
+        let area = root.titled(title, (FONT, 14))?;
+        let (left, right) = area.split_horizontally(480);
+        shape(&left, fit)?;
+        spread(&right, fit)
+    })
+}
+
+/// (a) The shape: the histogram and the two densities.
+fn shape(area: &Area, fit: &Fit) -> Result<(), DrawError> {
     let (bars, outside) = histogram(&fit.z);
     let tallest = bars.iter().map(|b| b.1).fold(0.46, f64::max) * 1.05;
     let ystep = step(tallest);
-    let a = Frame {
-        left: PAD,
-        right: W / 2.0 - PAD / 2.0,
-        x: (-LIMIT - BIN / 2.0, LIMIT + BIN / 2.0),
-        top: (tallest / ystep).ceil() * ystep,
-    };
-    let xticks: Vec<f64> = (-4..=4).map(f64::from).collect();
-    out += &a.axes(
-        &xticks,
-        ystep,
-        "z = change / (error_cp × k^growth)",
-        "density",
-    );
-    for &(centre, density) in bars.iter().filter(|b| b.1 > 0.0) {
-        let (x0, x1) = (a.x(centre - BIN / 2.0), a.x(centre + BIN / 2.0));
-        out += &format!(
-            "<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#9ecae1\"/>\n",
-            a.y(density),
-            x1 - x0,
-            a.y(0.0) - a.y(density)
-        );
-    }
-    out += &a.curve(normal_density, "#d62728");
-    out += &a.curve(logistic_density, "#2ca02c");
-    out += &legend(&a, 0, "#d62728", "normal, sd 1");
-    out += &legend(&a, 1, "#2ca02c", "logistic, sd 1");
-    out += &legend(
-        &a,
-        2,
-        "#555",
-        &format!("bars: {} changes, {outside} beyond ±4", fit.z.len()),
-    );
-    // (b) The spread against the plies.
+    let top = (tallest / ystep).ceil() * ystep;
+    let x = -LIMIT - BIN / 2.0..LIMIT + BIN / 2.0;
+    let labels = ("z = change / (error_cp × k^growth)", "density");
+    let mut c = frame(area, x, top, labels)?;
+    let fill = rgb(0x9ecae1).filled();
+    c.draw_series(bars.iter().filter(|b| b.1 > 0.0).map(|&(centre, density)| {
+        Rectangle::new(
+            [(centre - BIN / 2.0, 0.0), (centre + BIN / 2.0, density)],
+            fill,
+        )
+    }))?
+    .label(format!(
+        "bars: {} changes, {outside} beyond ±4",
+        fit.z.len()
+    ))
+    .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 20, y + 5)], fill));
+    curve(&mut c, normal_density, rgb(0xd62728), "normal, sd 1")?;
+    curve(&mut c, logistic_density, rgb(0x2ca02c), "logistic, sd 1")?;
+    legend(&mut c, SeriesLabelPosition::UpperLeft)
+}
+
+/// (b) The spread against the plies, the fitted law and the linear band.
+fn spread(area: &Area, fit: &Fit) -> Result<(), DrawError> {
     let k = fit.by_plies.len();
     let m = &fit.model;
     let highest = fit.by_plies.iter().map(|s| s.rms).fold(0.0, f64::max);
     let top = highest.max(fit.line * (k as f64 + 0.5)) * 1.05;
     let ystep = step(top);
-    let b = Frame {
-        left: W / 2.0 + PAD,
-        right: W - PAD / 2.0,
-        x: (0.0, k as f64 + 0.5),
-        top: (top / ystep).ceil() * ystep,
-    };
-    let xticks: Vec<f64> = (0..=k).map(|i| i as f64).collect();
-    out += &b.axes(&xticks, ystep, "plies deepened, k", "spread s_k, cp");
-    out += &b.curve(|x| m.spread(x), "#1f77b4");
-    out += &b.curve(|x| fit.line * x, "#ff7f0e");
-    for (i, s) in fit.by_plies.iter().enumerate() {
-        out += &format!(
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\" fill=\"black\"/>\n",
-            b.x((i + 1) as f64),
-            b.y(s.rms)
-        );
-    }
-    out += &legend(
-        &b,
-        0,
-        "#1f77b4",
-        &format!("fit: {:.1} cp × k^{:.2}", m.error_cp, m.growth),
-    );
-    out += &legend(
-        &b,
-        1,
-        "#ff7f0e",
-        &format!("linear band: {:.1} cp × k", fit.line),
-    );
-    out += &legend(&b, 2, "black", "dots: root mean square change");
-    out + "</svg>\n"
+    let top = (top / ystep).ceil() * ystep;
+    let labels = ("plies deepened, k", "spread s_k, cp");
+    let mut c = frame(area, 0.0..k as f64 + 0.5, top, labels)?;
+    let fitted = format!("fit: {:.1} cp × k^{:.2}", m.error_cp, m.growth);
+    curve(&mut c, |x| m.spread(x), rgb(0x1f77b4), &fitted)?;
+    let band = format!("linear band: {:.1} cp × k", fit.line);
+    curve(&mut c, |x| fit.line * x, rgb(0xff7f0e), &band)?;
+    let dots = fit.by_plies.iter().enumerate();
+    c.draw_series(dots.map(|(i, s)| Circle::new(((i + 1) as f64, s.rms), 4, BLACK.filled())))?
+        .label("dots: root mean square change")
+        .legend(|(x, y)| Circle::new((x + 10, y), 4, BLACK.filled()));
+    legend(&mut c, SeriesLabelPosition::UpperLeft)
 }
 
 #[cfg(test)]
@@ -249,6 +181,5 @@ mod tests {
         for (top, want) in [(0.46, 0.1), (1.3, 0.5), (130.0, 50.0), (0.02, 0.005)] {
             assert!((step(top) / want - 1.0).abs() < 1e-12, "{top}");
         }
-        assert_eq!(label(3.0 * 0.1), 0.3);
     }
 }

@@ -9,7 +9,7 @@ use super::model::{Adam, Model};
 #[derive(Clone, PartialEq, Debug)]
 pub struct State {
     pub model: Model,
-    pub adam: Adam,
+    pub adam: Adam<f32>,
     /// Epochs done.
     pub epoch: usize,
     /// The lowest held-out loss after an epoch so far (infinite before the
@@ -68,11 +68,11 @@ impl State {
                 beam,
                 params: floats[..len].to_vec(),
             },
-            adam: Adam {
-                m: floats[len..2 * len].to_vec(),
-                v: floats[2 * len..].to_vec(),
-                t: u64_at(17),
-            },
+            adam: Adam::resume(
+                floats[len..2 * len].to_vec(),
+                floats[2 * len..].to_vec(),
+                u64_at(17),
+            ),
             epoch: u64_at(9) as usize,
             best: f64::from_bits(u64_at(25)),
         })

@@ -35,7 +35,8 @@ pub use checkpoint::State;
 pub use set::{gradient, losses, Set};
 
 use super::data::{self, Sample};
-use super::tune::{self, held_out, sigmoid};
+use super::tune::{self, held_out};
+use crate::eval::logistic::logistic;
 use model::{Adam, Model};
 use std::io::Write;
 use std::path::Path;
@@ -57,7 +58,7 @@ fn split(samples: &[Sample], a: &Args, k: f64) -> (Set, Set) {
     let (mut train, mut valid) = (Set::default(), Set::default());
     for (i, s) in samples.iter().enumerate() {
         let result = s.outcome.score_for(s.board.side());
-        let target = a.lambda * result + (1.0 - a.lambda) * sigmoid(k * f64::from(s.score));
+        let target = a.lambda * result + (1.0 - a.lambda) * logistic(k * f64::from(s.score));
         if held_out_block(i, a) {
             valid.push(s, a.beam, target as f32);
             continue;
@@ -94,7 +95,7 @@ fn hand_written_bar(samples: &[Sample], a: &Args) -> (f64, f64, f64) {
         .iter()
         .zip(&scores)
         .map(|(p, &score)| tune::Point {
-            target: a.lambda * p.target + (1.0 - a.lambda) * sigmoid(k * score),
+            target: a.lambda * p.target + (1.0 - a.lambda) * logistic(k * score),
             ..*p
         })
         .collect();
@@ -233,10 +234,8 @@ pub fn command(a: &Args) -> Result<(), String> {
         .map_err(|e| format!("cannot write {tsv_name}: {e}"))?;
         let curve = std::fs::read_to_string(&tsv_path)
             .map_err(|e| format!("cannot read {tsv_name}: {e}"))?;
-        write(
-            &svg_path,
-            plot::svg(&plot::rows(&curve), &out_name).as_bytes(),
-        )?;
+        let chart = plot::svg(&plot::rows(&curve), &out_name)?;
+        write(&svg_path, chart.as_bytes())?;
         if best {
             state.best = v;
             write(&a.out, &state.model.quantise().to_bytes())?;

@@ -189,36 +189,88 @@ impl Model {
     }
 }
 
-/// Adam's state: the moments of every parameter and the step count.
-#[derive(Clone, PartialEq, Debug)]
-pub struct Adam {
-    pub m: Vec<f32>,
-    pub v: Vec<f32>,
-    pub t: u64,
+/// A float Adam works in: `f32` for the nets, `f64` for the tuner's
+/// weights.
+pub trait Real:
+    Copy
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + std::ops::SubAssign
+{
+    const ZERO: Self;
+    const ONE: Self;
+    /// The moments' decays β₁ and β₂, and the usual ε.
+    const BETA1: Self;
+    const BETA2: Self;
+    const EPS: Self;
+    fn powi(self, n: i32) -> Self;
+    fn sqrt(self) -> Self;
 }
 
-impl Adam {
-    pub fn new(len: usize) -> Adam {
+macro_rules! real {
+    ($t:ty) => {
+        impl Real for $t {
+            const ZERO: $t = 0.0;
+            const ONE: $t = 1.0;
+            const BETA1: $t = 0.9;
+            const BETA2: $t = 0.999;
+            const EPS: $t = 1e-8;
+            fn powi(self, n: i32) -> $t {
+                <$t>::powi(self, n)
+            }
+            fn sqrt(self) -> $t {
+                <$t>::sqrt(self)
+            }
+        }
+    };
+}
+real!(f32);
+real!(f64);
+
+/// Adam's state: the moments of every parameter, the step count and ε.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Adam<F: Real> {
+    pub m: Vec<F>,
+    pub v: Vec<F>,
+    pub t: u64,
+    eps: F,
+}
+
+impl<F: Real> Adam<F> {
+    pub fn new(len: usize) -> Adam<F> {
+        Adam::resume(vec![F::ZERO; len], vec![F::ZERO; len], 0)
+    }
+
+    /// The state after `t` steps with moments `m` and `v` (a checkpoint's).
+    pub fn resume(m: Vec<F>, v: Vec<F>, t: u64) -> Adam<F> {
         Adam {
-            m: vec![0.0; len],
-            v: vec![0.0; len],
-            t: 0,
+            m,
+            v,
+            t,
+            eps: F::EPS,
         }
     }
 
+    /// The same with `eps` for ε.
+    pub fn with_eps(self, eps: F) -> Adam<F> {
+        Adam { eps, ..self }
+    }
+
     /// One step of `rate` down the mean gradient `grad`.
-    pub fn step(&mut self, params: &mut [f32], grad: &[f32], rate: f32) {
-        let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    pub fn step(&mut self, params: &mut [F], grad: &[F], rate: F) {
+        let (b1, b2, eps) = (F::BETA1, F::BETA2, self.eps);
         self.t += 1;
-        let c1 = 1.0 - b1.powi(self.t as i32);
-        let c2 = 1.0 - b2.powi(self.t as i32);
+        let c1 = F::ONE - b1.powi(self.t as i32);
+        let c2 = F::ONE - b2.powi(self.t as i32);
         let it = params
             .iter_mut()
             .zip(grad)
             .zip(self.m.iter_mut().zip(&mut self.v));
         for ((p, &g), (m, v)) in it {
-            *m = b1 * *m + (1.0 - b1) * g;
-            *v = b2 * *v + (1.0 - b2) * g * g;
+            *m = b1 * *m + (F::ONE - b1) * g;
+            *v = b2 * *v + (F::ONE - b2) * g * g;
             *p -= rate * (*m / c1) / ((*v / c2).sqrt() + eps);
         }
     }

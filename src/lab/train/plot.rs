@@ -1,6 +1,9 @@
 //! The loss curve as an SVG line chart: `train` redraws `OUT.svg` from
 //! `OUT.tsv` after every epoch (docs/nnue-loss.svg is one).
 
+use crate::lab::chart::{self, legend, line_mark, rgb, FONT};
+use plotters::prelude::*;
+
 /// One epoch's line of the TSV.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Row {
@@ -29,16 +32,12 @@ pub fn rows(tsv: &str) -> Vec<Row> {
         .collect()
 }
 
-/// A line of the chart: its name, colour, dash attribute and value.
-type Series = (&'static str, &'static str, &'static str, fn(&Row) -> f64);
-
-const W: f64 = 640.0;
-const H: f64 = 360.0;
-const PAD: f64 = 56.0;
+/// A line of the chart: its name, colour, whether dashed, and value.
+type Series = (&'static str, RGBColor, bool, fn(&Row) -> f64);
 
 /// The chart: the training and held-out losses by epoch, and the
 /// hand-written evaluation's held-out loss as a dashed line.
-pub fn svg(rows: &[Row], title: &str) -> String {
+pub fn svg(rows: &[Row], title: &str) -> Result<String, String> {
     let ys = rows.iter().flat_map(|r| [r.train, r.valid, r.hand_written]);
     let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), y| {
         (lo.min(y), hi.max(y))
@@ -49,62 +48,38 @@ pub fn svg(rows: &[Row], title: &str) -> String {
         (lo - 0.01, lo + 0.01)
     };
     let last = rows.iter().map(|r| r.epoch).fold(1.0, f64::max);
-    let x = |e: f64| PAD + (e / last) * (W - 2.0 * PAD);
-    let y = |v: f64| H - PAD - (v - lo) / (hi - lo) * (H - 2.0 * PAD);
-    let line = |pick: fn(&Row) -> f64| -> String {
-        rows.iter()
-            .map(|r| format!("{:.1},{:.1}", x(r.epoch), y(pick(r))))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" font-family=\"sans-serif\" font-size=\"12\">\n\
-         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{PAD}\" y=\"24\" font-size=\"14\">{title}</text>\n\
-         <line x1=\"{PAD}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\" stroke=\"black\"/>\n\
-         <line x1=\"{PAD}\" y1=\"{PAD}\" x2=\"{PAD}\" y2=\"{b}\" stroke=\"black\"/>\n\
-         <text x=\"{cx}\" y=\"{lx}\" text-anchor=\"middle\">epoch</text>\n",
-        b = H - PAD,
-        r = W - PAD,
-        cx = W / 2.0,
-        lx = H - 16.0,
-    );
-    for i in 0..=4 {
-        let v = lo + (hi - lo) * i as f64 / 4.0;
-        out += &format!(
-            "<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{v:.4}</text>\n",
-            PAD - 6.0,
-            y(v) + 4.0
-        );
-    }
-    for r in rows {
-        out += &format!(
-            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-            x(r.epoch),
-            H - PAD + 16.0,
-            r.epoch
-        );
-    }
     let series: [Series; 3] = [
-        ("training", "#1f77b4", "", |r| r.train),
-        ("held out", "#d62728", "", |r| r.valid),
-        (
-            "hand-written, held out",
-            "#555",
-            " stroke-dasharray=\"6 4\"",
-            |r| r.hand_written,
-        ),
+        ("training", rgb(0x1f77b4), false, |r| r.train),
+        ("held out", rgb(0xd62728), false, |r| r.valid),
+        ("hand-written, held out", rgb(0x555555), true, |r| {
+            r.hand_written
+        }),
     ];
-    for (i, (name, colour, dash, pick)) in series.into_iter().enumerate() {
-        out += &format!(
-            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"{dash} points=\"{}\"/>\n\
-             <text x=\"{}\" y=\"{}\" fill=\"{colour}\">{name}</text>\n",
-            line(pick),
-            W - PAD - 150.0,
-            PAD + 16.0 * i as f64
-        );
-    }
-    out + "</svg>\n"
+    chart::svg((640, 360), |root| {
+        let mut c = ChartBuilder::on(root)
+            .caption(title, (FONT, 14))
+            .margin(16)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0.0..last, lo..hi)?;
+        c.configure_mesh()
+            .max_light_lines(0)
+            .x_desc("epoch")
+            .y_desc("loss")
+            .y_label_formatter(&|v| format!("{v:.4}"))
+            .draw()?;
+        for (name, colour, dashed, pick) in series {
+            let style = colour.stroke_width(2);
+            let points = rows.iter().map(move |r| (r.epoch, pick(r)));
+            let drawn = if dashed {
+                c.draw_series(DashedLineSeries::new(points, 6, 4, style))?
+            } else {
+                c.draw_series(LineSeries::new(points, style))?
+            };
+            drawn.label(name).legend(line_mark(style));
+        }
+        legend(&mut c, SeriesLabelPosition::UpperRight)
+    })
 }
 
 #[cfg(test)]
@@ -127,16 +102,18 @@ mod tests {
                 hand_written: 0.02
             }
         );
-        let s = svg(&r, "net");
-        assert!(s.starts_with("<svg") && s.ends_with("</svg>\n"));
-        assert_eq!(s.matches("<polyline").count(), 3);
-        // The highest loss (training, epoch 1 of 2) is drawn at the top of
-        // the plot area, halfway across; the lowest along its bottom.
-        let top = format!("{:.1},{PAD:.1}", PAD + (W - 2.0 * PAD) / 2.0);
-        assert!(s.contains(&format!("points=\"{top} ")), "{s}");
-        assert!(
-            s.contains(&format!("{:.1},{:.1}\"", W - PAD, H - PAD)),
-            "{s}"
-        );
+        let s = svg(&r, "net").unwrap();
+        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
+        assert!(s.contains("\nnet\n</text>"), "{s}");
+        // Each series is drawn in its colour and named in the legend.
+        for (name, colour) in [
+            ("training", "#1F77B4"),
+            ("held out", "#D62728"),
+            ("hand-written, held out", "#555555"),
+        ] {
+            assert!(s.contains(&format!("\n{name}\n</text>")), "{name}: {s}");
+            assert!(s.contains(&format!("stroke=\"{colour}\"")), "{colour}: {s}");
+        }
+        assert!(s.contains("\nepoch\n</text>"), "{s}");
     }
 }

@@ -2,6 +2,7 @@
 //! over them.
 
 use super::model::{Inputs, Model};
+use crate::eval::logistic::logistic_f32;
 use crate::eval::nnue::features;
 use crate::lab::data::Sample;
 
@@ -61,16 +62,12 @@ impl Set {
 pub fn losses(m: &Model, set: &Set, k: f32) -> (f64, f64) {
     let (mut target, mut result) = (0.0f64, 0.0f64);
     for i in 0..set.len() {
-        let p = sigmoid_f32(k * m.forward(&m.hidden(&set.inputs(i))));
+        let p = logistic_f32(k * m.forward(&m.hidden(&set.inputs(i))));
         target += f64::from((p - set.targets[i]).powi(2));
         result += f64::from((p - set.results[i]).powi(2));
     }
     let n = set.len().max(1) as f64;
     (target / n, result / n)
-}
-
-fn sigmoid_f32(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 /// The mean gradient of the loss over `batch` (indices into `set`), the
@@ -87,7 +84,7 @@ pub fn gradient(m: &Model, set: &Set, batch: &[usize], k: f32, threads: usize) -
                     for &i in part {
                         let x = set.inputs(i);
                         let h = m.hidden(&x);
-                        let p = sigmoid_f32(k * m.forward(&h));
+                        let p = logistic_f32(k * m.forward(&h));
                         let e = p - set.targets[i];
                         loss += f64::from(e * e);
                         m.backward(&x, &h, 2.0 * e * p * (1.0 - p) * k, &mut grad);

@@ -12,6 +12,7 @@ pub mod plot;
 
 use super::data::{self, Sample};
 use super::Output;
+use crate::eval::logistic::logistic;
 use crate::eval::wdl::Model;
 use clap::value_parser;
 use std::path::PathBuf;
@@ -67,10 +68,6 @@ fn ln_sigmoid(x: f64) -> f64 {
     }
 }
 
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
 /// The log-likelihood of `points` at `(u, v)`, with its gradient and
 /// Hessian.
 fn likelihood(points: &[Point], u: f64, v: f64) -> (f64, [f64; 2], [[f64; 2]; 2]) {
@@ -95,7 +92,7 @@ fn likelihood(points: &[Point], u: f64, v: f64) -> (f64, [f64; 2], [[f64; 2]; 2]
         // win = σ(x), loss = σ(y).
         let (x, y) = (v * s - u, -v * s - u);
         let (dx, dy) = ([-1.0, s], [-1.0, -s]);
-        let (pw, pl) = (sigmoid(x), sigmoid(y));
+        let (pw, pl) = (logistic(x), logistic(y));
         match p.result {
             0 => add(ln_sigmoid(x), 1.0 - pw, pw * (1.0 - pw), dx),
             2 => add(ln_sigmoid(y), 1.0 - pl, pl * (1.0 - pl), dy),
@@ -350,7 +347,7 @@ pub fn command(a: &Args) -> Result<(), String> {
             &f.model,
             &plot::buckets(&points, f64::from(a.bucket)),
             &title,
-        );
+        )?;
         out.replace(chart.as_bytes())?;
         println!("wrote {}", out.path().display());
     }

@@ -1,9 +1,10 @@
 //! The fit as an SVG chart (docs/wdl.svg is one): the data's win, draw and
-//! loss shares per score bucket as dots, the model's curves as lines. The
-//! layout is `train::plot`'s loss chart's.
+//! loss shares per score bucket as dots, the model's curves as lines.
 
 use super::Point;
 use crate::eval::wdl::Model;
+use crate::lab::chart::{self, legend, line_mark, rgb, FONT};
+use plotters::prelude::*;
 
 /// The positions whose score falls in one bucket.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,95 +38,60 @@ pub fn buckets(points: &[Point], width: f64) -> Vec<Bucket> {
         .collect()
 }
 
-const W: f64 = 640.0;
-const H: f64 = 360.0;
-const PAD: f64 = 56.0;
-
-/// The legend's first line, at the left a fifth of the way down the plot:
-/// where the losing side's curve has left the top and the winning side's
-/// not yet risen.
-const LEGEND: f64 = PAD + 0.2 * (H - 2.0 * PAD);
-
 /// Each result's name and colour, in the triple's order.
-const SERIES: [(&str, &str); 3] = [("win", "#2ca02c"), ("draw", "#7f7f7f"), ("loss", "#d62728")];
+const SERIES: [(&str, RGBColor); 3] = [
+    ("win", rgb(0x2ca02c)),
+    ("draw", rgb(0x7f7f7f)),
+    ("loss", rgb(0xd62728)),
+];
 
 /// The chart: shares 0 to 1 over scores symmetric about 0, wide enough
 /// for every bucket.
-pub fn svg(model: &Model, buckets: &[Bucket], title: &str) -> String {
+pub fn svg(model: &Model, buckets: &[Bucket], title: &str) -> Result<String, String> {
     let widest = buckets.iter().map(|b| b.score.abs()).fold(0.0, f64::max);
     let step = [50.0, 100.0, 200.0, 250.0, 500.0, 1000.0, 2000.0, 5000.0]
         .into_iter()
         .find(|s| s * 4.0 >= widest)
         .unwrap_or(10_000.0);
     let half = (widest / step).ceil().max(1.0) * step;
-    let x = |s: f64| PAD + (s + half) / (2.0 * half) * (W - 2.0 * PAD);
-    let y = |v: f64| H - PAD - v * (H - 2.0 * PAD);
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" font-family=\"sans-serif\" font-size=\"12\">\n\
-         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{PAD}\" y=\"24\" font-size=\"14\">{title}</text>\n"
-    );
-    // The grid first, so that the axes are drawn over its bottom line.
-    for i in 0..=4 {
-        let v = i as f64 / 4.0;
-        out += &format!(
-            "<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{v:.2}</text>\n\
-             <line x1=\"{PAD}\" y1=\"{yv:.1}\" x2=\"{}\" y2=\"{yv:.1}\" stroke=\"#ddd\"/>\n",
-            PAD - 6.0,
-            y(v) + 4.0,
-            W - PAD,
-            yv = y(v),
-        );
-    }
-    out += &format!(
-        "<line x1=\"{PAD}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\" stroke=\"black\"/>\n\
-         <line x1=\"{PAD}\" y1=\"{PAD}\" x2=\"{PAD}\" y2=\"{b}\" stroke=\"black\"/>\n\
-         <text x=\"{cx}\" y=\"{lx}\" text-anchor=\"middle\">search score, cp, side to move's view</text>\n",
-        b = H - PAD,
-        r = W - PAD,
-        cx = W / 2.0,
-        lx = H - 16.0,
-    );
-    let ticks = (2.0 * half / step).round() as i64;
-    for i in 0..=ticks {
-        let s = -half + i as f64 * step;
-        out += &format!(
-            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{s}</text>\n",
-            x(s),
-            H - PAD + 16.0
-        );
-    }
-    for (k, (name, colour)) in SERIES.into_iter().enumerate() {
-        let curve: Vec<String> = (0..=200)
-            .map(|i| {
-                let s = -half + 2.0 * half * i as f64 / 200.0;
-                format!("{:.1},{:.1}", x(s), y(model.probabilities(s)[k]))
-            })
-            .collect();
-        out += &format!(
-            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{}\"/>\n",
-            curve.join(" ")
-        );
-        for b in buckets {
-            let share = b.counts[k] as f64 / b.counts.iter().sum::<usize>() as f64;
-            out += &format!(
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"{colour}\" fill-opacity=\"0.6\"/>\n",
-                x(b.score),
-                y(share)
-            );
+    let ticks = (2.0 * half / step).round() as usize + 1;
+    chart::svg((640, 360), |root| {
+        let mut c = ChartBuilder::on(root)
+            .caption(title, (FONT, 14))
+            .margin(16)
+            .x_label_area_size(36)
+            .y_label_area_size(48)
+            .build_cartesian_2d(-half..half, 0.0..1.0)?;
+        c.configure_mesh()
+            .max_light_lines(0)
+            .x_labels(ticks)
+            .y_labels(5)
+            .x_desc("search score, cp, side to move's view")
+            .y_desc("share")
+            .x_label_formatter(&|s| format!("{s}"))
+            .y_label_formatter(&|v| format!("{v:.2}"))
+            .draw()?;
+        for (k, (name, colour)) in SERIES.into_iter().enumerate() {
+            let style = colour.stroke_width(2);
+            let curve = (0..=200).map(|i| {
+                let s = -half + 2.0 * half * f64::from(i) / 200.0;
+                (s, model.probabilities(s)[k])
+            });
+            c.draw_series(LineSeries::new(curve, style))?
+                .label(name)
+                .legend(line_mark(style));
+            c.draw_series(buckets.iter().map(|b| {
+                let share = b.counts[k] as f64 / b.counts.iter().sum::<usize>() as f64;
+                Circle::new((b.score, share), 3, colour.mix(0.6).filled())
+            }))?;
         }
-        out += &format!(
-            "<text x=\"{}\" y=\"{:.1}\" fill=\"{colour}\">{name}</text>\n",
-            PAD + 12.0,
-            LEGEND + 16.0 * k as f64
-        );
-    }
-    out += &format!(
-        "<text x=\"{}\" y=\"{:.1}\" fill=\"#555\">dots: the data, lines: the fit</text>\n",
-        PAD + 12.0,
-        LEGEND + 48.0
-    );
-    out + "</svg>\n"
+        // A legend line without a mark: how to read the chart.
+        c.draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())?
+            .label("dots: the data, lines: the fit");
+        // Middle left: where the losing side's curve has left the top and
+        // the winning side's not yet risen.
+        legend(&mut c, SeriesLabelPosition::MiddleLeft)
+    })
 }
 
 #[cfg(test)]
@@ -173,15 +139,22 @@ mod tests {
                 counts: [30, 10, 0],
             },
         ];
-        let s = svg(&Model::new(100.0, 50.0), &b, "t");
-        assert!(s.starts_with("<svg") && s.ends_with("</svg>\n"));
-        assert_eq!(s.matches("<polyline").count(), 3);
-        assert_eq!(s.matches("<circle").count(), 6);
-        // 130 cp needs ±150 (steps of 50): the win share 3/4 of the
-        // bucket at 130 is drawn at its place.
-        let cx = PAD + (130.0 + 150.0) / 300.0 * (W - 2.0 * PAD);
-        let cy = H - PAD - 0.75 * (H - 2.0 * PAD);
-        assert!(s.contains(&format!("cx=\"{cx:.1}\" cy=\"{cy:.1}\"")), "{s}");
-        assert!(s.contains(">-150<") && s.contains(">150<"), "{s}");
+        let s = svg(&Model::new(100.0, 50.0), &b, "t").unwrap();
+        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
+        assert!(s.contains("\nt\n</text>"), "{s}");
+        // A curve and a dot per bucket for each result, in its colour.
+        for (name, colour) in [("win", "#2CA02C"), ("draw", "#7F7F7F"), ("loss", "#D62728")] {
+            assert!(s.contains(&format!("\n{name}\n</text>")), "{name}: {s}");
+            assert!(s.contains(&format!("stroke=\"{colour}\"")), "{colour}: {s}");
+            let dots = s
+                .lines()
+                .filter(|l| l.starts_with("<circle") && l.contains(&format!("fill=\"{colour}\"")));
+            assert_eq!(dots.count(), 2, "{colour}: {s}");
+        }
+        // 130 cp needs ±150 (steps of 50).
+        assert!(
+            s.contains("\n-150\n</text>") && s.contains("\n150\n</text>"),
+            "{s}"
+        );
     }
 }

@@ -16,6 +16,7 @@
 //! `qnodes`; deepening by one ply costs the difference (the shallower
 //! search's work is in the table).
 
+use crate::eval::logistic::{logistic, unit_scale};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -213,8 +214,7 @@ pub fn normal_cdf(z: f64) -> f64 {
 
 /// The logistic distribution of standard deviation 1.
 pub fn logistic_cdf(z: f64) -> f64 {
-    let s = 3f64.sqrt() / std::f64::consts::PI;
-    1.0 / (1.0 + (-z / s).exp())
+    logistic(z / unit_scale())
 }
 
 /// The distribution whose quantiles at probabilities `i / (n − 1)` are

@@ -11,6 +11,7 @@
 //! ("helpful master"), so no thread waits on work it could share.
 
 use super::movepick::Scored;
+use super::trail::Trail;
 use super::worker::Worker;
 use crate::eval::nnue::accumulator::Stack;
 use crate::rules::board::Board;
@@ -23,9 +24,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 #[derive(Clone)]
 pub(super) struct Path {
     pub board: Board,
-    pub keys: Vec<u64>,
-    pub zap_clock: Vec<u32>,
-    pub touched: Vec<u64>,
+    pub trail: Trail,
     pub accumulators: Stack,
 }
 
@@ -183,9 +182,7 @@ impl Worker<'_> {
         }
         Path {
             board: self.board.clone(),
-            keys: self.keys.clone(),
-            zap_clock: self.zap_clock.clone(),
-            touched: self.touched.clone(),
+            trail: self.trail.clone(),
             accumulators,
         }
     }
@@ -193,9 +190,7 @@ impl Worker<'_> {
     /// Trades the thread's position and path for `path`'s.
     fn swap_path(&mut self, path: &mut Path) {
         std::mem::swap(&mut self.board, &mut path.board);
-        std::mem::swap(&mut self.keys, &mut path.keys);
-        std::mem::swap(&mut self.zap_clock, &mut path.zap_clock);
-        std::mem::swap(&mut self.touched, &mut path.touched);
+        std::mem::swap(&mut self.trail, &mut path.trail);
         std::mem::swap(&mut self.accumulators, &mut path.accumulators);
     }
 

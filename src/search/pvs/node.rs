@@ -4,7 +4,7 @@
 
 use super::movepick::{MovePicker, Scored, Stage};
 use super::order::MAX_PLY;
-use super::split::Found;
+use super::split_points::Found;
 use super::worker::Worker;
 use super::INF;
 use crate::rules::board::Undo;

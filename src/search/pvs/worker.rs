@@ -5,7 +5,7 @@
 
 use super::movepick::{MovePicker, Node, Scored};
 use super::order::{Order, MAX_PLY};
-use super::split::{SplitPoint, Splits};
+use super::split_points::{SplitPoint, Splits};
 use super::trail::Trail;
 use super::INF;
 use crate::eval::evaluator::Evaluator;

@@ -7,7 +7,8 @@
 //! parts every algorithm shares import no algorithm's folder, and no
 //! algorithm imports another's but the best-first search PVS, which
 //! searches its leaves; within `gui`, no file's imports lead back
-//! to it. Test code (from the first `#[cfg(test)]` or `#[cfg(all(test` of
+//! to it; within every folder, no file's imports lead back to it through
+//! the folder's other files (its `mod.rs` apart). Test code (from the first `#[cfg(test)]` or `#[cfg(all(test` of
 //! a file on) may import anything.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -179,19 +180,29 @@ fn path_heads(rest: &str) -> Vec<String> {
         .collect()
 }
 
-/// The files of `src/gui` that `code`, the code of file `me` (a module
-/// name, or `mod` for `mod.rs`), imports: the heads of its `crate::gui::`
-/// and (outside `mod.rs`) `super::` paths, a head that is no file naming
-/// an item of `mod.rs`; and in `mod.rs`, its children's paths (`server::`,
-/// `self::server::`).
-fn gui_imports(me: &str, code: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
+/// The files of a folder that `code`, the code of its file `me` (a module
+/// name, or `mod` for the folder's own module file), imports: the heads of
+/// its paths from `prefix` (the folder's `crate::` path) and (outside the
+/// module file) `super::`, a head that is no file naming an item of the
+/// module file, a `super::super::` path leaving the folder; and in the
+/// module file, its children's paths (`server::`, `self::server::`).
+fn folder_imports(
+    prefix: &str,
+    me: &str,
+    code: &str,
+    modules: &BTreeSet<String>,
+) -> BTreeSet<String> {
     let mut heads = Vec::new();
-    let mut prefixes = vec!["crate::gui::"];
+    let mut prefixes = vec![prefix];
     if me != "mod" {
         prefixes.push("super::");
     }
     for prefix in prefixes {
         for (i, _) in code.match_indices(prefix) {
+            // Inside a longer path (`super::super::`, `x::crate::`): not here.
+            if code[..i].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
             heads.extend(path_heads(&code[i + prefix.len()..]));
         }
     }
@@ -208,6 +219,7 @@ fn gui_imports(me: &str, code: &str, modules: &BTreeSet<String>) -> BTreeSet<Str
     }
     heads
         .into_iter()
+        .filter(|h| h != "super")
         .map(|h| {
             if modules.contains(&h) {
                 h
@@ -217,6 +229,11 @@ fn gui_imports(me: &str, code: &str, modules: &BTreeSet<String>) -> BTreeSet<Str
         })
         .filter(|m| m != me)
         .collect()
+}
+
+/// The files of `src/gui` that `code`, the code of its file `me`, imports.
+fn gui_imports(me: &str, code: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
+    folder_imports("crate::gui::", me, code, modules)
 }
 
 /// A cycle of `graph`, as its files in order with the first repeated at
@@ -273,6 +290,95 @@ fn the_gui_files_import_in_no_circle() {
             cycle.join(" -> ")
         );
     }
+}
+
+/// The folders of `src` (itself included), each with the `crate::` path
+/// of its module.
+fn folders(dir: &Path, path: &str, out: &mut Vec<(PathBuf, String)>) {
+    out.push((dir.to_path_buf(), path.to_string()));
+    for entry in fs::read_dir(dir).unwrap() {
+        let sub = entry.unwrap().path();
+        if sub.is_dir() {
+            let name = sub.file_name().unwrap().to_str().unwrap();
+            folders(&sub, &format!("{path}{name}::"), out);
+        }
+    }
+}
+
+/// The import graph of the files directly in `dir`, whose module's path is
+/// `prefix`, each file by its module name. The folder's module file
+/// (`mod.rs`, `lib.rs`) stands apart: it declares the files and speaks for
+/// them, and they may use its items. A sub-folder is a file that imports
+/// nothing here (its files are the sub-folder's graph). `main.rs` is the
+/// binary's crate, not a module.
+fn folder_graph(dir: &Path, prefix: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = BTreeMap::new();
+    let mut modules = BTreeSet::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
+        if path.is_dir() {
+            modules.insert(stem);
+        } else if path.extension().is_some_and(|e| e == "rs") && stem != "main" {
+            let name = match stem.as_str() {
+                "mod" | "lib" => "mod".to_string(),
+                _ => stem,
+            };
+            files.insert(name, path);
+        }
+    }
+    files.remove("mod");
+    modules.extend(files.keys().cloned());
+    files
+        .iter()
+        .map(|(name, path)| {
+            let mut to = folder_imports(prefix, name, &code(path), &modules);
+            to.remove("mod");
+            (name.clone(), to)
+        })
+        .collect()
+}
+
+#[test]
+fn the_files_of_no_folder_import_in_a_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = Vec::new();
+    folders(&src, "crate::", &mut all);
+    let mut circles = Vec::new();
+    for (dir, prefix) in &all {
+        let graph = folder_graph(dir, prefix);
+        if let Some(cycle) = find_cycle(&graph) {
+            let rel = dir.strip_prefix(&src).unwrap().display().to_string();
+            circles.push(format!("src/{rel}: {}", cycle.join(" -> ")));
+        }
+    }
+    assert!(all.len() > 20, "{} folders", all.len());
+    assert!(
+        circles.is_empty(),
+        "the files of a folder import in a circle (move what both need into \
+         the lower one, or into a module of its own):\n{}",
+        circles.join("\n")
+    );
+}
+
+#[test]
+fn the_folder_scanner_keeps_to_the_folder() {
+    let modules: BTreeSet<String> = ["line", "split", "worker"]
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    let split = "use super::worker::Worker;\nuse super::super::shared::Shared;\n\
+                 use super::INF;\nlet l = crate::search::pvs::line::Line::default();\n\
+                 let t = crate::search::tt::Table::new();";
+    let found = folder_imports("crate::search::pvs::", "split", split, &modules);
+    let want: BTreeSet<String> = ["line", "mod", "worker"]
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(found, want);
+    // A path that leaves the folder names none of its files.
+    let away = "use super::super::worker::Worker;";
+    assert!(folder_imports("crate::search::pvs::", "split", away, &modules).is_empty());
 }
 
 #[test]

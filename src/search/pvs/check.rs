@@ -7,13 +7,6 @@ use super::Worker;
 use crate::check_rep::{ensure, CheckRep};
 use crate::eval::nnue::accumulator::Accumulator;
 
-impl Worker<'_> {
-    /// Plies from the root to the current position, by the key stack.
-    fn path_len(&self) -> usize {
-        self.keys.len().wrapping_sub(self.root_len.0)
-    }
-}
-
 #[cfg(feature = "debug-commands")]
 impl Worker<'_> {
     /// After a make (`king_zapped`: it zapped a King) or an unmake: the
@@ -38,10 +31,10 @@ impl Worker<'_> {
 
     /// A node's `ply` is its distance from the root, at most `max_ply`.
     fn check_ply(&self, ply: usize, max_ply: usize) -> Result<(), String> {
-        ensure(ply == self.path_len() && ply <= max_ply, || {
+        ensure(ply == self.trail.plies() && ply <= max_ply, || {
             format!(
                 "node at ply {ply} (at most {max_ply}), {} moves from the root",
-                self.path_len()
+                self.trail.plies()
             )
         })
     }
@@ -60,39 +53,11 @@ impl Worker<'_> {
 impl CheckRep for Worker<'_> {
     const NAME: &'static str = "search stack";
 
-    /// The stacks have the lengths the path from the root gives them, the
-    /// path is shorter than `MAX_PLY` + 1, each zap clock is the one before
-    /// plus one or zero, the side to move alternates, the per-ply vectors
-    /// are all there.
+    /// The trail is whole (`Trail`'s own checks), the side to move
+    /// alternates along it, the per-ply vectors are all there.
     fn check_rep(&self) -> Result<(), String> {
-        let n = self.path_len();
-        ensure(self.keys.len() >= self.root_len.0 && n <= MAX_PLY, || {
-            format!(
-                "{} keys for a root with {}: path out of 0..={MAX_PLY}",
-                self.keys.len(),
-                self.root_len.0
-            )
-        })?;
-        ensure(self.touched.len() == self.root_len.1 + n, || {
-            format!(
-                "{} touched masks for {n} moves from a root with {}",
-                self.touched.len(),
-                self.root_len.1
-            )
-        })?;
-        ensure(self.zap_clock.len() == self.keys.len() + 1, || {
-            format!(
-                "{} zap clocks for {} keys",
-                self.zap_clock.len(),
-                self.keys.len()
-            )
-        })?;
-        let path = &self.zap_clock[self.root_len.0..];
-        for (i, w) in path.windows(2).enumerate() {
-            ensure(w[1] == 0 || w[1] == w[0] + 1, || {
-                format!("zap clock {} at ply {} after {}", w[1], i + 1, w[0])
-            })?;
-        }
+        self.trail.check_rep()?;
+        let n = self.trail.plies();
         ensure(
             (self.board.side() == self.root_side) == n.is_multiple_of(2),
             || format!("{:?} to move {n} plies from the root", self.board.side()),
@@ -232,9 +197,7 @@ mod tests {
             w.check_ply(1, MAX_PLY).unwrap_err(),
             "node at ply 1 (at most 128), 0 moves from the root"
         );
-        w.keys.push(4);
-        w.touched.push(0);
-        w.zap_clock.push(8);
+        w.trail.push(w.board.key(), 0, false);
         let m = Move::parse("h0R").unwrap();
         let _undo = w.board.make(m);
         assert_eq!(w.check_ply(1, MAX_PLY), Ok(()));
@@ -251,16 +214,7 @@ mod tests {
         let mut w = worker(&shared, &mut order);
         assert_eq!(w.check_rep(), Ok(()));
 
-        w.keys.push(4);
-        assert_eq!(
-            w.check_rep().unwrap_err(),
-            "1 touched masks for 1 moves from a root with 1"
-        );
-        w.touched.push(0);
-        assert_eq!(w.check_rep().unwrap_err(), "4 zap clocks for 4 keys");
-        w.zap_clock.push(9);
-        assert_eq!(w.check_rep().unwrap_err(), "zap clock 9 at ply 1 after 7");
-        *w.zap_clock.last_mut().unwrap() = 8;
+        w.trail.push(w.board.key(), 0, false);
         assert_eq!(
             w.check_rep().unwrap_err(),
             "White to move 1 plies from the root"
@@ -271,11 +225,8 @@ mod tests {
         w.board.unmake(m, undo);
 
         let mut w = worker(&shared, &mut order);
-        w.keys.clear();
-        assert_eq!(
-            w.check_rep().unwrap_err(),
-            "0 keys for a root with 3: path out of 0..=128"
-        );
+        w.trail.pop();
+        assert_eq!(w.check_rep().unwrap_err(), "0 frames: path out of 0..=128");
         let mut w = worker(&shared, &mut order);
         w.pv.pop();
         assert_eq!(

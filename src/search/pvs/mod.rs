@@ -11,8 +11,10 @@
 //! 0, searching the same position into the shared table (Lazy SMP, every
 //! other helper one ply deeper: `smp_lead`), the stop rules and the
 //! answer. Beside it: `movepick` (a node's moves in order) with its
-//! killer and history tables (`order`), and the thread's `check_rep`
-//! invariants (`check`).
+//! killer and history tables (`order`), `trail` (the positions before
+//! the one searched, for the draw and Ko rules), `split_points` (the
+//! nodes the split search shares) and `split` (a thread's work on them),
+//! and the thread's `check_rep` invariants (`check`).
 
 /// Runs the statements only while the `check_rep` option is on, and only in
 /// builds with the `debug-commands` feature: without it they do not exist,
@@ -33,6 +35,8 @@ pub mod movepick;
 mod node;
 pub mod order;
 mod split;
+mod split_points;
+mod trail;
 mod worker;
 
 use super::root::{Answer, Iteration, Root};
@@ -40,7 +44,7 @@ use super::shared::Shared;
 use super::time::{Plan, SearchLimits, Stability};
 use super::{Params, MATE, MATE_BOUND};
 use order::{Order, MAX_PLY};
-use split::Splits;
+use split_points::Splits;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 pub use worker::Worker;

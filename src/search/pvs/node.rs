@@ -4,7 +4,7 @@
 
 use super::movepick::{MovePicker, Scored, Stage};
 use super::order::MAX_PLY;
-use super::split::Found;
+use super::split_points::Found;
 use super::worker::Worker;
 use super::INF;
 use crate::rules::board::Undo;
@@ -91,23 +91,18 @@ impl Worker<'_> {
     /// is a pessimistic bound in all but rare zugzwangs.
     fn null_move_cuts(&mut self, beta: i32, depth: i32, ply: usize, pv_node: bool) -> bool {
         let r = self.params.null_r;
-        let after_pass = self.touched.last() == Some(&0);
+        let after_pass = self.trail.after_pass();
         if r == 0 || pv_node || ply == 0 || depth < 3 || after_pass || beta.abs() >= MATE_BOUND {
             return false;
         }
         if self.static_eval() < beta {
             return false;
         }
-        let clock = *self.zap_clock.last().expect("clock");
-        self.keys.push(self.board.key());
-        self.touched.push(0);
-        self.zap_clock.push(clock + 1);
+        self.trail.push(self.board.key(), 0, false);
         self.board.pass();
         let score = -self.pvs(-beta, -beta + 1, depth - 1 - r, ply + 1);
         self.board.pass();
-        self.keys.pop();
-        self.touched.pop();
-        self.zap_clock.pop();
+        self.trail.pop();
         !self.stopped() && score >= beta
     }
 

@@ -9,148 +9,15 @@
 //! A thread that runs out of moves at its own split point while others
 //! still search helps at the split points below it until they finish
 //! ("helpful master"), so no thread waits on work it could share.
+//! Here, what a thread does; the split points themselves are in
+//! `split_points`.
 
 use super::movepick::Scored;
+use super::split_points::{Found, Path, Progress, SplitPoint, Splits};
 use super::worker::Worker;
 use crate::eval::nnue::accumulator::Stack;
-use crate::rules::board::Board;
-use crate::rules::moves::Move;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
-
-/// A position and the path from the root to it: what a thread needs to
-/// search below it (draws, the Ko rule, the net's accumulators).
-#[derive(Clone)]
-pub(super) struct Path {
-    pub board: Board,
-    pub keys: Vec<u64>,
-    pub zap_clock: Vec<u32>,
-    pub touched: Vec<u64>,
-    pub accumulators: Stack,
-}
-
-/// What a split point has found so far.
-#[derive(Default)]
-pub(super) struct Found {
-    pub alpha: i32,
-    pub best: i32,
-    pub best_move: Option<Move>,
-    /// The line of the best move that raised alpha.
-    pub pv: Vec<Move>,
-}
-
-/// A split point's shared state.
-struct Progress {
-    /// The moves left after the first, in order.
-    moves: Vec<Scored>,
-    next: usize,
-    /// The place in the node's order of `moves[0]` (late-move reductions
-    /// count it).
-    first: usize,
-    found: Found,
-    /// Threads searching its moves (its own thread included).
-    working: usize,
-}
-
-/// A node whose remaining moves several threads search.
-pub(super) struct SplitPoint {
-    path: Path,
-    depth: i32,
-    ply: usize,
-    beta: i32,
-    /// The split point its thread was working under when it made this
-    /// one: the chain a cutoff aborts.
-    parent: Option<Arc<SplitPoint>>,
-    abort: AtomicBool,
-    progress: Mutex<Progress>,
-}
-
-impl SplitPoint {
-    fn progress(&self) -> MutexGuard<'_, Progress> {
-        // A thread that panicked while holding the lock panics the search
-        // (the join reports it); the state itself stays consistent.
-        self.progress.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Whether a move that reached beta here or above made its remaining
-    /// work useless.
-    pub fn aborted(&self) -> bool {
-        self.abort.load(Ordering::Relaxed)
-    }
-
-    /// The next move to search, its place in the node's order and the
-    /// alpha to search it with; `None` once none is left or it aborted.
-    fn take(&self) -> Option<(Scored, usize, i32)> {
-        let mut p = self.progress();
-        if self.aborted() || p.next == p.moves.len() {
-            return None;
-        }
-        let s = p.moves[p.next];
-        let i = p.first + p.next;
-        p.next += 1;
-        Some((s, i, p.found.alpha))
-    }
-
-    /// Whether `ancestor` is this split point or above it.
-    fn below(&self, ancestor: &Arc<SplitPoint>) -> bool {
-        let mut at = Some(self);
-        while let Some(sp) = at {
-            if std::ptr::eq(sp, Arc::as_ptr(ancestor)) {
-                return true;
-            }
-            at = sp.parent.as_deref();
-        }
-        false
-    }
-}
-
-/// The split points of one search and the threads free to join them.
-#[derive(Default)]
-pub struct Splits {
-    active: Mutex<Vec<Arc<SplitPoint>>>,
-    /// Threads looking for a split point to join.
-    idle: AtomicUsize,
-    /// Split points made so far: an idle thread looks again only when it
-    /// changes.
-    made: AtomicUsize,
-}
-
-impl Splits {
-    fn active(&self) -> MutexGuard<'_, Vec<Arc<SplitPoint>>> {
-        self.active.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    pub fn idle(&self) -> bool {
-        self.idle.load(Ordering::Relaxed) > 0
-    }
-
-    /// The newest split point with moves left, below `under` if given;
-    /// counted as worked on before the lock is let go, so that its thread
-    /// waits for the caller.
-    fn find(&self, under: Option<&Arc<SplitPoint>>) -> Option<Arc<SplitPoint>> {
-        let active = self.active();
-        active.iter().rev().find_map(|sp| {
-            if under.is_some_and(|u| !sp.below(u)) || sp.aborted() {
-                return None;
-            }
-            let mut p = sp.progress();
-            if p.next == p.moves.len() {
-                return None;
-            }
-            p.working += 1;
-            Some(sp.clone())
-        })
-    }
-
-    /// Aborts `sp` and every split point below it.
-    fn cut(&self, sp: &Arc<SplitPoint>) {
-        let active = self.active();
-        sp.abort.store(true, Ordering::Relaxed);
-        for other in active.iter().filter(|o| o.below(sp)) {
-            other.abort.store(true, Ordering::Relaxed);
-        }
-    }
-}
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// The moves a null-window node searches alone before it may split: one
 /// that did not cut off on its first move often does on the next few (the
@@ -183,9 +50,7 @@ impl Worker<'_> {
         }
         Path {
             board: self.board.clone(),
-            keys: self.keys.clone(),
-            zap_clock: self.zap_clock.clone(),
-            touched: self.touched.clone(),
+            trail: self.trail.clone(),
             accumulators,
         }
     }
@@ -193,9 +58,7 @@ impl Worker<'_> {
     /// Trades the thread's position and path for `path`'s.
     fn swap_path(&mut self, path: &mut Path) {
         std::mem::swap(&mut self.board, &mut path.board);
-        std::mem::swap(&mut self.keys, &mut path.keys);
-        std::mem::swap(&mut self.zap_clock, &mut path.zap_clock);
-        std::mem::swap(&mut self.touched, &mut path.touched);
+        std::mem::swap(&mut self.trail, &mut path.trail);
         std::mem::swap(&mut self.accumulators, &mut path.accumulators);
     }
 

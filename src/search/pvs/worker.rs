@@ -5,7 +5,8 @@
 
 use super::movepick::{MovePicker, Node, Scored};
 use super::order::{Order, MAX_PLY};
-use super::split::{SplitPoint, Splits};
+use super::split_points::{SplitPoint, Splits};
+use super::trail::Trail;
 use super::INF;
 use crate::eval::evaluator::Evaluator;
 use crate::eval::nnue::accumulator::{Accumulator, Before, Stack};
@@ -14,7 +15,6 @@ use crate::rules::game::DrawRules;
 use crate::rules::movegen::generate;
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::piece::Color;
-use crate::rules::repetition::LastMove;
 use crate::search::root::{Iteration, Line, Root};
 use crate::search::shared::Shared;
 use crate::search::time::Plan;
@@ -28,13 +28,8 @@ const EVAL_CACHE: usize = 1 << 15;
 /// A search thread's state.
 pub struct Worker<'a> {
     pub(super) board: Board,
-    /// Keys of every position before the current one, game and path.
-    pub(super) keys: Vec<u64>,
-    /// Plies since the last zap, for each position on `keys` and the current.
-    pub(super) zap_clock: Vec<u32>,
-    /// The squares each move since the root changed, and the game's last
-    /// move's before it (the Ko rule looks one move back).
-    pub(super) touched: Vec<u64>,
+    /// The positions before the board's, for the draw and Ko rules.
+    pub(super) trail: Trail,
     pub(super) root_side: Color,
     /// The side whose draws score the `draw` option (the other side's
     /// score its negation): the root's, or the best-first search's root's.
@@ -71,8 +66,6 @@ pub struct Worker<'a> {
     pub(super) main: bool,
     /// Whether this search began pondering and has not yet seen `ponderhit`.
     pub(super) pondered: bool,
-    /// The lengths of `keys` and `touched` at the root (for `check_rep`).
-    pub(super) root_len: (usize, usize),
     /// The evaluation in use; with the net, its accumulator for each
     /// position from the root to the current one.
     pub(super) evaluator: Evaluator<'a>,
@@ -96,11 +89,8 @@ impl<'a> Worker<'a> {
     ) -> Worker<'a> {
         let evaluator = Evaluator::choose(params.use_nnue, &shared.net, params.weights);
         let mut w = Worker {
-            root_len: (0, 0),
             board: root.board.clone(),
-            keys: Vec::new(),
-            zap_clock: Vec::new(),
-            touched: Vec::new(),
+            trail: Trail::default(),
             root_side: root.board.side(),
             draw_side: root.board.side(),
             searchmoves: Vec::new(),
@@ -138,13 +128,7 @@ impl<'a> Worker<'a> {
     /// side to move at the search's own root.
     pub fn reset(&mut self, root: &Root, draw_side: Color) {
         self.board.clone_from(&root.board);
-        self.keys.clone_from(&root.history);
-        self.zap_clock.clear();
-        self.zap_clock.resize(root.history.len(), 0);
-        self.zap_clock.push(root.plies_since_zap);
-        self.touched.clear();
-        self.touched.extend(root.last_move.map(|m| m.touched()));
-        self.root_len = (self.keys.len(), self.touched.len());
+        self.trail.reset(root);
         self.root_side = root.board.side();
         self.draw_side = draw_side;
         self.searchmoves.clone_from(&root.searchmoves);
@@ -353,9 +337,8 @@ impl<'a> Worker<'a> {
     /// Whether the current position is a draw by the tree's rules: it
     /// repeats an earlier one, or the no-zap rule has drawn the game.
     pub(super) fn is_draw(&self) -> bool {
-        let clock = *self.zap_clock.last().expect("the root's clock");
-        let key = self.board.key();
-        self.draws.draw(key, &self.keys, clock).is_some()
+        let (key, clock) = (self.board.key(), self.trail.zap_clock());
+        self.draws.draw(key, self.trail.keys(), clock).is_some()
     }
 
     /// The picker of the current position's moves at `ply` (all of them,
@@ -367,15 +350,10 @@ impl<'a> Worker<'a> {
         tt_move: Option<Move>,
         zaps_only: bool,
     ) -> MovePicker {
-        let clock = *self.zap_clock.last().expect("the root's clock");
-        let last = self.touched.last().map(|&touched| LastMove {
-            touched,
-            zapped: clock == 0,
-        });
         let node = Node {
             board: &mut self.board,
-            history: &self.keys,
-            last,
+            history: self.trail.keys(),
+            last: self.trail.last_move(),
             order: self.order,
             ply,
             tt_move,
@@ -389,9 +367,7 @@ impl<'a> Worker<'a> {
     /// Plays a picked move (its shot's victim known) onto the board and the
     /// stacks; the undo says what it zapped.
     pub(super) fn play(&mut self, s: &Scored) -> Undo {
-        self.keys.push(self.board.key());
-        self.touched.push(s.touched);
-        let clock = *self.zap_clock.last().expect("clock");
+        let key = self.board.key();
         let before = self
             .evaluator
             .net()
@@ -402,8 +378,7 @@ impl<'a> Worker<'a> {
             self.accumulators
                 .push_child(net, &self.board, &before, &undo);
         }
-        self.zap_clock
-            .push(if undo.zapped.is_some() { 0 } else { clock + 1 });
+        self.trail.push(key, s.touched, undo.zapped.is_some());
         check_rep!(self, self.check_made(undo.king_zapped()));
         undo
     }
@@ -413,9 +388,7 @@ impl<'a> Worker<'a> {
         if self.evaluator.net().is_some() {
             self.accumulators.pop();
         }
-        self.keys.pop();
-        self.touched.pop();
-        self.zap_clock.pop();
+        self.trail.pop();
         check_rep!(self, self.check_made(false));
     }
 }

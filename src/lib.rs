@@ -1,6 +1,7 @@
 //! leiserchess: a Leiserchess 2018 engine.
 //!
-//! The folders are the layers; each imports only the ones listed before it:
+//! The folders are the layers, bottom first; docs/ARCHITECTURE.md states
+//! the layering rule and maps every file, and tests/layers.rs checks it.
 //!
 //! - `user_text` (echoing user input in messages), `check_rep` (the
 //!   invariant tools), `declaration` (an option's one declaration: name,
@@ -10,15 +11,17 @@
 //!   make/unmake, the laser, move generation, FEN, a game's history and
 //!   rules, perft.
 //! - `eval`: the evaluation and its laser-coverage term; `eval::nnue`, the
-//!   learned evaluation; `eval::evaluator`, which of the two is in use.
+//!   learned evaluation; `eval::evaluator`, which of the two is in use;
+//!   `eval::policy`, the move policy behind MCTS's priors.
 //! - `search`: what every search shares (the root and its reports, limits
-//!   and time, the transposition table, parameters, the `bench` workload)
-//!   and one folder per algorithm (`search::pvs`).
+//!   and time, the transposition table, parameters, the `bench` workloads)
+//!   and one folder per algorithm (`pvs`, `mcts`, `bestfirst`).
 //! - `config`: `EngineConfig`, every setting of the engine as a typed
 //!   field, set through the declarations.
 //! - `lab`: self-play data, the evaluation's tuning, the learned
-//!   evaluation's training, the opening book, the win/draw/loss model's
-//!   fit.
+//!   evaluation's and the policy's training, the opening book, the
+//!   win/draw/loss model's fit, the best-first error model's fit, the
+//!   charts.
 //! - `play`: engines as child processes spoken to over UCI (`play::client`)
 //!   and the PGN of finished games (`play::pgn`), for autotest, the GUI and
 //!   the tests.

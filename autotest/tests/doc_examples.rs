@@ -15,6 +15,8 @@
 
 #[path = "doc_examples/blocks.rs"]
 mod blocks;
+#[path = "../../tests/common/needs.rs"]
+mod needs;
 #[path = "doc_examples/run.rs"]
 mod run;
 #[path = "doc_examples/static_check.rs"]
@@ -38,9 +40,16 @@ fn main() {
                 .unwrap_or(&doc)
                 .display()
                 .to_string();
-            let (repo, bins) = (repo.clone(), bins.clone());
-            Trial::test(name.clone(), move || {
-                check_document(&repo, &bins?, &doc, &name)
+            let needs = needs_of(&std::fs::read_to_string(&doc).unwrap_or_default());
+            let (repo, bins, test) = (repo.clone(), bins.clone(), name.clone());
+            let check = move || check_document(&repo, &bins?, &doc, &name);
+            if needs.is_empty() {
+                return Trial::test(test, check);
+            }
+            needs::trial(&test, needs, move |_| {
+                if let Err(e) = check() {
+                    panic!("{}", e.message().unwrap_or("failed"));
+                }
             })
         })
         .collect();
@@ -61,6 +70,26 @@ fn repo() -> PathBuf {
         .parent()
         .expect("autotest sits in the repository")
         .to_path_buf()
+}
+
+/// What a document's runnable blocks need beyond bash and this build:
+/// curl, for the GUI's JSON API. Without it the document is reported
+/// ignored with what it needs (`LEISERCHESS_REQUIRE_ALL=1`: failed).
+fn needs_of(doc: &str) -> &'static [needs::Need] {
+    const CURL: &[needs::Need] = &[needs::CURL];
+    let calls_curl = blocks::parse(doc).is_ok_and(|blocks| {
+        blocks.iter().any(|b| {
+            b.kind == Kind::Sh
+                && b.text
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                    .any(|word| word == "curl")
+        })
+    });
+    if calls_curl {
+        CURL
+    } else {
+        &[]
+    }
 }
 
 /// The documents whose blocks are examples.

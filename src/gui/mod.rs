@@ -8,6 +8,7 @@
 //!
 //! - `server`: the HTTP server (axum on a one-thread tokio runtime), its
 //!   routes, and the page's assets, embedded in the binary.
+//! - `options`: the engine's options as the page reads and sets them.
 //! - `api`: the JSON requests and answers, and the errors (a 4xx with a
 //!   JSON body naming what was wrong); it starts searches, and plays their
 //!   moves when they end.

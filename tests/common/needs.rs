@@ -39,6 +39,11 @@ pub const CHROMEDRIVER: Need = Need::Program {
     get: "`make deps` as root installs Debian's chromium-driver",
 };
 
+pub const CURL: Need = Need::Program {
+    names: &["curl"],
+    get: "`make deps` as root installs Debian's curl",
+};
+
 impl Need {
     /// Its short name, for the test's kind.
     pub fn name(&self) -> &'static str {

@@ -2,8 +2,10 @@
 //! with `plotters`' SVG backend: text is written as SVG `<text>`, laid out
 //! with the backend's size estimate, so no font is read or needed.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
+use std::ops::Range;
 
 /// Where the charts are drawn.
 pub type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
@@ -33,6 +35,30 @@ pub fn svg(
             .map_err(|e| format!("cannot draw the chart: {e}"))?;
     }
     Ok(out)
+}
+
+/// A chart of real numbers on both axes.
+pub type Plane<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// The chart of `x` by `y` on `area`, captioned `title` (none when empty),
+/// with `y_room` pixels for the y axis's labels; the caller draws its mesh.
+pub fn plane<'a, 'b: 'a>(
+    area: &'a Area<'b>,
+    title: &str,
+    y_room: u32,
+    x: Range<f64>,
+    y: Range<f64>,
+) -> Result<Plane<'a, 'b>, DrawError> {
+    let mut builder = ChartBuilder::on(area);
+    if !title.is_empty() {
+        builder.caption(title, (FONT, 14));
+    }
+    builder
+        .margin(16)
+        .x_label_area_size(36)
+        .y_label_area_size(y_room)
+        .build_cartesian_2d(x, y)
 }
 
 /// A legend's mark for a line of `style`.

@@ -7,8 +7,7 @@
 
 use super::fit::Fit;
 use crate::eval::logistic::unit_scale;
-use crate::lab::chart::{self, legend, line_mark, rgb, Area, DrawError, FONT};
-use plotters::coord::types::RangedCoordf64;
+use crate::lab::chart::{self, legend, line_mark, rgb, Area, DrawError, Plane, FONT};
 use plotters::prelude::*;
 
 /// The histogram's range and bin width, in standard deviations: bins are
@@ -62,12 +61,8 @@ fn frame<'a, 'b: 'a>(
     x: std::ops::Range<f64>,
     top: f64,
     (xlabel, ylabel): (&str, &str),
-) -> Result<Chart<'a, 'b>, DrawError> {
-    let mut c = ChartBuilder::on(area)
-        .margin(16)
-        .x_label_area_size(36)
-        .y_label_area_size(52)
-        .build_cartesian_2d(x, 0.0..top)?;
+) -> Result<Plane<'a, 'b>, DrawError> {
+    let mut c = chart::plane(area, "", 52, x, 0.0..top)?;
     c.configure_mesh()
         .max_light_lines(0)
         .x_desc(xlabel)
@@ -76,11 +71,9 @@ fn frame<'a, 'b: 'a>(
     Ok(c)
 }
 
-type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
-
 /// `f` drawn over `c`'s x range as a named line of `colour`.
 fn curve<'a, 'b: 'a>(
-    c: &mut Chart<'a, 'b>,
+    c: &mut Plane<'a, 'b>,
     f: impl Fn(f64) -> f64,
     colour: RGBColor,
     name: &str,

@@ -1,7 +1,7 @@
 //! The loss curve as an SVG line chart: `train` redraws `OUT.svg` from
 //! `OUT.tsv` after every epoch (docs/nnue-loss.svg is one).
 
-use crate::lab::chart::{self, legend, line_mark, rgb, FONT};
+use crate::lab::chart::{self, legend, line_mark, rgb};
 use plotters::prelude::*;
 
 /// One epoch's line of the TSV.
@@ -56,12 +56,7 @@ pub fn svg(rows: &[Row], title: &str) -> Result<String, String> {
         }),
     ];
     chart::svg((640, 360), |root| {
-        let mut c = ChartBuilder::on(root)
-            .caption(title, (FONT, 14))
-            .margin(16)
-            .x_label_area_size(36)
-            .y_label_area_size(56)
-            .build_cartesian_2d(0.0..last, lo..hi)?;
+        let mut c = chart::plane(root, title, 56, 0.0..last, lo..hi)?;
         c.configure_mesh()
             .max_light_lines(0)
             .x_desc("epoch")

@@ -3,7 +3,7 @@
 
 use super::Point;
 use crate::eval::wdl::Model;
-use crate::lab::chart::{self, legend, line_mark, rgb, FONT};
+use crate::lab::chart::{self, legend, line_mark, rgb};
 use plotters::prelude::*;
 
 /// The positions whose score falls in one bucket.
@@ -56,12 +56,7 @@ pub fn svg(model: &Model, buckets: &[Bucket], title: &str) -> Result<String, Str
     let half = (widest / step).ceil().max(1.0) * step;
     let ticks = (2.0 * half / step).round() as usize + 1;
     chart::svg((640, 360), |root| {
-        let mut c = ChartBuilder::on(root)
-            .caption(title, (FONT, 14))
-            .margin(16)
-            .x_label_area_size(36)
-            .y_label_area_size(48)
-            .build_cartesian_2d(-half..half, 0.0..1.0)?;
+        let mut c = chart::plane(root, title, 48, -half..half, 0.0..1.0)?;
         c.configure_mesh()
             .max_light_lines(0)
             .x_labels(ticks)

@@ -146,34 +146,42 @@ game the pairing's score is printed as cutechess prints it; at the end, a
 table per engine (Elo from game pairs, 95%; a one-sided 95% bound at a 0% or
 100% score).";
 
+/// `-h` or `--help` anywhere before a `--` (after it, the words are the
+/// engine's), or `help` first: the usage, which covers every subcommand.
+fn asks_for_help(args: &[String]) -> bool {
+    args.first().is_some_and(|a| a == "help")
+        || args
+            .iter()
+            .take_while(|a| *a != "--")
+            .any(|a| a == "-h" || a == "--help")
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let long_run = !matches!(
-        args.first().map(String::as_str),
-        None | Some("-h" | "--help" | "help" | "stats" | "openings")
-    );
+    let help = args.is_empty() || asks_for_help(&args);
+    let long_run = !help && !matches!(args.first().map(String::as_str), Some("stats" | "openings"));
     if long_run {
         if let Err(e) = interrupt::install() {
             eprintln!("autotest: {e}");
             return ExitCode::from(2);
         }
     }
-    let result = match args.first().map(String::as_str) {
-        None | Some("-h" | "--help" | "help") => {
+    let result = match (help, args.first().map(String::as_str)) {
+        (true, _) | (_, None) => {
             println!("{USAGE}");
             Ok(())
         }
-        Some("stats") => stats::command::run(&args[1..]).map(|out| print!("{out}")),
-        Some("openings") => openings_command(&args[1..]),
-        Some("tune") => tune::command::run(&args[1..]),
-        Some("slurm") => slurm::command(&args[1..]),
-        Some("datagen") => slurm::datagen::start(&args),
-        Some(a) if a.starts_with('-') => match slurm::options::parse(&args) {
+        (false, Some("stats")) => stats::command::run(&args[1..]).map(|out| print!("{out}")),
+        (false, Some("openings")) => openings_command(&args[1..]),
+        (false, Some("tune")) => tune::command::run(&args[1..]),
+        (false, Some("slurm")) => slurm::command(&args[1..]),
+        (false, Some("datagen")) => slurm::datagen::start(&args),
+        (false, Some(a)) if a.starts_with('-') => match slurm::options::parse(&args) {
             Err(e) => Err(e.to_string()),
             Ok((spec, None)) => play(&spec),
             Ok((spec, Some(opts))) => slurm::coordinator::start(&args, &spec, &opts),
         },
-        Some(path) => config::course::load(Path::new(path)).and_then(|spec| play(&spec)),
+        (false, Some(path)) => config::course::load(Path::new(path)).and_then(|spec| play(&spec)),
     };
     match result {
         Ok(()) => match interrupt::received() {

@@ -202,6 +202,37 @@ fn course_config_errors_name_the_file() {
     assert!(!dir.join("lab.pgn").exists());
 }
 
+/// Every subcommand's `--help` (or `-h`) prints the usage with exit status
+/// 0; after `--` the words are the engine's, not a request for help.
+#[test]
+fn every_subcommand_answers_help() {
+    for sub in ["stats", "openings", "tune", "datagen", "slurm"] {
+        for flag in ["--help", "-h"] {
+            let out = autotest(&[sub, flag], Path::new("."));
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{sub} {flag}: {}",
+                text(&out.stderr)
+            );
+            assert!(
+                text(&out.stdout).contains("autotest tune: SPSA"),
+                "{sub} {flag}"
+            );
+        }
+    }
+    let out = autotest(
+        &["-games", "2", "-engine", "cmd=x", "--help"],
+        Path::new("."),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let out = autotest(
+        &["datagen", "-slurm", "dir=x", "--", "x", "--help"],
+        Path::new("."),
+    );
+    assert_ne!(out.status.code(), Some(0), "{}", text(&out.stdout));
+}
+
 /// `--help` lists every flag the parser knows, each with its default in
 /// brackets.
 #[test]

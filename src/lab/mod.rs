@@ -27,27 +27,38 @@ pub(crate) fn time_left(seconds: u64) -> String {
 
 /// A lab command's output file, opened before the work so that a bad path
 /// fails before it rather than after; emptied only when written, so that a
-/// failed run leaves the file as it was.
+/// failed run leaves the file as it was, and a file it created and never
+/// wrote is removed.
 pub(crate) struct Output {
     /// The flag that named it, for messages.
     flag: &'static str,
     path: PathBuf,
     file: std::fs::File,
+    /// Made by `open` and not written since: removed when dropped.
+    unused_new: bool,
 }
 
 impl Output {
     /// Opens (or creates) `path`, given to `flag`, without emptying it.
     pub(crate) fn open(flag: &'static str, path: &Path) -> Result<Output, String> {
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| format!("{flag} {}: {e}", path.display()))?;
+        let options = |new: bool| {
+            let mut o = std::fs::OpenOptions::new();
+            o.write(true).create_new(new).truncate(false);
+            o
+        };
+        let (file, unused_new) = match options(true).open(path) {
+            Ok(file) => (Ok(file), true),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                (options(false).open(path), false)
+            }
+            Err(e) => (Err(e), false),
+        };
+        let file = file.map_err(|e| format!("{flag} {}: {e}", path.display()))?;
         Ok(Output {
             flag,
             path: path.to_path_buf(),
             file,
+            unused_new,
         })
     }
 
@@ -55,6 +66,7 @@ impl Output {
     /// was appended before).
     pub(crate) fn replace(&mut self, bytes: &[u8]) -> Result<(), String> {
         use std::io::{Seek, Write};
+        self.unused_new = false;
         self.file
             .set_len(0)
             .and_then(|()| self.file.rewind())
@@ -66,6 +78,7 @@ impl Output {
     /// the run is stopped.
     pub(crate) fn append(&mut self, bytes: &[u8]) -> Result<(), String> {
         use std::io::{Seek, SeekFrom, Write};
+        self.unused_new = false;
         self.file
             .seek(SeekFrom::End(0))
             .and_then(|_| self.file.write_all(bytes))
@@ -74,6 +87,15 @@ impl Output {
 
     pub(crate) fn path(&self) -> &Path {
         &self.path
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        if self.unused_new {
+            // Best effort: the run's own error is the one to report.
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 }
 
@@ -110,4 +132,31 @@ pub(crate) fn rate(text: &str) -> Result<f64, String> {
 pub(crate) fn names(paths: &[PathBuf]) -> String {
     let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     names.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Output;
+
+    /// A file `open` made is removed unless written; one that was there
+    /// stays as it was; a written one stays.
+    #[test]
+    fn an_output_never_written_leaves_no_new_file() {
+        let dir = std::env::temp_dir().join(format!("lab-output-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let new = dir.join("new.svg");
+        drop(Output::open("--out", &new).unwrap());
+        assert!(!new.exists());
+
+        let old = dir.join("old.svg");
+        std::fs::write(&old, "kept").unwrap();
+        drop(Output::open("--out", &old).unwrap());
+        assert_eq!(std::fs::read_to_string(&old).unwrap(), "kept");
+
+        let mut written = Output::open("--out", &new).unwrap();
+        written.replace(b"drawn").unwrap();
+        drop(written);
+        assert_eq!(std::fs::read_to_string(&new).unwrap(), "drawn");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

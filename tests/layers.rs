@@ -439,17 +439,29 @@ fn the_scanner_sees_paths_and_stops_at_tests() {
     assert!(layer_of("rules") < layer_of("protocol"));
 }
 
-/// The `search` modules `code` names, by `crate::search::x` and, in a file
-/// directly in `src/search`, by `super::x`.
-fn search_modules(code: &str, top_level: bool) -> Vec<String> {
+/// The `search` modules `code` names, by `crate::search::x` and by
+/// `super::` paths that climb to `search` (`super::x` in a file directly
+/// in `src/search`, `super::super::x` in a folder's file, and so on).
+/// `module` is the file's module path below `search` (`["bestfirst",
+/// "tree"]`; a folder's `mod.rs` is the folder's).
+fn search_modules(code: &str, module: &[&str]) -> Vec<String> {
     let mut out: Vec<String> = crate_paths(code)
         .into_iter()
         .filter(|(a, _)| a == "search")
         .map(|(_, b)| b)
         .collect();
-    if top_level {
-        for (i, _) in code.match_indices("super::") {
-            let rest = &code[i + "super::".len()..];
+    for (i, _) in code.match_indices("super::") {
+        // A chain's first `super::` only.
+        if code[..i].ends_with("::") {
+            continue;
+        }
+        let mut rest = &code[i..];
+        let mut up = 0;
+        while let Some(r) = rest.strip_prefix("super::") {
+            rest = r;
+            up += 1;
+        }
+        if up == module.len() {
             out.push(
                 rest.chars()
                     .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
@@ -470,8 +482,12 @@ fn the_searches_share_their_common_parts_and_nothing_else() {
         let rel = path.strip_prefix(&search).unwrap();
         let first = rel.iter().next().unwrap().to_str().unwrap();
         let part = first.trim_end_matches(".rs");
-        let top_level = rel.iter().count() == 1;
-        for m in search_modules(&code(path), top_level) {
+        let module: Vec<&str> = rel
+            .iter()
+            .map(|c| c.to_str().unwrap().trim_end_matches(".rs"))
+            .filter(|c| *c != "mod")
+            .collect();
+        for m in search_modules(&code(path), &module) {
             // An algorithm's folder: only itself, the bench, the choice
             // between the algorithms and the algorithm built on it may
             // name it.
@@ -486,10 +502,19 @@ fn the_searches_share_their_common_parts_and_nothing_else() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    assert!(
-        search_modules("use super::pvs::think;", true) == ["pvs"],
-        "the scanner must see super:: paths"
+    assert_eq!(
+        search_modules("use super::pvs::think;", &["algorithm"]),
+        ["pvs"]
     );
+    assert_eq!(
+        search_modules("use super::super::mcts::tree;", &["bestfirst", "tree"]),
+        ["mcts"]
+    );
+    assert_eq!(
+        search_modules("use super::mcts::tree;", &["bestfirst"]),
+        ["mcts"]
+    );
+    assert!(search_modules("use super::tree::Tree;", &["bestfirst", "select"]).is_empty());
 }
 
 /// Files stay small enough to read whole: none in `src/` passes 500 lines

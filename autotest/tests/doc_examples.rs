@@ -174,6 +174,11 @@ fn broken_examples_fail(repo: &Path, bins: &run::Binaries) -> Result<(), Failed>
         ),
         (
             Kind::ShNoRun,
+            "autotest datagen -slurm dir=r -- leiserchess datagen d.bin --positions 9\n",
+            "autotest datagen -slurm dir=r -- leiserchess datagen d.bin --positionz 9\n",
+        ),
+        (
+            Kind::ShNoRun,
             "scripts/soak.sh 10\n",
             "scripts/no-such.sh\n",
         ),

@@ -48,8 +48,8 @@ fn check(repo: &Path, bins: &Binaries, words: &[String]) -> Result<(), String> {
     match program {
         "make" => make_targets(repo, args),
         "cargo" => cargo(repo, bins, args),
-        "leiserchess" | "target/release/leiserchess" => ours(&bins.leiserchess, args, true),
-        "autotest" | "target/release/autotest" => ours(&bins.autotest, args, false),
+        "leiserchess" | "target/release/leiserchess" => ours(repo, bins, true, args),
+        "autotest" | "target/release/autotest" => ours(repo, bins, false, args),
         p if p.starts_with("scripts/") => {
             let script = repo.join(p);
             let executable = std::fs::metadata(&script)
@@ -99,14 +99,28 @@ fn cargo(repo: &Path, bins: &Binaries, args: &[&str]) -> Result<(), String> {
         }
     }
     match (sub, rest.iter().position(|a| *a == "--")) {
-        ("run", Some(i)) => ours(&bins.leiserchess, &rest[i + 1..], true),
+        ("run", Some(i)) => ours(repo, bins, true, &rest[i + 1..]),
         _ => Ok(()),
     }
 }
 
 /// `leiserchess` (double-dash flags, a `--help` per subcommand) or
-/// `autotest` (single-dash flags, one `--help`).
-fn ours(binary: &Path, args: &[&str], per_command: bool) -> Result<(), String> {
+/// `autotest` (single-dash flags, one `--help`). After a `--`, autotest's
+/// words are a command of their own (`autotest datagen -slurm … --
+/// leiserchess datagen …`), checked as one.
+fn ours(repo: &Path, bins: &Binaries, leiserchess: bool, args: &[&str]) -> Result<(), String> {
+    let (binary, per_command) = match leiserchess {
+        true => (&bins.leiserchess, true),
+        false => (&bins.autotest, false),
+    };
+    let (args, inner) = match args.iter().position(|a| *a == "--") {
+        Some(i) if !leiserchess => (&args[..i], Some(&args[i + 1..])),
+        _ => (args, None),
+    };
+    if let Some(inner) = inner {
+        let words: Vec<String> = inner.iter().map(|w| w.to_string()).collect();
+        check(repo, bins, &words).map_err(|e| format!("after --: {e}"))?;
+    }
     let top = help(binary, None)?;
     let sub = args.first().filter(|a| !a.starts_with('-') && per_command);
     let text = match sub {

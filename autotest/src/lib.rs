@@ -14,6 +14,8 @@
 //! * `stats`: Elo, pentanomial error bars, LOS, the SPRT, and `autotest
 //!   stats`;
 //! * `tune`: SPSA and `autotest tune`;
+//! * `db`: the results database, each run and its games, written as a
+//!   tournament plays and read by `autotest runs` and `autotest show`;
 //! * `slurm`: a tournament or SPRT as a Slurm job array, its shards
 //!   merged by a coordinator;
 //! * `openings` (where each game starts) and `interrupt` (SIGINT and
@@ -22,6 +24,7 @@
 #![forbid(unsafe_code)]
 
 pub mod config;
+pub mod db;
 pub mod interrupt;
 pub mod openings;
 pub mod pgn;

@@ -1,13 +1,14 @@
 //! The `autotest` command line: a tournament from a course config file or
 //! cutechess-style flags; `openings` to make an openings file; `stats` to
 //! compute Elo and SPRT figures from given results; `tune` to tune an
-//! engine's options by SPSA.
+//! engine's options by SPSA; `runs` and `show` to read the results
+//! database.
 
 #![forbid(unsafe_code)]
 
 use autotest::config::numbers;
-use autotest::tournament::play::play;
-use autotest::{config, interrupt, openings, slurm, stats, tune};
+use autotest::tournament::play::play_and_record;
+use autotest::{config, db, interrupt, openings, slurm, stats, tune};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -23,6 +24,11 @@ usage:
                                         NAME's results in PGN files: W/D/L and
                                         colour-swapped pairs (same round, same
                                         opening), files added up
+  autotest runs [-db PATH]              the recorded runs, newest first: id,
+                                        kind, status, engines, time control,
+                                        games, the first engine's W/D/L, start
+  autotest show RUN [-db PATH]          run RUN's final table, rebuilt from its
+                                        recorded games
   autotest tune -engine ... -param ... [-param ...] [TUNE FLAGS]
   autotest -engine ... -engine ... -slurm dir=RUN [...] [FLAGS]
                                         the same tournament as a Slurm job
@@ -63,6 +69,10 @@ Flags (cutechess-cli's; defaults in brackets):
                            earlier run with the same flags: they count and
                            are not played again (a game without a result
                            is), the new games are added to FILE [off]
+  -db PATH                 record the run and its games in the SQLite
+                           database PATH (made if missing; `none`: no
+                           record); else $AUTOTEST_DB [lab.db beside the PGN
+                           file, else $XDG_DATA_HOME/leiserchess/lab.db]
   -event TITLE             the PGN Event (alias -title) [autotest]
   -seed N                  seed of order=random (alias -srand) [1]
   -sprt elo0=E0 elo1=E1 [alpha=A] [beta=B]
@@ -157,9 +167,17 @@ fn asks_for_help(args: &[String]) -> bool {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let help = args.is_empty() || asks_for_help(&args);
-    let long_run = !help && !matches!(args.first().map(String::as_str), Some("stats" | "openings"));
+    // The command line as the results database records it.
+    let command: Vec<String> = std::iter::once("autotest".to_string())
+        .chain(std::env::args().skip(1))
+        .collect();
+    let args = &command[1..];
+    let help = args.is_empty() || asks_for_help(args);
+    let long_run = !help
+        && !matches!(
+            args.first().map(String::as_str),
+            Some("stats" | "openings" | "runs" | "show")
+        );
     if long_run {
         if let Err(e) = interrupt::install() {
             eprintln!("autotest: {e}");
@@ -174,14 +192,17 @@ fn main() -> ExitCode {
         (false, Some("stats")) => stats::command::run(&args[1..]).map(|out| print!("{out}")),
         (false, Some("openings")) => openings_command(&args[1..]),
         (false, Some("tune")) => tune::command::run(&args[1..]),
+        (false, Some("runs")) => db::command::runs(&args[1..]).map(|out| print!("{out}")),
+        (false, Some("show")) => db::command::show(&args[1..]).map(|out| print!("{out}")),
         (false, Some("slurm")) => slurm::command(&args[1..]),
-        (false, Some("datagen")) => slurm::datagen::start(&args),
-        (false, Some(a)) if a.starts_with('-') => match slurm::options::parse(&args) {
+        (false, Some("datagen")) => slurm::datagen::start(args),
+        (false, Some(a)) if a.starts_with('-') => match slurm::options::parse(args) {
             Err(e) => Err(e.to_string()),
-            Ok((spec, None)) => play(&spec),
-            Ok((spec, Some(opts))) => slurm::coordinator::start(&args, &spec, &opts),
+            Ok((spec, None)) => play_and_record(&spec, Some(&command)),
+            Ok((spec, Some(opts))) => slurm::coordinator::start(args, &spec, &opts),
         },
-        (false, Some(path)) => config::course::load(Path::new(path)).and_then(|spec| play(&spec)),
+        (false, Some(path)) => config::course::load(Path::new(path))
+            .and_then(|spec| play_and_record(&spec, Some(&command))),
     };
     match result {
         Ok(()) => match interrupt::received() {

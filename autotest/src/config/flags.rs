@@ -30,6 +30,8 @@
 //! * `-resume` (needs `-pgnout FILE`): go on from the games an earlier run
 //!   with the same flags wrote to FILE, adding the new ones to it (see
 //!   `tournament::resume`); without it FILE is replaced.
+//! * `-db PATH`: the results database the run is recorded in (`none`: no
+//!   record; see `crate::db::path` for the default).
 //!
 //! Unknown flags and keys are errors, and so is a key given twice in one
 //! `-engine`, `-each`, `-openings`, `-sprt`, `-draw` or `-resign`. A
@@ -212,6 +214,7 @@ pub const FLAGS: &[&str] = &[
     "-title",
     "-seed",
     "-srand",
+    "-db",
 ];
 
 /// Parses cutechess-style flags (see the module documentation); `args`
@@ -309,6 +312,7 @@ pub fn parse_flags_with(
             }
             "-event" | "-title" => spec.title = value_of(args, i)?.to_string(),
             "-seed" | "-srand" => spec.seed = count_of(args, i, 0)?,
+            "-db" => spec.db = Some(value_of(args, i)?.to_string()),
             "-nozap" => spec.no_zap_plies = count_of(args, i, 0)?,
             "-draw" | "-resign" => {
                 let settings = key_values(args, i)?;

@@ -158,6 +158,9 @@ pub struct TournamentSpec {
     ///
     /// [`Job::pair`]: crate::tournament::schedule::Job::pair
     pub only_pairs: Option<Range<usize>>,
+    /// The results database as `-db` named it (a path, or `none`); `None`:
+    /// the environment's or the default (`crate::db::path`).
+    pub db: Option<String>,
 }
 
 impl Default for TournamentSpec {
@@ -187,6 +190,7 @@ impl Default for TournamentSpec {
             seed: 1,
             family: Vec::new(),
             only_pairs: None,
+            db: None,
         }
     }
 }

@@ -2,19 +2,31 @@
 //! openings loaded (and shuffled by the seed), an earlier run's games
 //! taken up with `-resume`, the running report on standard error, the
 //! final table on standard output, and after a stop signal how to go on.
-//! A cluster task (`crate::slurm::task`) plays its shard the same way.
+//! A cluster task (`crate::slurm::task`) plays its shard the same way;
+//! only the local runner records the run in the results database
+//! ([`play_and_record`], `crate::db`).
 
 use crate::config::spec::{PgnStyle, TournamentSpec};
+use crate::db::recorder::Recorder;
+use crate::db::write::Status;
 use crate::interrupt;
 use crate::openings;
 use crate::referee::record::GameRecord;
+use crate::stats::sprt::SprtDecision;
 use crate::tournament::progress::Progress;
 use crate::tournament::resume;
-use crate::tournament::schedule::to_play;
-use crate::tournament::{run_resumed, table};
+use crate::tournament::run::{run_jobs, Summary};
+use crate::tournament::schedule::{to_play, Job};
+use crate::tournament::table;
 
 /// Plays `spec` (its shard, with `only_pairs`) and prints as it goes.
 pub fn play(spec: &TournamentSpec) -> Result<(), String> {
+    play_and_record(spec, None)
+}
+
+/// [`play`], and with `command` (the command line, every word) the run
+/// recorded in the results database.
+pub fn play_and_record(spec: &TournamentSpec, command: Option<&[String]>) -> Result<(), String> {
     let book = openings::book(spec)?;
     let total = to_play(spec, book.len()).len();
     let mut progress = Progress::new(spec, total);
@@ -25,13 +37,21 @@ pub fn play(spec: &TournamentSpec) -> Result<(), String> {
             progress.count_resumed(&g.white, &g.black, &g.result);
         }
     }
-    let report = |rec: &GameRecord, done, _, llr| {
+    let mut recorder = command.and_then(|c| Recorder::start(spec, c, resumed.as_ref()));
+    let report = |job: &Job, rec: &GameRecord, done, _, llr| {
         eprint!("{}", progress.game(rec, done));
         if let Some(llr) = llr {
             eprint!("{}", progress.sprt(llr));
         }
+        if let Some(r) = recorder.as_mut() {
+            r.game(job, rec, llr);
+        }
     };
-    let summary = run_resumed(spec, &book, resumed.as_ref(), report)?;
+    let outcome = run_jobs(spec, &book, resumed.as_ref(), report);
+    if let Some(r) = recorder.as_mut() {
+        r.finish(status(&outcome));
+    }
+    let summary = outcome?;
     println!("{}", spec.title);
     print!("{}", table(spec, &summary));
     if let Some(signal) = interrupt::received() {
@@ -48,4 +68,17 @@ pub fn play(spec: &TournamentSpec) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// The run's status in the results database.
+fn status(outcome: &Result<Summary, String>) -> Status {
+    match outcome {
+        Err(_) => Status::Failed,
+        Ok(s) => match s.sprt {
+            Some((_, SprtDecision::H0)) => Status::H0,
+            Some((_, SprtDecision::H1)) => Status::H1,
+            _ if interrupt::received().is_some() => Status::Stopped,
+            _ => Status::Finished,
+        },
+    }
 }

@@ -26,6 +26,8 @@ pub struct Resumed {
     pub path: PathBuf,
     /// The games counted, by game number.
     pub games: Vec<PlayedGame>,
+    /// Their PGN text, in the same order.
+    pub texts: Vec<String>,
     /// Games of the file without a result: dropped from it, played again.
     pub dropped: usize,
     /// The standings after the games counted.
@@ -73,8 +75,10 @@ fn from_text(
         kept.push_str(g.text.trim_end());
         kept.push_str("\n\n");
     }
-    let mut games: Vec<PlayedGame> = found.games.into_iter().map(|g| g.game).collect();
-    games.sort_by_key(|g| g.job.number);
+    let mut found_games = found.games;
+    found_games.sort_by_key(|g| g.game.job.number);
+    let (games, texts): (Vec<PlayedGame>, Vec<String>) =
+        found_games.into_iter().map(|g| (g.game, g.text)).unzip();
     let dropped = found.dropped;
     let mut tally = Tally::new(spec.engines.len());
     for g in &games {
@@ -83,6 +87,7 @@ fn from_text(
     Ok(Resumed {
         path: path.to_path_buf(),
         games,
+        texts,
         dropped,
         tally,
         total: jobs.len(),

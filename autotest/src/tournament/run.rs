@@ -56,6 +56,18 @@ pub fn run_resumed(
     resumed: Option<&Resumed>,
     mut report: impl FnMut(&GameRecord, usize, usize, Option<f64>),
 ) -> Result<Summary, String> {
+    run_jobs(spec, openings, resumed, |_, rec, done, total, llr| {
+        report(rec, done, total, llr)
+    })
+}
+
+/// [`run_resumed`], with each game's [`Job`] given to `report` too.
+pub fn run_jobs(
+    spec: &TournamentSpec,
+    openings: &[Opening],
+    resumed: Option<&Resumed>,
+    mut report: impl FnMut(&Job, &GameRecord, usize, usize, Option<f64>),
+) -> Result<Summary, String> {
     let jobs = to_play(spec, openings.len());
     let total = jobs.len();
     let (mut tally, before) = match resumed {
@@ -163,7 +175,7 @@ pub fn run_resumed(
                 stop.store(true, Ordering::Relaxed);
             }
             let number = before + games.len() + 1;
-            report(&rec, number, total, sprt.map(|(llr, _)| llr));
+            report(&job, &rec, number, total, sprt.map(|(llr, _)| llr));
             games.push(rec);
         }
     });

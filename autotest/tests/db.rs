@@ -277,6 +277,33 @@ fn a_killed_run_resumed_keeps_one_row_with_the_pgn_games() {
     assert_eq!(db_games(&db, id), games);
 }
 
+/// A run stopped by SIGTERM ends `stopped`, with the games it wrote.
+#[test]
+fn a_run_stopped_by_a_signal_is_stopped() {
+    let dir = fresh_dir("db", "signal");
+    let pids = pid_dir("db_signal");
+    let pgn = dir.join("games.pgn");
+    let mut child = command(&flags(&pids, "slow:40", 10, &pgn, &[]), &dir, &[])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start autotest");
+    wait_for_games(&pgn, 2, &mut child);
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success());
+    child.wait().unwrap();
+    let db = dir.join("lab.db");
+    let found = runs(&db);
+    assert_eq!(found.len(), 1);
+    let games = pgn_games(&pgn);
+    assert!(games.len() < 10, "{games:?}");
+    assert_eq!(found[0].1, "stopped");
+    assert_eq!(db_games(&db, found[0].0), games);
+}
+
 #[test]
 fn two_runs_at_once_share_a_database() {
     let dir = fresh_dir("db", "two");

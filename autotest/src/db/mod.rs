@@ -1,5 +1,6 @@
 //! The results database: every tournament or SPRT that `autotest` plays
-//! on this machine, recorded in SQLite as it goes, beside its PGN file.
+//! on this machine, recorded in SQLite as it goes (by default in
+//! `lab.db` beside its PGN file).
 //!
 //! * `path`: which file (`-db`, `AUTOTEST_DB`, or the default);
 //! * `schema`: the tables, as an ordered list of versions;

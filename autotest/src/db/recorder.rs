@@ -94,11 +94,6 @@ impl Recorder {
         })
     }
 
-    /// The run's id in the database.
-    pub fn run(&self) -> i64 {
-        self.run
-    }
-
     /// Tries `f` on the database; on failure says so and stops recording.
     fn attempt(&mut self, f: impl FnOnce(&Connection, i64) -> rusqlite::Result<()>) {
         if let Some(conn) = &self.conn {

@@ -11,7 +11,8 @@ use serde_json::json;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Where a run stands.
+/// Where a run stands (the schema also knows `cancelled`, which the
+/// local runner never is).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     Running,
@@ -20,7 +21,6 @@ pub enum Status {
     H1,
     /// Ended by a signal before its last game.
     Stopped,
-    Cancelled,
     Failed,
 }
 
@@ -32,7 +32,6 @@ impl Status {
             Status::H0 => "H0",
             Status::H1 => "H1",
             Status::Stopped => "stopped",
-            Status::Cancelled => "cancelled",
             Status::Failed => "failed",
         }
     }
@@ -199,10 +198,11 @@ pub fn played_now(job: &Job, rec: &GameRecord, pgn: String, llr: Option<f64>) ->
     let black_starts =
         matches!(&rec.start, Start::Fen(f) if f.split_whitespace().nth(1) == Some("B"));
     let offset = usize::from(black_starts) + rec.opening.len();
-    let mut ms = [0u64; 2];
+    let mut ns = [0u64; 2];
     for (i, m) in rec.moves.iter().enumerate() {
-        ms[(i + offset) % 2] += m.time_ns / 1_000_000;
+        ns[(i + offset) % 2] += m.time_ns;
     }
+    let ms = ns.map(|t| t / 1_000_000);
     GameRow {
         schedule_index: job.number,
         pair: job.pair,

@@ -127,7 +127,14 @@ fn the_schema_is_made_from_nothing() {
     let conn = open::open(&path).expect("a new database");
     assert_eq!(version(&conn), schema::LATEST as i64);
     let made = tables(&conn);
-    for name in ["runs", "games", "runs_by_start", "runs_by_pgn"] {
+    for name in [
+        "runs",
+        "games",
+        "runs_by_start",
+        "runs_by_pgn",
+        "tune_iterations",
+        "benchmarks",
+    ] {
         assert!(made.contains(&name.to_string()), "{made:?}");
     }
     let mode: String = conn

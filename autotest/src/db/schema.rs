@@ -60,8 +60,43 @@ CREATE INDEX runs_by_start ON runs (started);
 CREATE INDEX runs_by_pgn ON runs (pgn_path, status);
 ";
 
+/// Version 3: SPSA iterations, benchmark measurements, and what a run
+/// that is not a tournament made (a datagen's positions, a bench's build).
+const V3: &str = "
+-- What else the run knows, as JSON: a datagen's games, positions and
+-- output file; a bench's engine binary and its commit.
+ALTER TABLE runs ADD COLUMN detail TEXT;
+CREATE TABLE tune_iterations (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    -- 1 for the first iteration.
+    iteration INTEGER NOT NULL,
+    -- JSON objects, parameter name to value: theta after the iteration,
+    -- and the change the iteration made to it.
+    theta TEXT NOT NULL,
+    step TEXT NOT NULL,
+    -- The iteration's game pair, from theta + c*delta's side: 2 is two wins.
+    r INTEGER,
+    UNIQUE (run_id, iteration)
+);
+CREATE TABLE benchmarks (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    -- bench-pvs, bench-mcts (leiserchess bench --search S), perft, evalbench.
+    measure TEXT NOT NULL CHECK (measure IN ('bench-pvs', 'bench-mcts', 'perft', 'evalbench')),
+    -- 1, 2, ...: the repetitions of one record, for its run-to-run spread.
+    round INTEGER NOT NULL,
+    -- bench: the signature (nodes for pvs, the tree signature for mcts);
+    -- perft: the leaf count.
+    signature INTEGER,
+    nodes INTEGER,
+    seconds REAL NOT NULL,
+    -- Nodes per second (bench, perft's leaves) or evaluations per second.
+    rate REAL,
+    UNIQUE (run_id, measure, round)
+);
+";
+
 /// Every step, in order.
-pub const STEPS: &[&str] = &[V1, V2];
+pub const STEPS: &[&str] = &[V1, V2, V3];
 
 /// The version this program writes.
 pub const LATEST: usize = STEPS.len();

@@ -66,6 +66,9 @@ const V3: &str = "
 -- What else the run knows, as JSON: a datagen's games, positions and
 -- output file; a bench's engine binary and its commit.
 ALTER TABLE runs ADD COLUMN detail TEXT;
+-- How the game ended, in words: for a fault, the engine at fault, the
+-- fault and its detail (a dead engine's last lines of standard error).
+ALTER TABLE games ADD COLUMN reason TEXT;
 CREATE TABLE tune_iterations (
     run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
     -- 1 for the first iteration.

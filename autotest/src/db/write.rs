@@ -180,6 +180,8 @@ pub struct GameRow {
     pub black_ms: Option<u64>,
     pub pgn: String,
     pub llr: Option<f64>,
+    /// How it ended, in words (the PGN's last comment).
+    pub reason: Option<String>,
 }
 
 /// How a game ended, as the `termination` column says it.
@@ -216,6 +218,7 @@ pub fn played_now(job: &Job, rec: &GameRecord, pgn: String, llr: Option<f64>) ->
         black_ms: Some(ms[1]),
         pgn,
         llr,
+        reason: Some(rec.termination.to_string()),
     }
 }
 
@@ -244,12 +247,34 @@ pub fn played_before(game: &PlayedGame, pgn: &str) -> GameRow {
         black_ms: None,
         pgn: pgn.to_string(),
         llr: None,
+        // Only an abnormal ending is written as a comment of its own.
+        reason: (termination != "normal")
+            .then(|| last_comment(pgn))
+            .flatten(),
     }
 }
 
+/// The text of the last `{comment}` of a game's PGN (where the writer
+/// puts how an abnormal game ended), if its movetext ends with one, its
+/// line breaks made spaces again.
+fn last_comment(pgn: &str) -> Option<String> {
+    let body = pgn.trim_end();
+    let body = body
+        .rsplit_once(char::is_whitespace)
+        .map_or(body, |(before, _result)| before.trim_end());
+    let inner = body.strip_suffix('}')?;
+    let open = inner.rfind('{')?;
+    Some(
+        inner[open + 1..]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+}
+
 const INSERT_GAME: &str = "INSERT INTO games (run_id, schedule_index, pair, opening, white, black,
-     result, termination, plies, white_ms, black_ms, pgn, llr)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
+     result, termination, plies, white_ms, black_ms, pgn, llr, reason)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
 
 fn insert(conn: &Connection, sql: &str, run: i64, g: &GameRow) -> rusqlite::Result<usize> {
     conn.execute(
@@ -268,6 +293,7 @@ fn insert(conn: &Connection, sql: &str, run: i64, g: &GameRow) -> rusqlite::Resu
             g.black_ms.map(|t| t as i64),
             g.pgn,
             g.llr,
+            g.reason,
         ],
     )
 }
@@ -298,4 +324,19 @@ pub fn keep_only(conn: &mut Connection, run: i64, games: &[GameRow]) -> rusqlite
         insert(&tx, &or_ignore, run, g)?;
     }
     tx.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::last_comment;
+
+    #[test]
+    fn the_last_comment_is_how_the_game_ended() {
+        let pgn = "[Result \"0-1\"]\n\n1. e1e2 {1 2 3} {b loses: crash: the\nlast line} 0-1\n";
+        assert_eq!(
+            last_comment(pgn).as_deref(),
+            Some("b loses: crash: the last line")
+        );
+        assert_eq!(last_comment("[Result \"1-0\"]\n\n1. e1e2 1-0\n"), None);
+    }
 }

@@ -2,8 +2,9 @@
 //! schema made and migrated, a run's games recorded exactly as its PGN
 //! file has them (after a kill and `-resume` too, and with two runs
 //! writing at once), `autotest show` printing the run's own table, `-db
-//! none`, and every way the database can be unavailable reported in one
-//! line while the PGN file is still written in full.
+//! none`, and every way the database can be unavailable (a disk that
+//! fills up mid-run too) reported in one line while the PGN file is still
+//! written in full.
 
 mod common;
 
@@ -477,4 +478,54 @@ fn db_none_records_nothing() {
     let out = autotest(&flags(&pids, "good", 2, &pgn, &[]), &dir, &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(runs(&dir.join("lab.db")).len(), 1);
+}
+
+/// A disk that fills up mid-run, as a file-size limit (`ulimit -f`, the
+/// signal it sends ignored) that the PGN file stays under and the
+/// database's write-ahead log outgrows after a game or two: one line on
+/// standard error, every game in the PGN file, the games before it in the
+/// database.
+#[test]
+fn a_database_that_cannot_grow_mid_run_is_reported() {
+    let dir = fresh_dir("db", "full");
+    let pids = pid_dir("db_full");
+    let pgn = dir.join("games.pgn");
+    let db = dir.join("lab.db");
+    drop(open::open(&db).unwrap());
+    let db_flag = db.to_string_lossy().into_owned();
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 100; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_autotest"))
+        .args(flags(
+            &pids,
+            "good",
+            16,
+            &pgn,
+            &["-db", &db_flag, "-concurrency", "1"],
+        ))
+        .current_dir(&dir)
+        .env_remove("AUTOTEST_DB");
+    let out = cmd.output().expect("run autotest");
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let said: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("results database"))
+        .collect();
+    assert_eq!(said.len(), 1, "{stderr}");
+    assert!(
+        said[0].contains(&format!("results database {}: ", db.display()))
+            && said[0].contains("the run goes on without recording"),
+        "{stderr}"
+    );
+    let played = pgn_games(&pgn);
+    assert_eq!(played.len(), 16, "{stderr}");
+    let recorded = db_games(&db, 1);
+    assert!(
+        !recorded.is_empty() && recorded.len() < played.len(),
+        "{} games recorded: {stderr}",
+        recorded.len()
+    );
+    assert!(recorded.iter().all(|g| played.contains(g)));
 }

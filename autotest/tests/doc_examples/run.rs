@@ -81,10 +81,15 @@ pub fn shell(bins: &Binaries, dir: &Path, block: &Block) -> Result<(), String> {
     let log = dir.join(format!(".block-{}.log", block.line));
     let out = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
     let err = out.try_clone().map_err(|e| e.to_string())?;
+    // autotest's default results database goes in the scratch directory,
+    // not the user's own.
+    let data = std::path::absolute(dir.join(".data")).map_err(|e| e.to_string())?;
     let mut child = Command::new("bash")
         .args(["-e", "-o", "pipefail", "-c", &block.text])
         .current_dir(dir)
         .env("PATH", bins.path_var())
+        .env("XDG_DATA_HOME", data)
+        .env_remove("AUTOTEST_DB")
         .stdin(Stdio::null())
         .stdout(out)
         .stderr(err)

@@ -12,11 +12,16 @@
 //!   that is unavailable once and lets the run go on;
 //! * `read` and `command`: `autotest runs` and `autotest show RUN`.
 
+pub mod bench;
+pub mod bench_record;
+pub mod best_effort;
 pub mod command;
 pub mod host;
 pub mod open;
 pub mod path;
 pub mod read;
 pub mod recorder;
+pub mod report;
 pub mod schema;
+pub mod tune;
 pub mod write;

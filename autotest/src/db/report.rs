@@ -30,12 +30,22 @@ pub fn report(conn: &Connection) -> Result<String, String> {
     let mut out = String::from("## Benchmarks\n\n");
     out += &benchmarks(conn).map_err(text)?;
     out += "\n## SPRT runs\n\n";
-    out += &sprts(conn)?;
+    out += &or_none(sprts(conn)?);
     out += "\n## Tuning runs\n\n";
-    out += &tunes(conn).map_err(text)?;
+    out += &or_none(tunes(conn).map_err(text)?);
     out += "\n## Tournaments and gauntlets\n\n";
-    out += &tournaments(conn)?;
+    out += &or_none(tournaments(conn)?);
     Ok(out)
+}
+
+/// A table, or a sentence for one without rows (only its two header
+/// lines).
+fn or_none(table: String) -> String {
+    if table.lines().count() > 2 {
+        table
+    } else {
+        "None recorded.\n".to_string()
+    }
 }
 
 /// The ids of the runs of `kinds`, newest first.

@@ -519,7 +519,7 @@ fn stats(args: &[&str]) -> (String, Option<String>) {
 fn report_tables_match_autotest_stats() {
     let dir = fresh_dir("db_records", "report");
     let conn = open::open(&dir.join("lab.db")).unwrap();
-    let penta = [1, 2, 3, 2, 1];
+    let penta = [1, 2, 3, 4, 2];
     let sprt = r#"{"elo0": 0, "elo1": 5, "alpha": 0.05, "beta": 0.05}"#;
     let games = pairs_scoring(penta);
     let sprt_run = seed_run(&conn, "sprt", &["a", "b"], Some(sprt), true, &games);

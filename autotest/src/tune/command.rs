@@ -371,7 +371,7 @@ fn tune(
         Ok(())
     };
     spsa::run(
-        &spsa,
+        spsa,
         state,
         spec.games.concurrency,
         |job| play_pair(spec, book, job),

@@ -10,15 +10,28 @@
 //! between the two plays that iteration again, and the replay (possibly
 //! another result) is the one the tune goes on from.
 
+use crate::config::spec::TournamentSpec;
 use crate::db::best_effort::BestEffort;
 use crate::db::write::{self, pgn_key, Status};
-use crate::tune::command::TuneSpec;
+use crate::tune::spsa::Param;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Map, Value};
+use std::path::Path;
+
+/// What the database keeps of a tune (`tune::command::TuneSpec`'s parts).
+#[derive(Clone, Copy)]
+pub struct TuneSpec<'a> {
+    /// The games' rules, with the one engine tuned.
+    pub games: &'a TournamentSpec,
+    pub params: &'a [Param],
+    pub iterations: u64,
+    pub state: Option<&'a Path>,
+    pub out: Option<&'a Path>,
+}
 
 /// The run's `detail`: each parameter with its start, range and gains'
 /// settings, the iterations asked for, and the state file.
-pub fn detail(spec: &TuneSpec) -> Value {
+pub fn detail(spec: TuneSpec) -> Value {
     let params: Vec<Value> = spec
         .params
         .iter()
@@ -29,14 +42,13 @@ pub fn detail(spec: &TuneSpec) -> Value {
     json!({
         "params": params,
         "iterations": spec.iterations,
-        "state": spec.state.as_deref().map(pgn_key),
+        "state": spec.state.map(pgn_key),
     })
 }
 
 /// Parameter name to value, in the parameters' order.
-pub fn by_name(spec: &TuneSpec, values: &[f64]) -> Value {
-    let map: Map<String, Value> = spec
-        .params
+pub fn by_name(params: &[Param], values: &[f64]) -> Value {
+    let map: Map<String, Value> = params
         .iter()
         .zip(values)
         .map(|(p, v)| (p.name.clone(), json!(v)))
@@ -50,13 +62,13 @@ pub fn by_name(spec: &TuneSpec, values: &[f64]) -> Value {
 /// `command`. Its id.
 pub fn start_run(
     conn: &mut Connection,
-    spec: &TuneSpec,
+    spec: TuneSpec,
     command: &[String],
     resumed: Option<u64>,
 ) -> rusqlite::Result<i64> {
     let tx = conn.transaction()?;
     let detail = detail(spec).to_string();
-    let again = match (resumed, &spec.state) {
+    let again = match (resumed, spec.state) {
         (Some(_), Some(state)) => tx
             .query_row(
                 "SELECT id FROM runs WHERE kind = 'tune'
@@ -81,7 +93,7 @@ pub fn start_run(
             id
         }
         None => {
-            let id = write::insert_run(&tx, &spec.games, command)?;
+            let id = write::insert_run(&tx, spec.games, command)?;
             tx.execute(
                 "UPDATE runs SET kind = 'tune', detail = ?2 WHERE id = ?1",
                 params![id, detail],
@@ -131,12 +143,8 @@ impl TuneRecorder {
     /// or the database is unavailable (said on standard error). Without
     /// `-db`, the database is `lab.db` beside the state file, else beside
     /// the `-out` file (else as a tournament's).
-    pub fn start(
-        spec: &TuneSpec,
-        command: &[String],
-        resumed: Option<u64>,
-    ) -> Option<TuneRecorder> {
-        let beside = spec.state.as_deref().or(spec.out.as_deref());
+    pub fn start(spec: TuneSpec, command: &[String], resumed: Option<u64>) -> Option<TuneRecorder> {
+        let beside = spec.state.or(spec.out);
         let mut db = BestEffort::open(spec.games.db.as_deref(), beside)?;
         let run =
             db.attempt(|conn| start_run(conn, spec, command, resumed).map_err(|e| e.to_string()))?;

@@ -16,7 +16,7 @@ use crate::config::flags::{arg_error, key_values, parse_flags_with, value_of, FL
 use crate::config::numbers::{at_least, real, whole};
 use crate::config::spec::{EngineSpec, TournamentSpec};
 use crate::config::ConfigError;
-use crate::db::tune::{by_name, TuneRecorder};
+use crate::db::tune::{self as record, by_name, TuneRecorder};
 use crate::db::write::Status;
 use crate::interrupt;
 use crate::openings::{self, Opening};
@@ -315,7 +315,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .map(|w| w.to_string())
         .chain(args.iter().cloned())
         .collect();
-    let mut recorder = TuneRecorder::start(&spec, &command, resumed);
+    let recorded = record::TuneSpec {
+        games: &spec.games,
+        params: &spec.params,
+        iterations: spec.iterations,
+        state: spec.state.as_deref(),
+        out: spec.out.as_deref(),
+    };
+    let mut recorder = TuneRecorder::start(recorded, &command, resumed);
     let outcome = tune(&spec, &spsa, &book, &mut state, recorder.as_mut());
     if let Some(r) = recorder.as_mut() {
         r.finish(match (&outcome, interrupt::received()) {
@@ -386,8 +393,8 @@ fn tune(
                     .collect();
                 r.iteration(
                     state.iteration,
-                    &by_name(spec, &state.theta),
-                    &by_name(spec, &step),
+                    &by_name(&spec.params, &state.theta),
+                    &by_name(&spec.params, &step),
                     pair.r(),
                 );
             }

@@ -2,7 +2,7 @@
 CARGO ?= cargo
 
 .DEFAULT_GOAL := build
-.PHONY: help deps slurm-local build pedantic test lint signature perft bench profile tournament consistency consistency-quick soak clean
+.PHONY: help deps slurm-local build pedantic test lint signature perft bench bench-record profile tournament consistency consistency-quick soak clean
 
 # Every target with its `## ` line.
 help: ## this list
@@ -70,6 +70,12 @@ PROFILE_OUT ?= target/profile/flamegraph.svg
 PROFILE_SECONDS ?= 10
 profile: ## flamegraph of the bench workload: target/profile/flamegraph.svg
 	CARGO="$(CARGO)" scripts/profile.sh $(PROFILE_OUT) $(PROFILE_SECONDS)
+
+# bench (pvs, mcts), perft and evalbench of the release engine, three
+# rounds each, recorded in the results database (autotest/README.md).
+bench-record: build ## record the release engine's benchmarks in the results database
+	$(CARGO) build --release -p autotest
+	./target/release/autotest bench-record -engine target/release/leiserchess
 
 # A short self-play tournament out of the box: depth 5 against depth 4 on
 # the committed openings, colour-swapped pairs, all cores; PGN in target/.

@@ -1,8 +1,8 @@
 //! The `autotest` command line: a tournament from a course config file or
 //! cutechess-style flags; `openings` to make an openings file; `stats` to
 //! compute Elo and SPRT figures from given results; `tune` to tune an
-//! engine's options by SPSA; `runs` and `show` to read the results
-//! database.
+//! engine's options by SPSA; `bench-record` to record the engine's
+//! benchmarks; `runs`, `show` and `report` to read the results database.
 
 #![forbid(unsafe_code)]
 
@@ -29,6 +29,15 @@ usage:
                                         games, the first engine's W/D/L, start
   autotest show RUN [-db PATH]          run RUN's final table, rebuilt from its
                                         recorded games
+  autotest report [-db PATH]            the recorded figures as markdown tables:
+                                        the newest bench record, the SPRT
+                                        runs, tuning runs and tournaments
+  autotest bench-record [-engine PATH] [-rounds N] [-db PATH]
+                                        run leiserchess bench --search pvs
+                                        and mcts, perft and evalbench N times
+                                        each, record every figure, print the
+                                        median and min..max of each
+                                        [target/release/leiserchess, 3]
   autotest tune -engine ... -param ... [-param ...] [TUNE FLAGS]
   autotest -engine ... -engine ... -slurm dir=RUN [...] [FLAGS]
                                         the same tournament as a Slurm job
@@ -129,7 +138,8 @@ autotest tune: SPSA (as fishtest) on one engine's UCI spin options, by
 self-play of theta+c_k*delta against theta-c_k*delta, a colour-swapped pair
 per iteration; a_k = a/(A+k+1)^0.602, c_k = c/(k+1)^0.101, A = iterations/10.
 Takes -engine (exactly one), -each, -openings, -concurrency, -draw, -resign,
--nozap, -maxmoves, -seed as above, and:
+-nozap, -maxmoves, -seed and -db as above (the database: lab.db beside the
+-state file, else the -out file, without -db or AUTOTEST_DB), and:
   -param name=NAME start=X min=LO max=HI c=C [a=A]
                            one option to tune (repeatable); c: the
                            perturbation at iteration 0; a: the step's
@@ -142,7 +152,8 @@ Takes -engine (exactly one), -each, -openings, -concurrency, -draw, -resign,
                            pair; a run with an existing one resumes it [none]
 One line per pair (its number, theta+'s score and r, theta rounded); a
 progress line with the time left every 10 pairs (on stderr); at the end the
-tuned values.
+tuned values. The run and every pair's theta, step and r are recorded in
+the results database; a resumed tune goes on in its own run.
 
 Before the first game (or pair), every engine must answer `uci` with `uciok`
 and `isready` with `readyok` (10 s each), list every option set for it, and
@@ -176,7 +187,7 @@ fn main() -> ExitCode {
     let long_run = !help
         && !matches!(
             args.first().map(String::as_str),
-            Some("stats" | "openings" | "runs" | "show")
+            Some("stats" | "openings" | "runs" | "show" | "report")
         );
     if long_run {
         if let Err(e) = interrupt::install() {
@@ -194,6 +205,10 @@ fn main() -> ExitCode {
         (false, Some("tune")) => tune::command::run(&args[1..]),
         (false, Some("runs")) => db::command::runs(&args[1..]).map(|out| print!("{out}")),
         (false, Some("show")) => db::command::show(&args[1..]).map(|out| print!("{out}")),
+        (false, Some("report")) => db::report::run(&args[1..]).map(|out| print!("{out}")),
+        (false, Some("bench-record")) => {
+            db::bench_record::run(&args[1..], &command).map(|out| print!("{out}"))
+        }
         (false, Some("slurm")) => slurm::command(&args[1..]),
         (false, Some("datagen")) => slurm::datagen::start(args),
         (false, Some(a)) if a.starts_with('-') => match slurm::options::parse(args) {

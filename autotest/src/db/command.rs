@@ -9,7 +9,7 @@ use rusqlite::Connection;
 
 /// The database `args` name with `-db PATH` (else the environment's or
 /// the default), opened; and the other arguments.
-fn database(command: &str, args: &[String]) -> Result<(Connection, Vec<String>), String> {
+pub fn database(command: &str, args: &[String]) -> Result<(Connection, Vec<String>), String> {
     let mut flag = None;
     let mut rest = Vec::new();
     let mut i = 0;

@@ -8,15 +8,25 @@
 //!   brought up to date (one newer than this program is refused);
 //! * `host`: what is recorded about the machine and the engine binaries;
 //! * `write`: the run's row and its games;
-//! * `recorder`: the tournament's side of it, which reports a database
-//!   that is unavailable once and lets the run go on;
-//! * `read` and `command`: `autotest runs` and `autotest show RUN`.
+//! * `best_effort`: a database used until its first failure, which is
+//!   reported once while the run goes on;
+//! * `recorder`: the tournament's side of it;
+//! * `tune`: `autotest tune`'s run and its SPSA iterations;
+//! * `bench` and `bench_record`: the engine's benchmarks, measured and
+//!   recorded by `autotest bench-record`;
+//! * `read` and `command`: `autotest runs` and `autotest show RUN`;
+//! * `report`: `autotest report`, the figures as markdown tables.
 
+pub mod bench;
+pub mod bench_record;
+pub mod best_effort;
 pub mod command;
 pub mod host;
 pub mod open;
 pub mod path;
 pub mod read;
 pub mod recorder;
+pub mod report;
 pub mod schema;
+pub mod tune;
 pub mod write;

@@ -16,6 +16,8 @@ use crate::config::flags::{arg_error, key_values, parse_flags_with, value_of, FL
 use crate::config::numbers::{at_least, real, whole};
 use crate::config::spec::{EngineSpec, TournamentSpec};
 use crate::config::ConfigError;
+use crate::db::tune::{self as record, by_name, TuneRecorder};
+use crate::db::write::Status;
 use crate::interrupt;
 use crate::openings::{self, Opening};
 use crate::referee::game;
@@ -42,6 +44,7 @@ pub const SHARED_FLAGS: &[&str] = &[
     "-maxmoves",
     "-seed",
     "-srand",
+    "-db",
 ];
 
 /// Pairs between progress lines.
@@ -300,12 +303,46 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let spec = parse(args).map_err(|e| format!("tune: {e}"))?;
     let book = openings::book(&spec.games)?;
     let spsa = Spsa::new(spec.params.clone(), spec.iterations, spec.games.seed);
-    let mut state = match &spec.state {
+    let loaded = match &spec.state {
         Some(path) => State::load(path, &spec.params)?,
         None => None,
-    }
-    .unwrap_or_else(|| spsa.start());
+    };
+    let resumed = loaded.as_ref().map(|s| s.iteration);
+    let mut state = loaded.unwrap_or_else(|| spsa.start());
     check_engine(&spec, &state.theta)?;
+    let command: Vec<String> = ["autotest", "tune"]
+        .iter()
+        .map(|w| w.to_string())
+        .chain(args.iter().cloned())
+        .collect();
+    let recorded = record::TuneSpec {
+        games: &spec.games,
+        params: &spec.params,
+        iterations: spec.iterations,
+        state: spec.state.as_deref(),
+        out: spec.out.as_deref(),
+    };
+    let mut recorder = TuneRecorder::start(recorded, &command, resumed);
+    let outcome = tune(&spec, &spsa, &book, &mut state, recorder.as_mut());
+    if let Some(r) = recorder.as_mut() {
+        r.finish(match (&outcome, interrupt::received()) {
+            (Err(_), _) => Status::Failed,
+            (Ok(()), Some(_)) if state.iteration < spec.iterations => Status::Stopped,
+            (Ok(()), _) => Status::Finished,
+        });
+    }
+    outcome
+}
+
+/// Plays the pairs from `state`, reporting and saving each, and recording
+/// it with `recorder`; prints the end.
+fn tune(
+    spec: &TuneSpec,
+    spsa: &Spsa,
+    book: &[Opening],
+    state: &mut State,
+    mut recorder: Option<&mut TuneRecorder>,
+) -> Result<(), String> {
     if state.iteration < spec.iterations {
         println!(
             "tune: pairs {}..{} of {}, A {:.1}",
@@ -329,6 +366,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         );
     }
     let (first, started) = (state.iteration, Instant::now());
+    // theta before the pair being reported: its step is the difference.
+    let mut before = state.theta.clone();
     let save = |state: &State| -> Result<(), String> {
         if let Some(path) = &spec.out {
             spsa::write_file(path, &spsa::result_text(&spec.params, &state.theta))?;
@@ -339,12 +378,27 @@ pub fn run(args: &[String]) -> Result<(), String> {
         Ok(())
     };
     spsa::run(
-        &spsa,
-        &mut state,
+        spsa,
+        state,
         spec.games.concurrency,
-        |job| play_pair(&spec, &book, job),
+        |job| play_pair(spec, book, job),
         |job, pair, state| {
-            println!("{}", trajectory_line(&spec, job, pair, state));
+            println!("{}", trajectory_line(spec, job, pair, state));
+            if let Some(r) = recorder.as_deref_mut() {
+                let step: Vec<f64> = state
+                    .theta
+                    .iter()
+                    .zip(&before)
+                    .map(|(t, b)| t - b)
+                    .collect();
+                r.iteration(
+                    state.iteration,
+                    &by_name(&spec.params, &state.theta),
+                    &by_name(&spec.params, &step),
+                    pair.r(),
+                );
+            }
+            before.clone_from(&state.theta);
             let done = state.iteration - first;
             if done % PROGRESS_EVERY == 0 || state.iteration == spec.iterations {
                 // The time left: this run's time per pair, pairs at once
@@ -366,7 +420,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             save(state)
         },
     )?;
-    save(&state)?;
+    save(state)?;
     if let Some(signal) = interrupt::received() {
         eprintln!(
             "tune: stopped by {} after {} of {} pairs{}",

@@ -8,10 +8,15 @@
 //!   brought up to date (one newer than this program is refused);
 //! * `host`: what is recorded about the machine and the engine binaries;
 //! * `write`: the run's row and its games;
-//! * `recorder`: the tournament's side of it, which reports a database
-//!   that is unavailable once and lets the run go on;
+//! * `best_effort`: a database that is unavailable reported once, the
+//!   run going on without it;
+//! * `recorder`: the tournament's side of it; `cluster`: a Slurm
+//!   coordinator's (`crate::slurm::record`);
+//! * `import`: `autotest import PGN...`;
 //! * `read` and `command`: `autotest runs` and `autotest show RUN`.
 
+pub mod best_effort;
+pub mod cluster;
 pub mod command;
 pub mod host;
 pub mod open;

@@ -2,7 +2,7 @@
 //! cutechess-style flags; `openings` to make an openings file; `stats` to
 //! compute Elo and SPRT figures from given results; `tune` to tune an
 //! engine's options by SPSA; `runs` and `show` to read the results
-//! database.
+//! database, `import` to add PGN files to it.
 
 #![forbid(unsafe_code)]
 
@@ -29,6 +29,11 @@ usage:
                                         games, the first engine's W/D/L, start
   autotest show RUN [-db PATH]          run RUN's final table, rebuilt from its
                                         recorded games
+  autotest import [-db PATH] PGN...     record each PGN file as a finished run
+                                        (players from White/Black, pairs as
+                                        stats --pgn finds them); a file
+                                        imported before (same content) is
+                                        not imported again
   autotest tune -engine ... -param ... [-param ...] [TUNE FLAGS]
   autotest -engine ... -engine ... -slurm dir=RUN [...] [FLAGS]
                                         the same tournament as a Slurm job
@@ -176,7 +181,7 @@ fn main() -> ExitCode {
     let long_run = !help
         && !matches!(
             args.first().map(String::as_str),
-            Some("stats" | "openings" | "runs" | "show")
+            Some("stats" | "openings" | "runs" | "show" | "import")
         );
     if long_run {
         if let Err(e) = interrupt::install() {
@@ -194,6 +199,7 @@ fn main() -> ExitCode {
         (false, Some("tune")) => tune::command::run(&args[1..]),
         (false, Some("runs")) => db::command::runs(&args[1..]).map(|out| print!("{out}")),
         (false, Some("show")) => db::command::show(&args[1..]).map(|out| print!("{out}")),
+        (false, Some("import")) => db::import::command(&args[1..]),
         (false, Some("slurm")) => slurm::command(&args[1..]),
         (false, Some("datagen")) => slurm::datagen::start(args),
         (false, Some(a)) if a.starts_with('-') => match slurm::options::parse(args) {

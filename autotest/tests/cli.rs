@@ -206,7 +206,7 @@ fn course_config_errors_name_the_file() {
 /// 0; after `--` the words are the engine's, not a request for help.
 #[test]
 fn every_subcommand_answers_help() {
-    for sub in ["stats", "openings", "tune", "datagen", "slurm"] {
+    for sub in ["stats", "openings", "tune", "datagen", "slurm", "import"] {
         for flag in ["--help", "-h"] {
             let out = autotest(&[sub, flag], Path::new("."));
             assert_eq!(

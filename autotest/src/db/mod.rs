@@ -19,6 +19,7 @@ pub mod best_effort;
 pub mod cluster;
 pub mod command;
 pub mod host;
+pub mod import;
 pub mod open;
 pub mod path;
 pub mod read;

@@ -5,11 +5,13 @@
 //! or on another machine.
 //!
 //! The run's title is the first game's `Event`; its engines are the
-//! `White` and `Black` players in order of first appearance; its start
-//! the first game's `Date` (with the time of day where it has one, as the
-//! course layout does), else the file's modification time. A game's
-//! schedule index is N of its `Round "R.N"` (autotest's own files) where
-//! every game has a distinct one, else its place in the file; its pair
+//! `White` and `Black` players in order of first appearance in the
+//! schedule; its start the earliest `Date` of its games (with the time of
+//! day where it has one, as the course layout does), else the file's
+//! modification time, which is also its end. A game's schedule index is N
+//! of its `Round "R.N"` (autotest's own files), or K + 1 of the course
+//! layout's `Round "K"`, where every game has a distinct one, else its
+//! place in the file; its pair
 //! is found as `autotest stats --pgn` finds it (`pgn::player_results`);
 //! its termination and reason are read as `-resume` reads them
 //! (`write::played_before`). Games without a result are left out.
@@ -146,15 +148,7 @@ pub fn import(conn: &mut Connection, file: &Path, command: &[String]) -> Result<
             games.len()
         ));
     }
-    let rows = rows(&games, &finished);
-    let mut engines: Vec<&str> = Vec::new();
-    for g in &finished {
-        for p in [g.tag("White"), g.tag("Black")].into_iter().flatten() {
-            if !engines.contains(&p) {
-                engines.push(p);
-            }
-        }
-    }
+    let (rows, engines) = rows(&games, &finished);
     let engines: Vec<serde_json::Value> = engines
         .iter()
         .map(|n| json!({"name": n, "command": [], "options": [], "limits": "-", "sha256": null, "commit": null}))
@@ -165,9 +159,10 @@ pub fn import(conn: &mut Connection, file: &Path, command: &[String]) -> Result<
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
         .map(|d| d.as_secs() as i64);
     let first = finished[0];
-    let started = first
-        .tag("Date")
-        .and_then(|d| unix_time(d, first.tag("Time")));
+    let started = finished
+        .iter()
+        .filter_map(|g| unix_time(g.tag("Date")?, g.tag("Time")))
+        .min();
     let Some(started) = started.or(modified) else {
         return Err(format!("{name}: no Date tag and no modification time"));
     };
@@ -286,13 +281,18 @@ fn round_of(tag: &str) -> Option<(Round<'_>, u64)> {
     }
 }
 
-/// The rows of the `finished` games among the file's `games`.
-fn rows(games: &[PgnGame], finished: &[&PgnGame]) -> Vec<GameRow> {
-    // Schedule indices: N of `Round "R.N"` if every game has a distinct
-    // one, else the place in the file.
+/// The rows of the `finished` games among the file's `games`, and the
+/// players in order of first appearance in the schedule.
+fn rows<'a>(games: &[PgnGame], finished: &[&'a PgnGame]) -> (Vec<GameRow>, Vec<&'a str>) {
+    // Schedule indices: N of `Round "R.N"` (K + 1 of the course layout's
+    // `Round "K"`) if every game has a distinct one, else the place in the
+    // file.
     let numbered: Vec<Option<usize>> = finished
         .iter()
-        .map(|g| g.tag("Round")?.split_once('.')?.1.parse().ok())
+        .map(|g| match round_of(g.tag("Round")?)? {
+            (Round::Flag(_), n) => usize::try_from(n).ok(),
+            (Round::Course(_), k) => usize::try_from(k).ok()?.checked_add(1),
+        })
         .collect();
     let mut distinct: Vec<usize> = numbered.iter().flatten().copied().collect();
     distinct.sort_unstable();
@@ -306,16 +306,20 @@ fn rows(games: &[PgnGame], finished: &[&PgnGame]) -> Vec<GameRow> {
             .collect()
     };
     let pairs = pairs(finished);
+    let mut order: Vec<usize> = (0..finished.len()).collect();
+    order.sort_by_key(|&k| index[k]);
     let mut engines: Vec<&str> = Vec::new();
-    let mut starts: Vec<(Option<&str>, Option<&str>)> = Vec::new();
-    let mut rows = Vec::new();
-    for (k, g) in finished.iter().enumerate() {
-        let (white, black) = (g.tag("White").unwrap_or("?"), g.tag("Black").unwrap_or("?"));
-        for p in [white, black] {
+    for &k in &order {
+        for p in ["White", "Black"].map(|t| finished[k].tag(t).unwrap_or("?")) {
             if !engines.contains(&p) {
                 engines.push(p);
             }
         }
+    }
+    let mut starts: Vec<(Option<&str>, Option<&str>)> = Vec::new();
+    let mut rows = Vec::new();
+    for (k, g) in finished.iter().enumerate() {
+        let (white, black) = (g.tag("White").unwrap_or("?"), g.tag("Black").unwrap_or("?"));
         let id = |p: &str| engines.iter().position(|e| *e == p).unwrap_or(0);
         let (w, b) = (id(white), id(black));
         let start = (g.tag("FEN"), g.tag("Opening"));
@@ -349,7 +353,7 @@ fn rows(games: &[PgnGame], finished: &[&PgnGame]) -> Vec<GameRow> {
             ..write::played_before(&played, &g.text)
         });
     }
-    rows
+    (rows, engines)
 }
 
 /// Each game's pair id: two games share one when `autotest stats --pgn`
@@ -484,8 +488,9 @@ mod tests {
         let p = pairs(&all);
         assert_eq!(p[0], p[1]);
         assert_ne!(p[2], p[0]);
-        let r = rows(&games, &all);
+        let (r, engines) = rows(&games, &all);
         let numbers: Vec<usize> = r.iter().map(|g| g.schedule_index).collect();
         assert_eq!(numbers, [1, 2, 3]);
+        assert_eq!(engines, ["x", "y"]);
     }
 }

@@ -224,3 +224,156 @@ pub fn cancelled(run_dir: &RunDir) {
         db.attempt(|conn| write::set_status(conn, run, Status::Cancelled));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::spec::PgnStyle;
+    use crate::pgn::write::to_pgn;
+    use crate::referee::record::{GameRecord, Start, Termination};
+    use crate::slurm::options::{parse, shards};
+    use crate::tournament::schedule::{pair_count, schedule, Job};
+    use rusqlite::Connection;
+
+    fn game(spec: &TournamentSpec, job: &Job) -> String {
+        let rec = GameRecord {
+            event: "autotest".to_string(),
+            round: format!("{}.{}", job.round, job.number),
+            white: spec.engines[job.white].name.clone(),
+            black: spec.engines[job.black].name.clone(),
+            start: Start::StartPos,
+            opening: Vec::new(),
+            moves: Vec::new(),
+            result: if job.number.is_multiple_of(3) {
+                "1-0"
+            } else {
+                "1/2-1/2"
+            }
+            .to_string(),
+            termination: Termination::KingZapped,
+            started_unix: 0,
+            duration_ms: 0,
+        };
+        to_pgn(&rec, PgnStyle::Standard)
+    }
+
+    /// A game as stored: its schedule index and LLR.
+    type Stored = (usize, Option<f64>);
+
+    /// (run, status, games) in the database.
+    fn stored(db: &Path) -> Vec<(i64, String, Vec<Stored>)> {
+        let conn = Connection::open(db).unwrap();
+        let mut runs = conn.prepare("SELECT id, status FROM runs").unwrap();
+        let runs: Vec<(i64, String)> = runs
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        runs.into_iter()
+            .map(|(id, status)| {
+                let mut g = conn
+                    .prepare(
+                        "SELECT schedule_index, llr FROM games WHERE run_id = ?1
+                         ORDER BY schedule_index",
+                    )
+                    .unwrap();
+                let games = g
+                    .query_map([id], |r| Ok((r.get::<_, i64>(0)? as usize, r.get(1)?)))
+                    .unwrap()
+                    .map(Result::unwrap)
+                    .collect();
+                (id, status, games)
+            })
+            .collect()
+    }
+
+    /// Without Slurm: shard files written here, merged and recorded by a
+    /// coordinator that detaches, then by one started again (from game 1,
+    /// with a shard file rewritten): one row, each game once in schedule
+    /// order with the LLR after it, `running` while detached.
+    #[test]
+    fn each_game_once_across_coordinators() {
+        let dir = std::env::temp_dir().join(format!("autotest-record-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = dir.join("lab.db");
+        let run_arg = format!("dir={}", dir.join("run").display());
+        let args: Vec<String> = [
+            "-engine",
+            "cmd=x",
+            "name=a",
+            "-engine",
+            "cmd=x",
+            "name=b",
+            "-rounds",
+            "3",
+            "-sprt",
+            "elo0=0",
+            "elo1=10",
+            "-db",
+            &db.display().to_string(),
+            "-slurm",
+            &run_arg,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let (spec, opts) = parse(&args).unwrap();
+        let (run, _) = RunDir::create_or_attach(&opts.unwrap().dir, &args, &dir).unwrap();
+        let jobs = schedule(&spec, 0);
+        let plan = shards(pair_count(&jobs), 1);
+        let files: Vec<PathBuf> = (0..plan.len()).map(|k| run.shard_pgn(k)).collect();
+        let write_shard = |k: usize| {
+            let text: String = jobs
+                .iter()
+                .filter(|j| plan[k].contains(&j.pair))
+                .map(|j| game(&spec, j))
+                .collect();
+            std::fs::create_dir_all(files[k].parent().unwrap()).unwrap();
+            std::fs::write(&files[k], text).unwrap();
+        };
+        let pgn = run.root.join("games.pgn");
+        let coordinator = || {
+            let mut merge = Merge::new(jobs.clone(), plan.clone(), files.clone());
+            merge.refresh(&spec, &[]).unwrap();
+            let st = merge.standing(&spec);
+            let mut r = Record::tournament(&run, &spec, &pgn).expect("recorded");
+            r.jobs(&[Submission {
+                job: "17".to_string(),
+                tasks: vec![0, 1, 2],
+            }]);
+            r.games(&merge, &st);
+            (r, st)
+        };
+        assert_eq!(plan.len(), 3);
+        write_shard(0);
+        write_shard(2);
+        let (first, st) = coordinator();
+        assert_eq!(st.games, 2, "shard 1 is missing: games 1 and 2 in order");
+        drop(first);
+        let runs = stored(&db);
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].1, "running");
+        assert_eq!(runs[0].2.iter().map(|g| g.0).collect::<Vec<_>>(), [1, 2]);
+        write_shard(1);
+        write_shard(0);
+        let (mut second, st) = coordinator();
+        assert_eq!(second.id(), runs[0].0);
+        second.finish(Status::Finished);
+        let runs = stored(&db);
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].1, "finished");
+        let want: Vec<Stored> = (1..=6).zip(st.llrs.iter().copied()).collect();
+        assert_eq!(runs[0].2, want);
+        assert!(want.iter().all(|g| g.1.is_some()));
+        let conn = Connection::open(&db).unwrap();
+        let (jobs_text, pgn_path): (String, String) = conn
+            .query_row("SELECT slurm_job_id, pgn_path FROM runs", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!(jobs_text, "17");
+        assert_eq!(pgn_path, pgn.display().to_string());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -4,7 +4,8 @@
 //! the LLR after each), and the status at the end. A coordinator stopped
 //! by a signal leaves the run `running`, since its tasks go on; one
 //! started again on the run directory goes on with the same row, whose id
-//! the run directory keeps (`RUN/db-run`).
+//! the run directory keeps (`RUN/db-run`, with the database's path: a
+//! coordinator using another database starts a row there).
 //!
 //! The tasks never open the database: they write their shard files only.
 //! SQLite's locking is not safe over network file systems (NFS, Lustre),
@@ -62,7 +63,7 @@ fn keep(run_dir: &RunDir, db: &Path, run: i64) {
     let text = format!("{run}\n{}\n", absolute(db).display());
     if let Err(e) = std::fs::write(&path, text) {
         eprintln!(
-            "autotest: cannot write {}: {e}; a coordinator started again finds the run by its PGN file",
+            "autotest: cannot write {}: {e}; a coordinator started again records the run anew",
             path.display()
         );
     }
@@ -83,10 +84,7 @@ impl Record {
                     return Ok(id);
                 }
             }
-            match write::resume_run(conn, pgn, &command)? {
-                Some(id) => Ok(id),
-                None => write::insert_run(conn, &spec, &command),
-            }
+            write::insert_run(conn, &spec, &command)
         })?;
         Some(Record::kept_in(run_dir, db, run))
     }

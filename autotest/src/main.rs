@@ -2,7 +2,8 @@
 //! cutechess-style flags; `openings` to make an openings file; `stats` to
 //! compute Elo and SPRT figures from given results; `tune` to tune an
 //! engine's options by SPSA; `bench-record` to record the engine's
-//! benchmarks; `runs`, `show` and `report` to read the results database.
+//! benchmarks; `runs`, `show` and `report` to read the results database,
+//! `import` to add PGN files to it.
 
 #![forbid(unsafe_code)]
 
@@ -38,6 +39,11 @@ usage:
                                         each, record every figure, print the
                                         median and min..max of each
                                         [target/release/leiserchess, 3]
+  autotest import [-db PATH] PGN...     record each PGN file as a finished run
+                                        (players from White/Black, pairs as
+                                        stats --pgn finds them); a file
+                                        imported before (same content) is
+                                        not imported again
   autotest tune -engine ... -param ... [-param ...] [TUNE FLAGS]
   autotest -engine ... -engine ... -slurm dir=RUN [...] [FLAGS]
                                         the same tournament as a Slurm job
@@ -187,7 +193,7 @@ fn main() -> ExitCode {
     let long_run = !help
         && !matches!(
             args.first().map(String::as_str),
-            Some("stats" | "openings" | "runs" | "show" | "report")
+            Some("stats" | "openings" | "runs" | "show" | "report" | "import")
         );
     if long_run {
         if let Err(e) = interrupt::install() {
@@ -209,6 +215,7 @@ fn main() -> ExitCode {
         (false, Some("bench-record")) => {
             db::bench_record::run(&args[1..], &command).map(|out| print!("{out}"))
         }
+        (false, Some("import")) => db::import::command(&args[1..]),
         (false, Some("slurm")) => slurm::command(&args[1..]),
         (false, Some("datagen")) => slurm::datagen::start(args),
         (false, Some(a)) if a.starts_with('-') => match slurm::options::parse(args) {

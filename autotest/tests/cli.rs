@@ -214,6 +214,7 @@ fn every_subcommand_answers_help() {
         "slurm",
         "bench-record",
         "report",
+        "import",
     ] {
         for flag in ["--help", "-h"] {
             let out = autotest(&[sub, flag], Path::new("."));

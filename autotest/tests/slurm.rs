@@ -13,6 +13,11 @@
 //! slurm watch`), and must go on where it stood. An SPRT that
 //! decides early must cancel the tasks still pending or running; the time
 //! that took is printed and recorded in BENCHMARKS.md.
+//!
+//! The coordinator records the run in the results database (`lab.db`
+//! beside the merged PGN file): one row, left `running` while detached and
+//! taken up again by `slurm watch`, its status at the end, and each game
+//! of the merged PGN file once, a requeued task's games included.
 
 mod common;
 #[path = "../../tests/common/needs.rs"]
@@ -28,7 +33,58 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn autotest() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_autotest"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_autotest"));
+    c.env_remove("AUTOTEST_DB");
+    c
+}
+
+/// The one run in the database `db`: (kind, status, slurm_job_id,
+/// pgn_path, detail).
+fn the_run(db: &Path) -> (String, String, String, String, Option<String>) {
+    let conn = rusqlite::Connection::open(db).expect("the results database");
+    let runs: i64 = conn
+        .query_row("SELECT COUNT(*) FROM runs", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(runs, 1, "{}", db.display());
+    conn.query_row(
+        "SELECT kind, status, COALESCE(slurm_job_id, ''), COALESCE(pgn_path, ''), detail FROM runs",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+    )
+    .unwrap()
+}
+
+/// The recorded games of the one run in `db`, in schedule order: their
+/// number, text (as [`stable`] has it) and LLR.
+fn recorded(db: &Path) -> Vec<(usize, String, Option<f64>)> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT schedule_index, pgn, llr FROM games ORDER BY schedule_index")
+        .unwrap();
+    stmt.query_map([], |r| {
+        let text: String = r.get(1)?;
+        let game = pgn_read::parse(&text)
+            .first()
+            .map(stable)
+            .unwrap_or_default();
+        Ok((r.get::<_, i64>(0)? as usize, game, r.get(2)?))
+    })
+    .unwrap()
+    .map(Result::unwrap)
+    .collect()
+}
+
+/// The recorded games are the merged file's, each once and in order,
+/// each with an LLR, the last the one the table ends with.
+fn recorded_as_merged(db: &Path, merged: &str, table: &str) {
+    let rows = recorded(db);
+    let numbers: Vec<usize> = rows.iter().map(|r| r.0).collect();
+    assert_eq!(numbers, (1..=rows.len()).collect::<Vec<_>>());
+    let texts: Vec<String> = rows.iter().map(|r| r.1.clone()).collect();
+    assert_eq!(texts, games(merged), "the recorded games differ");
+    assert!(rows.iter().all(|r| r.2.is_some()), "a game without an LLR");
+    let last = rows.last().and_then(|r| r.2).expect("games");
+    assert!(table.contains(&format!("LLR {last:.2} ")), "{last} {table}");
 }
 
 fn main() {
@@ -193,7 +249,10 @@ fn a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run() {
     let (local_pgn, local_table) = local(&args, &dir);
     let run_dir = dir.join("run");
     let (child, lines) = coordinator(&args, &run_dir, "pairs=2 poll=0.2");
-    // Requeue a task that is running and has finished a game of its shard.
+    // Requeue a task that is running and has finished one game of its
+    // shard's four: it stops after the game in flight, so it has games
+    // left for the run that follows the requeue (with more done, it may
+    // finish its shard before it stops, and the run end without it).
     let start = Instant::now();
     let requeued = loop {
         assert!(
@@ -210,7 +269,7 @@ fn a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run() {
         let alive = scheduler::alive(std::slice::from_ref(&sub.job)).unwrap();
         let running = alive.iter().find(|a| {
             let done = finished_games(&run.shard_pgn(a.task));
-            a.state == "RUNNING" && (1..4).contains(&done)
+            a.state == "RUNNING" && done == 1
         });
         if let Some(a) = running {
             let id = format!("{}_{}", a.job, a.task);
@@ -233,6 +292,9 @@ fn a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run() {
     let said = drain(&lines);
     assert_eq!(first.status.code(), Some(130), "{said:#?}");
     assert!(said.iter().any(|l| l.contains("detached")), "{said:#?}");
+    // Detached, the run goes on: it stays `running`.
+    let db = run_dir.join("lab.db");
+    assert_eq!(the_run(&db).1, "running");
     let out = autotest()
         .args(["slurm", "watch", &run_dir.to_string_lossy()])
         .output()
@@ -255,6 +317,18 @@ fn a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run() {
     // The same table, line for line.
     let table = String::from_utf8_lossy(&out.stdout);
     assert_eq!(table.trim(), local_table.trim());
+    // One row, taken up again by `slurm watch`, with every array job.
+    let (kind, status, jobs, pgn_path, _) = the_run(&db);
+    assert_eq!((kind.as_str(), status.as_str()), ("sprt", "finished"));
+    assert_eq!(pgn_path, merged.display().to_string());
+    let ids: Vec<String> = run
+        .submissions()
+        .unwrap()
+        .into_iter()
+        .map(|s| s.job)
+        .collect();
+    assert_eq!(jobs, ids.join(" "));
+    recorded_as_merged(&db, &merged_text, &table);
 }
 
 fn an_sprt_decision_cancels_the_tasks_left() {
@@ -298,6 +372,9 @@ fn an_sprt_decision_cancels_the_tasks_left() {
         String::from_utf8_lossy(&out.stdout).trim(),
         local_table.trim()
     );
+    let db = run_dir.join("lab.db");
+    assert_eq!(the_run(&db).1, "H1");
+    recorded_as_merged(&db, &merged_text, &local_table);
 }
 
 /// The position of a datagen record: the board and the side to move.
@@ -352,4 +429,14 @@ fn datagen_shards_play_their_own_seeds_and_merge_each_position_once() {
     }
     let merged = std::fs::read(&out).unwrap();
     assert_eq!(merged.chunks_exact(20).collect::<Vec<_>>(), want);
+    // Recorded beside the output: its positions, the games the tasks
+    // played, the file.
+    let (kind, status, jobs, _, detail) = the_run(&dir.join("lab.db"));
+    assert_eq!((kind.as_str(), status.as_str()), ("datagen", "finished"));
+    assert!(!jobs.is_empty());
+    let detail: serde_json::Value = serde_json::from_str(&detail.unwrap()).unwrap();
+    assert_eq!(detail["positions"], merged.len() / 20);
+    assert_eq!(detail["out"], out.display().to_string());
+    let games = detail["games"].as_u64().unwrap();
+    assert!((1..=300).contains(&games), "{detail}");
 }

@@ -1,21 +1,21 @@
-//! A results database used as far as it can be: chosen (`db::path`),
-//! opened, and written to until the first failure, which is reported in
-//! one line on standard error; the run goes on without recording. The
-//! tournament's recorder, `autotest tune` and `autotest bench-record`
-//! share it.
+//! A results database that a run does not depend on: opened if it can
+//! be, and once it fails (at the start or midway) said in one line on
+//! standard error and left alone while the run goes on. The local
+//! tournament's recorder, the Slurm coordinator's, `autotest tune` and
+//! `autotest bench-record` use it.
 
 use crate::db::{open, path};
 use rusqlite::Connection;
+use std::fmt::Display;
 use std::path::{Path, PathBuf};
 
-/// An open database, or one that failed.
 pub struct BestEffort {
     /// `None` once the database failed: nothing more is tried.
     conn: Option<Connection>,
     path: PathBuf,
 }
 
-/// Says that the database at `path` cannot be used, and why.
+/// Says on standard error that the database at `path` cannot be used.
 pub fn unavailable(path: &Path, what: &str) {
     eprintln!(
         "autotest: results database {}: {what}; the run goes on without recording",
@@ -24,26 +24,24 @@ pub fn unavailable(path: &Path, what: &str) {
 }
 
 impl BestEffort {
-    /// The database `flag` (the value of `-db`) names, or the
-    /// environment's, or the default beside `beside` (see
-    /// [`path::choose`]), opened; `None` when recording is off or the
-    /// database is unavailable (said on standard error).
-    pub fn open(flag: Option<&str>, beside: Option<&Path>) -> Option<BestEffort> {
-        let choice = match path::choose(flag, beside) {
+    /// The database `flag` (`-db`) names, else the environment's or the
+    /// default for a run writing `pgn` (`path::choose`), open; `None` when
+    /// recording is off or it cannot be opened (said on standard error).
+    pub fn open(flag: Option<&str>, pgn: Option<&Path>) -> Option<BestEffort> {
+        let choice = match path::choose(flag, pgn) {
             Ok(choice) => choice?,
             Err(e) => {
                 eprintln!("autotest: {e}; the run goes on without recording");
                 return None;
             }
         };
-        let connect = || -> Result<Connection, String> {
-            if let Some(dir) = choice.path.parent().filter(|_| choice.make_dir) {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-            }
-            open::open(&choice.path)
-        };
-        match connect() {
+        let opened = match choice.path.parent().filter(|_| choice.make_dir) {
+            Some(dir) => std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display())),
+            None => Ok(()),
+        }
+        .and_then(|()| open::open(&choice.path));
+        match opened {
             Ok(conn) => Some(BestEffort {
                 conn: Some(conn),
                 path: choice.path,
@@ -55,17 +53,21 @@ impl BestEffort {
         }
     }
 
-    /// `f` on the database; on failure says so, stops recording and
-    /// gives `None` (as it does once the database has failed).
-    pub fn attempt<T>(
+    /// The database's file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Tries `f` on the database; on failure says so and stops using it.
+    pub fn attempt<T, E: Display>(
         &mut self,
-        f: impl FnOnce(&mut Connection) -> Result<T, String>,
+        f: impl FnOnce(&mut Connection) -> Result<T, E>,
     ) -> Option<T> {
         let conn = self.conn.as_mut()?;
         match f(conn) {
             Ok(v) => Some(v),
             Err(e) => {
-                unavailable(&self.path, &e);
+                unavailable(&self.path, &e.to_string());
                 self.conn = None;
                 None
             }

@@ -10,18 +10,22 @@
 //! * `write`: the run's row and its games;
 //! * `best_effort`: a database used until its first failure, which is
 //!   reported once while the run goes on;
-//! * `recorder`: the tournament's side of it;
+//! * `recorder`: the tournament's side of it; `cluster`: a Slurm
+//!   coordinator's (`crate::slurm::record`);
 //! * `tune`: `autotest tune`'s run and its SPSA iterations;
 //! * `bench` and `bench_record`: the engine's benchmarks, measured and
 //!   recorded by `autotest bench-record`;
+//! * `import`: `autotest import PGN...`;
 //! * `read` and `command`: `autotest runs` and `autotest show RUN`;
 //! * `report`: `autotest report`, the figures as markdown tables.
 
 pub mod bench;
 pub mod bench_record;
 pub mod best_effort;
+pub mod cluster;
 pub mod command;
 pub mod host;
+pub mod import;
 pub mod open;
 pub mod path;
 pub mod read;

@@ -2,7 +2,7 @@
 //! game (a resumed run's own row again, its games made those of the PGN
 //! file), each counted game as it is written to the PGN file, and the
 //! status at the end. A database that cannot be used is reported in one
-//! line on standard error, and the run goes on without it.
+//! line on standard error, and the run goes on without it (`best_effort`).
 
 use crate::config::spec::{PgnStyle, TournamentSpec};
 use crate::db::best_effort::BestEffort;
@@ -31,7 +31,7 @@ impl Recorder {
         resumed: Option<&Resumed>,
     ) -> Option<Recorder> {
         let mut db = BestEffort::open(spec.db.as_deref(), spec.pgn_out.as_deref())?;
-        let run = db.attempt(|conn| Recorder::row(conn, spec, command, resumed))?;
+        let run = db.attempt(|conn| begin(conn, spec, command, resumed))?;
         Some(Recorder {
             db,
             run,
@@ -39,47 +39,44 @@ impl Recorder {
         })
     }
 
-    /// The run's row: a resumed run's own, its games made those of the
-    /// PGN file; else a new one.
-    fn row(
-        conn: &mut Connection,
-        spec: &TournamentSpec,
-        command: &[String],
-        resumed: Option<&Resumed>,
-    ) -> Result<i64, String> {
-        let text = |e: rusqlite::Error| e.to_string();
-        let again = match (resumed, &spec.pgn_out) {
-            (Some(_), Some(pgn)) => write::resume_run(conn, pgn, command).map_err(text)?,
-            _ => None,
-        };
-        let run = match again {
-            Some(id) => id,
-            None => write::insert_run(conn, spec, command).map_err(text)?,
-        };
-        if let Some(r) = resumed {
-            let rows: Vec<write::GameRow> = r
-                .games
-                .iter()
-                .zip(&r.texts)
-                .map(|(g, t)| write::played_before(g, t))
-                .collect();
-            write::keep_only(conn, run, &rows).map_err(text)?;
-        }
-        Ok(run)
-    }
-
     /// Records the game of `job`, counted, with the SPRT's `llr` after it.
     pub fn game(&mut self, job: &Job, rec: &GameRecord, llr: Option<f64>) {
         let row = write::played_now(job, rec, to_pgn(rec, self.style), llr);
         let run = self.run;
-        self.db
-            .attempt(|conn| write::insert_game(conn, run, &row).map_err(|e| e.to_string()));
+        self.db.attempt(|conn| write::insert_game(conn, run, &row));
     }
 
     /// Ends the run with `status`.
     pub fn finish(&mut self, status: Status) {
         let run = self.run;
-        self.db
-            .attempt(|conn| write::set_status(conn, run, status).map_err(|e| e.to_string()));
+        self.db.attempt(|conn| write::set_status(conn, run, status));
     }
+}
+
+/// The run's row: a resumed run's own again, its games made those of the
+/// PGN file; else a new one.
+fn begin(
+    conn: &mut Connection,
+    spec: &TournamentSpec,
+    command: &[String],
+    resumed: Option<&Resumed>,
+) -> rusqlite::Result<i64> {
+    let again = match (resumed, &spec.pgn_out) {
+        (Some(_), Some(pgn)) => write::resume_run(conn, pgn, command)?,
+        _ => None,
+    };
+    let run = match again {
+        Some(id) => id,
+        None => write::insert_run(conn, spec, command)?,
+    };
+    if let Some(r) = resumed {
+        let rows: Vec<write::GameRow> = r
+            .games
+            .iter()
+            .zip(&r.texts)
+            .map(|(g, t)| write::played_before(g, t))
+            .collect();
+        write::keep_only(conn, run, &rows)?;
+    }
+    Ok(run)
 }

@@ -11,8 +11,7 @@ use serde_json::json;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Where a run stands (the schema also knows `cancelled`, which the
-/// local runner never is).
+/// Where a run stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     Running,
@@ -22,6 +21,8 @@ pub enum Status {
     /// Ended by a signal before its last game.
     Stopped,
     Failed,
+    /// A Slurm run ended by `autotest slurm cancel`.
+    Cancelled,
 }
 
 impl Status {
@@ -33,6 +34,7 @@ impl Status {
             Status::H1 => "H1",
             Status::Stopped => "stopped",
             Status::Failed => "failed",
+            Status::Cancelled => "cancelled",
         }
     }
 }
@@ -324,6 +326,23 @@ pub fn keep_only(conn: &mut Connection, run: i64, games: &[GameRow]) -> rusqlite
         insert(&tx, &or_ignore, run, g)?;
     }
     tx.commit()
+}
+
+/// Adds those of `games` the run does not have yet (by schedule index), in
+/// one transaction; how many were new.
+pub fn insert_games_once(
+    conn: &mut Connection,
+    run: i64,
+    games: &[GameRow],
+) -> rusqlite::Result<usize> {
+    let tx = conn.transaction()?;
+    let or_ignore = INSERT_GAME.replacen("INSERT", "INSERT OR IGNORE", 1);
+    let mut added = 0;
+    for g in games {
+        added += insert(&tx, &or_ignore, run, g)?;
+    }
+    tx.commit()?;
+    Ok(added)
 }
 
 #[cfg(test)]

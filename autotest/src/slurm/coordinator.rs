@@ -5,13 +5,16 @@
 //! SPRT decided) cancels what is left, writes the merged PGN and prints
 //! the table. Everything it knows is in the run directory, so it can be
 //! stopped (Ctrl-C detaches; the tasks go on) and started again on it.
+//! It alone records the run in the results database (`record`).
 
 use crate::config::spec::TournamentSpec;
+use crate::db::write::Status;
 use crate::interrupt;
 use crate::openings;
 use crate::referee::preflight;
 use crate::slurm::merge::{Merge, Standing};
 use crate::slurm::options::{shards, stored, SlurmOptions};
+use crate::slurm::record::{self, Record};
 use crate::slurm::run_dir::{current_dir, RunDir, Submission};
 use crate::slurm::scheduler::{self, Alive};
 use crate::stats::sprt::{sprt_bounds, SprtDecision};
@@ -45,6 +48,7 @@ pub fn watch(run: &RunDir) -> Result<(), String> {
 /// run marked so that no coordinator submits again.
 pub fn cancel(run: &RunDir) -> Result<(), String> {
     run.mark_cancelled()?;
+    record::cancelled(run);
     let jobs = job_ids(run)?;
     scheduler::cancel(&jobs)?;
     eprintln!(
@@ -65,15 +69,31 @@ fn follow(
     opts: &SlurmOptions,
     cwd: &Path,
 ) -> Result<(), String> {
+    let pgn_out = spec
+        .pgn_out
+        .clone()
+        .unwrap_or_else(|| run.root.join("games.pgn"));
+    let mut record = Record::tournament(run, spec, &pgn_out);
+    let result = coordinate(run, spec, opts, cwd, &pgn_out, &mut record);
+    if let (Err(_), Some(r)) = (&result, record.as_mut()) {
+        r.fail();
+    }
+    result
+}
+
+fn coordinate(
+    run: &RunDir,
+    spec: &TournamentSpec,
+    opts: &SlurmOptions,
+    cwd: &Path,
+    pgn_out: &Path,
+    record: &mut Option<Record>,
+) -> Result<(), String> {
     let book = openings::book(spec)?;
     let jobs = schedule(spec, book.len());
     let plan = shards(pair_count(&jobs), opts.pairs());
     let files = (0..plan.len()).map(|k| run.shard_pgn(k)).collect();
     let mut merge = Merge::new(jobs.clone(), plan.clone(), files);
-    let pgn_out = spec
-        .pgn_out
-        .clone()
-        .unwrap_or_else(|| run.root.join("games.pgn"));
     merge.refresh(spec, &book)?;
     let (started, at_start) = (Instant::now(), merge.count());
     let mut last = (usize::MAX, Instant::now());
@@ -93,16 +113,32 @@ fn follow(
         let alive = scheduler::alive(&ids)?;
         merge.refresh(spec, &book)?;
         let st = merge.standing(spec);
+        if let Some(r) = record.as_mut() {
+            r.jobs(&subs);
+            r.games(&merge, &st);
+        }
         if st.done {
-            return finish(spec, &merge, &st, &ids, &alive, &pgn_out);
+            finish(spec, &merge, &st, &ids, &alive, pgn_out)?;
+            if let Some(r) = record.as_mut() {
+                r.finish(match st.sprt {
+                    Some((_, SprtDecision::H0)) => Status::H0,
+                    Some((_, SprtDecision::H1)) => Status::H1,
+                    _ => Status::Finished,
+                });
+            }
+            return Ok(());
         }
         if interrupt::received().is_some() {
-            write(&pgn_out, &merge.pgn(st.games))?;
+            // The run stays `running` in the database: its tasks go on.
+            write(pgn_out, &merge.pgn(st.games))?;
             eprintln!("{}", run.detached());
             return Ok(());
         }
         if run.cancelled() {
-            write(&pgn_out, &merge.pgn(st.games))?;
+            write(pgn_out, &merge.pgn(st.games))?;
+            if let Some(r) = record.as_mut() {
+                r.finish(Status::Cancelled);
+            }
             return Err(format!(
                 "the run in {} was cancelled (autotest slurm cancel) after {} games in order",
                 run.root.display(),

@@ -13,12 +13,17 @@
 //! killed or requeued goes on from its own file, as datagen does. Once
 //! every shard holds its share, the shards are merged into `OUT` in task
 //! order with each position (the board and the side to move) kept once,
-//! at most `--positions` of them.
+//! at most `--positions` of them. The coordinator records the run in
+//! the results database (by default `lab.db` beside `OUT`) as a run of
+//! kind `datagen`, with its games, positions and output file at the end
+//! (`slurm::record`).
 
 use crate::config::flags::key_values;
+use crate::db::write::Status;
 use crate::interrupt;
 use crate::slurm::coordinator::submit_idle;
 use crate::slurm::options::{parse_options, SlurmOptions};
+use crate::slurm::record::{datagen_detail, Record};
 use crate::slurm::run_dir::{current_dir, RunDir};
 use crate::slurm::scheduler;
 use crate::tournament::progress::duration;
@@ -213,6 +218,37 @@ fn held(path: &Path) -> u64 {
 }
 
 fn follow(run: &RunDir, plan: &Plan, cwd: &Path) -> Result<(), String> {
+    let mut args = vec![
+        "datagen".to_string(),
+        plan.out.display().to_string(),
+        format!("--positions={}", plan.positions),
+        format!("--seed={}", plan.seed),
+    ];
+    args.extend(plan.rest.iter().cloned());
+    let mut record = Record::datagen(run, &plan.engine, &args, plan.seed, &plan.out);
+    let result = coordinate(run, plan, cwd, &mut record);
+    if let Some(r) = record.as_mut() {
+        match &result {
+            Ok(Some(kept)) => {
+                r.detail(&datagen_detail(games_played(run, plan), *kept, &plan.out));
+                r.finish(Status::Finished);
+            }
+            // Detached: the tasks go on, the run stays `running`.
+            Ok(None) => {}
+            Err(_) => r.fail(),
+        }
+    }
+    result.map(|_| ())
+}
+
+/// Follows the run to its end: the positions kept, or `None` when
+/// detached by a signal.
+fn coordinate(
+    run: &RunDir,
+    plan: &Plan,
+    cwd: &Path,
+    record: &mut Option<Record>,
+) -> Result<Option<u64>, String> {
     let (tasks, share) = (plan.tasks(), plan.share());
     let count = || -> Vec<u64> {
         (0..tasks)
@@ -228,19 +264,25 @@ fn follow(run: &RunDir, plan: &Plan, cwd: &Path) -> Result<(), String> {
     );
     loop {
         let subs = run.submissions()?;
+        if let Some(r) = record.as_mut() {
+            r.jobs(&subs);
+        }
         let ids: Vec<String> = subs.iter().map(|s| s.job.clone()).collect();
         let alive = scheduler::alive(&ids)?;
         let counts = count();
         let total: u64 = counts.iter().sum();
         let done = counts.iter().filter(|&&c| c >= share).count();
         if done == tasks {
-            return merge(run, plan);
+            return merge(run, plan).map(Some);
         }
         if interrupt::received().is_some() {
             eprintln!("{}", run.detached());
-            return Ok(());
+            return Ok(None);
         }
         if run.cancelled() {
+            if let Some(r) = record.as_mut() {
+                r.finish(Status::Cancelled);
+            }
             return Err(format!(
                 "the run in {} was cancelled (autotest slurm cancel)",
                 run.root.display()
@@ -276,8 +318,37 @@ fn follow(run: &RunDir, plan: &Plan, cwd: &Path) -> Result<(), String> {
     }
 }
 
-/// The shards' positions into `plan.out`, each position once.
-fn merge(run: &RunDir, plan: &Plan) -> Result<(), String> {
+/// The games the tasks played, as their logs count them: each attempt's
+/// last `datagen: ... N games` line (an attempt killed may have played up
+/// to two seconds more than its last line says).
+fn games_played(run: &RunDir, plan: &Plan) -> u64 {
+    let mut games = 0;
+    for k in 0..plan.tasks() {
+        let log = std::fs::read_to_string(run.task_log(k)).unwrap_or_default();
+        let mut attempt = 0;
+        for line in log.lines() {
+            if line.starts_with("autotest: datagen shard ") {
+                games += attempt;
+                attempt = 0;
+            } else if let Some(n) = games_in(line) {
+                attempt = n;
+            }
+        }
+        games += attempt;
+    }
+    games
+}
+
+/// N of a datagen progress line `datagen: ... positions (...), N games, ...`.
+fn games_in(line: &str) -> Option<u64> {
+    let rest = line.strip_prefix("datagen: ")?;
+    let (before, _) = rest.split_once(" games")?;
+    before.rsplit(' ').next()?.parse().ok()
+}
+
+/// The shards' positions into `plan.out`, each position once; how many
+/// were kept.
+fn merge(run: &RunDir, plan: &Plan) -> Result<u64, String> {
     let mut seen = HashSet::new();
     let (mut out, mut read, mut repeated) = (Vec::new(), 0u64, 0u64);
     for k in 0..plan.tasks() {
@@ -303,5 +374,18 @@ fn merge(run: &RunDir, plan: &Plan) -> Result<(), String> {
         plan.out.display(),
         out.len() / RECORD
     );
-    Ok(())
+    Ok((out.len() / RECORD) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::games_in;
+
+    #[test]
+    fn games_of_a_progress_line() {
+        let line = "datagen: 120 / 300 positions (40.0%), 7 games, 0.12M/h, about 3s left";
+        assert_eq!(games_in(line), Some(7));
+        assert_eq!(games_in("datagen: x already holds 40 positions"), None);
+        assert_eq!(games_in("autotest: datagen shard 1 of 3: e datagen"), None);
+    }
 }

@@ -38,6 +38,8 @@ pub struct Standing {
     /// Games 1..=`games` of the schedule, all in.
     pub games: usize,
     pub sprt: Option<(f64, SprtDecision)>,
+    /// The LLR after each of those games, with an SPRT.
+    pub llrs: Vec<Option<f64>>,
     /// Whether the run is over: every game in, or the SPRT decided.
     pub done: bool,
 }
@@ -118,6 +120,7 @@ impl Merge {
         let mut tally = Tally::new(spec.engines.len());
         let mut sprt = None;
         let mut games = 0;
+        let mut llrs = Vec::new();
         for job in &self.jobs {
             let Some(g) = self.games.get(&job.number) else {
                 break;
@@ -126,6 +129,7 @@ impl Merge {
             tally.add(spec, job, white_halves(&g.result), g.fault_by());
             games += 1;
             sprt = tally.sprt(spec);
+            llrs.push(sprt.map(|(llr, _)| llr));
             if sprt.is_some_and(|(_, d)| d != SprtDecision::Continue) {
                 break;
             }
@@ -135,18 +139,22 @@ impl Merge {
             tally,
             games,
             sprt,
+            llrs,
             done: decided || games == self.jobs.len(),
         }
+    }
+
+    /// The games 1..=`games`, in order.
+    pub fn in_order(&self, games: usize) -> impl Iterator<Item = &PlayedText> {
+        self.games
+            .values()
+            .take_while(move |g| g.game.job.number <= games)
     }
 
     /// The PGN of games 1..=`games`, in order.
     pub fn pgn(&self, games: usize) -> String {
         let mut out = String::new();
-        for g in self
-            .games
-            .values()
-            .take_while(|g| g.game.job.number <= games)
-        {
+        for g in self.in_order(games) {
             out.push_str(g.text.trim_end());
             out.push_str("\n\n");
         }

@@ -5,7 +5,8 @@
 //! shard as a local tournament resumed from its own PGN file (`task`) in
 //! the run directory (`run_dir`); the coordinator (`coordinator`) submits,
 //! watches and cancels through Slurm's command-line tools (`scheduler`)
-//! and merges the shards' games in schedule order (`merge`). `autotest
+//! and merges the shards' games in schedule order (`merge`), which it
+//! records in the results database (`record`). `autotest
 //! datagen` shards `leiserchess datagen` the same way (`datagen`). See
 //! docs/DISTRIBUTED.md.
 
@@ -13,6 +14,7 @@ pub mod coordinator;
 pub mod datagen;
 pub mod merge;
 pub mod options;
+pub mod record;
 pub mod run_dir;
 pub mod scheduler;
 pub mod task;

@@ -8,6 +8,8 @@
 //! RUN/task.sh           what each array task runs
 //! RUN/submitted         a line per sbatch: `JOB_ID TASK,TASK,...`
 //! RUN/cancelled         there once `autotest slurm cancel` ran
+//! RUN/db-run            the run's id in the results database, then that
+//!                       database's path (`slurm::record`)
 //! RUN/shards/K/games.pgn  shard K's games (and its engines' stderr logs)
 //! RUN/shards/K/data.bin   or its positions, for `autotest datagen`
 //! RUN/logs/task-K.out   task K's output, every attempt appended

@@ -29,6 +29,7 @@ pub mod interrupt;
 pub mod openings;
 pub mod pgn;
 pub mod referee;
+pub mod serve;
 pub mod slurm;
 pub mod stats;
 pub mod tournament;

@@ -29,6 +29,11 @@ usage:
                                         games, the first engine's W/D/L, start
   autotest show RUN [-db PATH]          run RUN's final table, rebuilt from its
                                         recorded games
+  autotest serve [-db PATH] [-port N] [-host ADDR]
+                                        the results database as web pages,
+                                        live while runs record (also --db,
+                                        --port, --host) [-port 8090, -host
+                                        127.0.0.1; -port 0: any free port]
   autotest tune -engine ... -param ... [-param ...] [TUNE FLAGS]
   autotest -engine ... -engine ... -slurm dir=RUN [...] [FLAGS]
                                         the same tournament as a Slurm job
@@ -176,7 +181,7 @@ fn main() -> ExitCode {
     let long_run = !help
         && !matches!(
             args.first().map(String::as_str),
-            Some("stats" | "openings" | "runs" | "show")
+            Some("stats" | "openings" | "runs" | "show" | "serve")
         );
     if long_run {
         if let Err(e) = interrupt::install() {
@@ -194,6 +199,7 @@ fn main() -> ExitCode {
         (false, Some("tune")) => tune::command::run(&args[1..]),
         (false, Some("runs")) => db::command::runs(&args[1..]).map(|out| print!("{out}")),
         (false, Some("show")) => db::command::show(&args[1..]).map(|out| print!("{out}")),
+        (false, Some("serve")) => autotest::serve::command(&args[1..]),
         (false, Some("slurm")) => slurm::command(&args[1..]),
         (false, Some("datagen")) => slurm::datagen::start(args),
         (false, Some(a)) if a.starts_with('-') => match slurm::options::parse(args) {

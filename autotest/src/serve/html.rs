@@ -34,7 +34,7 @@ pub fn printable(text: &str) -> String {
 /// `script`, the run page's script.
 pub fn page(title: &str, body: &str, script: bool) -> String {
     let script = if script {
-        "<script src=\"/static/run.js\"></script>\n"
+        "<script defer src=\"/static/run.js\"></script>\n"
     } else {
         ""
     };

@@ -2,8 +2,8 @@
 //! reads them, filtered by kind, status, engine name and time control
 //! (the query string `kind=&status=&engine=&tc=`; empty is any).
 
+use super::answer::{Answer, Db};
 use super::html::{self, escape};
-use super::routes::{Answer, Db};
 use super::store;
 use crate::db::read::{self, RunLine};
 use axum::response::Html;

@@ -7,7 +7,7 @@
 //! "html": the live part}`; a failed read is an event `problem` with the
 //! message, and the polling goes on.
 
-use super::routes::{self, Answer, Db};
+use super::answer::{self, Answer, Db};
 use super::run_page::{live_html, view};
 use super::{run, store};
 use axum::extract::{Path as UrlPath, State};
@@ -26,7 +26,7 @@ pub async fn events(
     State(db): State<Db>,
     id: UrlPath<String>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Answer> {
-    let id = routes::run_id(id)?;
+    let id = answer::run_id(id)?;
     // A run that is not there is a 404 now, not an empty stream.
     store::read(db.clone(), move |conn| view(conn, id).map(|_| ())).await?;
     let (tx, rx) = mpsc::channel(4);

@@ -3,8 +3,8 @@
 //! anew on every request; a run's page follows the run live.
 //!
 //! * `args`: the command line (`-db`, `-port`, `-host`);
-//! * `routes`: the router, the embedded assets, and the answers for
-//!   unknown paths and bad requests;
+//! * `routes`: the router and the embedded assets;
+//! * `answer`: the answers for bad requests and an unreadable database;
 //! * `store`: a read-only connection per request, off the async threads;
 //! * `html`: escaping and the frame every page shares;
 //! * `list`: the runs, filtered by a query;
@@ -15,6 +15,7 @@
 //!   `history_page`: their HTML;
 //! * `charts`: the SVG charts, drawn with the engine crate's `lab::chart`.
 
+pub mod answer;
 pub mod args;
 pub mod charts;
 pub mod history;

@@ -1,68 +1,20 @@
 //! The router: the pages, the run's live updates and PGN file, the two
 //! embedded assets (compiled in: no path of a request is ever read from
-//! disk), and plain-text answers for everything that goes wrong.
+//! disk), and a 404 for any other path.
 
+use super::answer::{Answer, Db};
 use super::html;
 use super::{history_page, list, live, run_page};
-use axum::extract::{Path as UrlPath, RawQuery, State};
-use axum::http::{header, StatusCode, Uri};
-use axum::response::{Html, IntoResponse, Response};
+use axum::extract::{RawQuery, State};
+use axum::http::{header, Uri};
+use axum::response::{Html, IntoResponse};
 use axum::routing::get;
 use axum::Router;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 const STYLE: &str = include_str!("page/style.css");
 const SCRIPT: &str = include_str!("page/run.js");
-
-/// What a request gets when it cannot have its page.
-#[derive(Debug)]
-pub struct Answer {
-    pub status: StatusCode,
-    pub message: String,
-}
-
-impl Answer {
-    pub fn bad_request(message: String) -> Answer {
-        Answer {
-            status: StatusCode::BAD_REQUEST,
-            message,
-        }
-    }
-
-    pub fn not_found(message: String) -> Answer {
-        Answer {
-            status: StatusCode::NOT_FOUND,
-            message,
-        }
-    }
-
-    /// The database could not be read (locked past the busy timeout,
-    /// damaged, gone, written by a newer autotest). 409 Conflict: the
-    /// request is sound but the database's state keeps it from an answer,
-    /// and the same request may succeed later. Not a 5xx: the server
-    /// itself works and goes on serving.
-    pub fn database(error: &str) -> Answer {
-        Answer {
-            status: StatusCode::CONFLICT,
-            message: format!("the results database cannot be read now: {error}"),
-        }
-    }
-}
-
-impl IntoResponse for Answer {
-    fn into_response(self) -> Response {
-        (
-            self.status,
-            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-            format!("{}\n", self.message),
-        )
-            .into_response()
-    }
-}
-
-/// What every handler shares: the database file.
-pub type Db = Arc<Path>;
 
 /// The dashboard's router over the database at `db`.
 pub fn router(db: PathBuf) -> Router {
@@ -92,16 +44,6 @@ async fn list_page(
 ) -> Result<Html<String>, Answer> {
     let filter = list::Filter::parse(query.as_deref())?;
     list::page(db, filter).await
-}
-
-/// The run id in a path: a whole number, else 400.
-pub fn run_id(UrlPath(id): UrlPath<String>) -> Result<i64, Answer> {
-    id.parse().map_err(|_| {
-        Answer::bad_request(format!(
-            "a run is a whole number, not '{}'",
-            html::printable(&id)
-        ))
-    })
 }
 
 async fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {

@@ -3,8 +3,8 @@
 //! SPRT and its LLR chart, W/D/L per opening, the faults), which
 //! `live` sends again as the run's games come in; and its PGN file.
 
+use super::answer::{self, Answer, Db};
 use super::html::{self, escape};
-use super::routes::{self, Answer, Db};
 use super::run::{self, RunView};
 use super::{charts, store};
 use crate::stats::elo;
@@ -21,7 +21,7 @@ pub fn view(conn: &rusqlite::Connection, id: i64) -> Result<RunView, Answer> {
 }
 
 pub async fn page(State(db): State<Db>, id: UrlPath<String>) -> Result<Html<String>, Answer> {
-    let id = routes::run_id(id)?;
+    let id = answer::run_id(id)?;
     let v = store::read(db, move |conn| view(conn, id)).await?;
     let h = &v.head;
     let mut body = format!(
@@ -163,7 +163,7 @@ fn faults_html(v: &RunView) -> String {
 
 /// `/runs/{id}/games.pgn`: the run's games, as one PGN file to save.
 pub async fn pgn(State(db): State<Db>, id: UrlPath<String>) -> Result<impl IntoResponse, Answer> {
-    let id = routes::run_id(id)?;
+    let id = answer::run_id(id)?;
     let text = store::read(db, move |conn| {
         run::pgn(conn, id)
             .map_err(|e| Answer::database(&e.to_string()))?

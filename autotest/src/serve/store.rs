@@ -3,7 +3,7 @@
 //! tokio's blocking threads so that a slow read holds up no other
 //! request.
 
-use super::routes::Answer;
+use super::answer::Answer;
 use crate::db::open::BUSY_TIMEOUT;
 use rusqlite::{Connection, OpenFlags};
 use std::path::Path;

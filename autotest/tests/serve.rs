@@ -15,8 +15,10 @@ mod common;
 mod needs;
 
 use autotest::db::open;
+use autotest::db::read;
 use autotest::db::write::{insert_game, GameRow};
 use autotest::pgn::read as pgn_read;
+use autotest::serve::results::{self, Cache};
 use autotest::serve::routes::router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -248,6 +250,36 @@ fn the_list_is_newest_first_and_filtered() {
     );
     assert_eq!(listed(&ok(&db, "/runs?kind=&status=&engine=&tc=")).len(), 4);
     assert!(listed(&ok(&db, "/runs?kind=tune")).is_empty());
+    // The lines are `autotest runs`'s, before and after a game is added
+    // (the router keeps each run's W/D/L while its games are unchanged).
+    let cache = Cache::default();
+    assert_eq!(
+        results::runs(&conn, &cache).unwrap(),
+        read::runs(&conn).unwrap()
+    );
+    let app = router(db.clone());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let page = |uri: &'static str| {
+        let request = Request::builder().uri(uri).body(Body::empty()).unwrap();
+        let app = app.clone();
+        runtime.block_on(async move {
+            let answer = app.oneshot(request).await.unwrap();
+            let body = answer.into_body().collect().await.unwrap().to_bytes();
+            String::from_utf8(body.to_vec()).unwrap()
+        })
+    };
+    assert!(page("/runs").contains("<td>2</td><td>1/1/0</td>"));
+    let lost = game(2, "NewSearch", "base", "0-1", "normal");
+    insert_game(&conn, r1, &lost).unwrap();
+    let again = page("/runs");
+    assert!(again.contains("<td>3</td><td>1/1/1</td>"), "{again}");
+    assert_eq!(
+        results::runs(&conn, &cache).unwrap(),
+        read::runs(&conn).unwrap()
+    );
     // The form keeps what was asked.
     let page = ok(&db, "/runs?kind=sprt&engine=%3Cb%3E");
     assert!(page.contains("<option selected>sprt</option>"), "{page}");

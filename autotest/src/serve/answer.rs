@@ -5,8 +5,6 @@ use super::html;
 use axum::extract::Path as UrlPath;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use std::path::Path;
-use std::sync::Arc;
 
 /// What a request gets when it cannot have its page.
 #[derive(Debug)]
@@ -53,9 +51,6 @@ impl IntoResponse for Answer {
             .into_response()
     }
 }
-
-/// What every handler shares: the database file.
-pub type Db = Arc<Path>;
 
 /// The run id in a path: a whole number, else 400.
 pub fn run_id(UrlPath(id): UrlPath<String>) -> Result<i64, Answer> {

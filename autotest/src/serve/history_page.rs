@@ -2,9 +2,10 @@
 //! by commit, each record with its rounds' spread, signature changes and
 //! nps drops marked; the cumulative Elo of the accepted SPRTs.
 
-use super::answer::{Answer, Db};
+use super::answer::Answer;
 use super::history::{self, Accepted, Record, DROP, WINDOW};
 use super::html::{self, escape};
+use super::store::Db;
 use super::{charts, store};
 use axum::extract::State;
 use axum::response::Html;

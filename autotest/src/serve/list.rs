@@ -1,11 +1,13 @@
 //! The runs list: every recorded run, newest first, as `autotest runs`
-//! reads them, filtered by kind, status, engine name and time control
+//! lists them (counted as `results` says), filtered by kind, status, engine name and time control
 //! (the query string `kind=&status=&engine=&tc=`; empty is any).
 
-use super::answer::{Answer, Db};
+use super::answer::Answer;
 use super::html::{self, escape};
+use super::results;
 use super::store;
-use crate::db::read::{self, RunLine};
+use super::store::Db;
+use crate::db::read::RunLine;
 use axum::response::Html;
 
 /// The kinds and statuses the schema allows.
@@ -110,8 +112,10 @@ pub fn decode(text: &str) -> Result<String, Answer> {
 
 /// The runs `filter` keeps, newest first.
 pub async fn lines(db: Db, filter: Filter) -> Result<Vec<RunLine>, Answer> {
+    let shared = db.clone();
     store::read(db, move |conn| {
-        let all = read::runs(conn).map_err(|e| Answer::database(&e.to_string()))?;
+        let all =
+            results::runs(conn, &shared.results).map_err(|e| Answer::database(&e.to_string()))?;
         Ok(all.into_iter().filter(|r| filter.keeps(r)).collect())
     })
     .await

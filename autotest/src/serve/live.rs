@@ -7,8 +7,9 @@
 //! "html": the live part}`; a failed read is an event `problem` with the
 //! message, and the polling goes on.
 
-use super::answer::{self, Answer, Db};
+use super::answer::{self, Answer};
 use super::run_page::{live_html, view};
+use super::store::Db;
 use super::{run, store};
 use axum::extract::{Path as UrlPath, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -30,7 +31,7 @@ pub async fn events(
     // A run that is not there is a 404 now, not an empty stream.
     store::read(db.clone(), move |conn| view(conn, id).map(|_| ())).await?;
     let (tx, rx) = mpsc::channel(4);
-    tokio::task::spawn_blocking(move || follow(&db, id, &tx));
+    tokio::task::spawn_blocking(move || follow(&db.path, id, &tx));
     let updates = stream::unfold(
         rx,
         |mut rx| async move { rx.recv().await.map(|e| (Ok(e), rx)) },

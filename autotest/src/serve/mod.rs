@@ -7,7 +7,8 @@
 //! * `answer`: the answers for bad requests and an unreadable database;
 //! * `store`: a read-only connection per request, off the async threads;
 //! * `html`: escaping and the frame every page shares;
-//! * `list`: the runs, filtered by a query;
+//! * `list`: the runs, filtered by a query; `results`: their W/D/L,
+//!   counted again only for a run whose games changed;
 //! * `run`: a run's figures from its games; `run_page`: their HTML;
 //! * `live`: a run's figures sent again (server-sent events) when its
 //!   games change;
@@ -23,6 +24,7 @@ pub mod history_page;
 pub mod html;
 pub mod list;
 pub mod live;
+pub mod results;
 pub mod routes;
 pub mod run;
 pub mod run_page;

@@ -2,8 +2,9 @@
 //! embedded assets (compiled in: no path of a request is ever read from
 //! disk), and a 404 for any other path.
 
-use super::answer::{Answer, Db};
+use super::answer::Answer;
 use super::html;
+use super::store::{Database, Db};
 use super::{history_page, list, live, run_page};
 use axum::extract::{RawQuery, State};
 use axum::http::{header, Uri};
@@ -18,7 +19,10 @@ const SCRIPT: &str = include_str!("page/run.js");
 
 /// The dashboard's router over the database at `db`.
 pub fn router(db: PathBuf) -> Router {
-    let db: Db = Arc::from(db.into_boxed_path());
+    let db: Db = Arc::new(Database {
+        path: db,
+        results: Default::default(),
+    });
     Router::new()
         .route("/", get(list_page))
         .route("/runs", get(list_page))

@@ -3,9 +3,10 @@
 //! SPRT and its LLR chart, W/D/L per opening, the faults), which
 //! `live` sends again as the run's games come in; and its PGN file.
 
-use super::answer::{self, Answer, Db};
+use super::answer::{self, Answer};
 use super::html::{self, escape};
 use super::run::{self, RunView};
+use super::store::Db;
 use super::{charts, store};
 use crate::stats::elo;
 use crate::stats::sprt::sprt_bounds;

@@ -4,10 +4,20 @@
 //! request.
 
 use super::answer::Answer;
+use super::results;
 use crate::db::open::BUSY_TIMEOUT;
 use rusqlite::{Connection, OpenFlags};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// What every request shares: the database file, and the runs' W/D/L
+/// counted so far.
+pub struct Database {
+    pub path: PathBuf,
+    pub results: results::Cache,
+}
+
+pub type Db = Arc<Database>;
 
 /// A read-only connection to the database at `path`.
 pub fn connect(path: &Path) -> rusqlite::Result<Connection> {
@@ -21,11 +31,11 @@ pub fn connect(path: &Path) -> rusqlite::Result<Connection> {
 
 /// `read` on a new connection to `db`, on a blocking thread.
 pub async fn read<T: Send + 'static>(
-    db: Arc<Path>,
+    db: Db,
     read: impl FnOnce(&Connection) -> Result<T, Answer> + Send + 'static,
 ) -> Result<T, Answer> {
     tokio::task::spawn_blocking(move || {
-        let conn = connect(&db).map_err(|e| Answer::database(&e.to_string()))?;
+        let conn = connect(&db.path).map_err(|e| Answer::database(&e.to_string()))?;
         read(&conn)
     })
     .await

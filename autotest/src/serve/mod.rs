@@ -32,6 +32,7 @@ pub mod store;
 
 use crate::db::{open, path};
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 /// `autotest serve [-db PATH] [-port N] [-host ADDR]`: serves until the
 /// process ends (Ctrl-C). The first line on standard output is the
@@ -61,7 +62,20 @@ pub fn command(words: &[String]) -> Result<(), String> {
             .local_addr()
             .map_err(|e| format!("serve: the address listened on: {e}"))?;
         println!("serving {} on http://{bound}/", file.display());
-        axum::serve(listener, routes::router(file))
+        let db = Arc::new(store::Database {
+            path: file,
+            results: Default::default(),
+        });
+        let warm = db.clone();
+        // The runs' W/D/L counted once now, so that the first list served
+        // is as quick as the next. A failure here is the first request's
+        // to report.
+        tokio::task::spawn_blocking(move || {
+            if let Ok(conn) = store::connect(&warm.path) {
+                let _ = results::runs(&conn, &warm.results);
+            }
+        });
+        axum::serve(listener, routes::router_over(db))
             .await
             .map_err(|e| format!("serve: {e}"))
     })

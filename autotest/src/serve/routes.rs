@@ -19,10 +19,14 @@ const SCRIPT: &str = include_str!("page/run.js");
 
 /// The dashboard's router over the database at `db`.
 pub fn router(db: PathBuf) -> Router {
-    let db: Db = Arc::new(Database {
+    router_over(Arc::new(Database {
         path: db,
         results: Default::default(),
-    });
+    }))
+}
+
+/// The dashboard's router over `db`.
+pub fn router_over(db: Db) -> Router {
     Router::new()
         .route("/", get(list_page))
         .route("/runs", get(list_page))

@@ -703,7 +703,10 @@ fn history_flags_an_nps_drop_and_a_signature_change() {
     }
     let mcts = bench(&conn, 5000, &"c".repeat(40), "bench-mcts", &[5e5, 5.1e5], 9);
     let perft = bench(&conn, 5001, &"d".repeat(40), "perft", &[2e7, 2.1e7], 4);
+    // A commit as a hand-written detail may have it: not ASCII.
+    let odd = bench(&conn, 5002, &"é".repeat(40), "bench-mcts", &[5e5], 9);
     let page = ok(&db, "/history");
+    assert!(record_row(&page, "bench-mcts", odd).contains(&"é".repeat(10)));
     for (i, id) in ids.iter().enumerate() {
         let row = record_row(&page, "bench-pvs", *id);
         assert_eq!(row.contains("class=\"drop\""), i == 7, "record {i}: {row}");

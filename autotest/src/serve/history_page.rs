@@ -42,10 +42,15 @@ pub async fn page(State(db): State<Db>) -> Result<Html<String>, Answer> {
 }
 
 fn short(r: &Record) -> String {
-    let c = r
+    // A commit's first ten characters (a detail written by hand may hold
+    // anything: characters, not bytes).
+    let c: String = r
         .commit
         .as_deref()
-        .map_or("unknown", |c| &c[..c.len().min(10)]);
+        .unwrap_or("unknown")
+        .chars()
+        .take(10)
+        .collect();
     format!("{c}{}", if r.dirty { "+" } else { "" })
 }
 

@@ -14,8 +14,10 @@
 //! * `stats`: Elo, pentanomial error bars, LOS, the SPRT, and `autotest
 //!   stats`;
 //! * `tune`: SPSA and `autotest tune`;
-//! * `db`: the results database, each run and its games, written as a
-//!   tournament plays and read by `autotest runs` and `autotest show`;
+//! * `db`: the results database: each run (tournament, SPRT, tune,
+//!   datagen, bench) and its games, iterations or measures, written as
+//!   it goes; `autotest runs`, `show`, `report`, `import`, `bench-record`;
+//! * `serve`: the results database as live web pages (`autotest serve`);
 //! * `slurm`: a tournament or SPRT as a Slurm job array, its shards
 //!   merged by a coordinator;
 //! * `openings` (where each game starts) and `interrupt` (SIGINT and
@@ -29,6 +31,7 @@ pub mod interrupt;
 pub mod openings;
 pub mod pgn;
 pub mod referee;
+pub mod serve;
 pub mod slurm;
 pub mod stats;
 pub mod tournament;

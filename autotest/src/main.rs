@@ -44,6 +44,11 @@ usage:
                                         stats --pgn finds them); a file
                                         imported before (same content) is
                                         not imported again
+  autotest serve [-db PATH] [-port N] [-host ADDR]
+                                        the results database as web pages,
+                                        live while runs record (also --db,
+                                        --port, --host) [-port 8090, -host
+                                        127.0.0.1; -port 0: any free port]
   autotest tune -engine ... -param ... [-param ...] [TUNE FLAGS]
   autotest -engine ... -engine ... -slurm dir=RUN [...] [FLAGS]
                                         the same tournament as a Slurm job
@@ -193,7 +198,7 @@ fn main() -> ExitCode {
     let long_run = !help
         && !matches!(
             args.first().map(String::as_str),
-            Some("stats" | "openings" | "runs" | "show" | "report" | "import")
+            Some("stats" | "openings" | "runs" | "show" | "report" | "import" | "serve")
         );
     if long_run {
         if let Err(e) = interrupt::install() {
@@ -216,6 +221,7 @@ fn main() -> ExitCode {
             db::bench_record::run(&args[1..], &command).map(|out| print!("{out}"))
         }
         (false, Some("import")) => db::import::command(&args[1..]),
+        (false, Some("serve")) => autotest::serve::command(&args[1..]),
         (false, Some("slurm")) => slurm::command(&args[1..]),
         (false, Some("datagen")) => slurm::datagen::start(args),
         (false, Some(a)) if a.starts_with('-') => match slurm::options::parse(args) {

@@ -215,6 +215,7 @@ fn every_subcommand_answers_help() {
         "bench-record",
         "report",
         "import",
+        "serve",
     ] {
         for flag in ["--help", "-h"] {
             let out = autotest(&[sub, flag], Path::new("."));

@@ -1,0 +1,82 @@
+//! `autotest serve`: the results database as web pages, on 127.0.0.1 by
+//! default. The pages are made on the server from the database, read
+//! anew on every request; a run's page follows the run live.
+//!
+//! * `args`: the command line (`-db`, `-port`, `-host`);
+//! * `routes`: the router and the embedded assets;
+//! * `answer`: the answers for bad requests and an unreadable database;
+//! * `store`: a read-only connection per request, off the async threads;
+//! * `html`: escaping and the frame every page shares;
+//! * `list`: the runs, filtered by a query; `results`: their W/D/L,
+//!   counted again only for a run whose games changed;
+//! * `run`: a run's figures from its games; `run_page`: their HTML;
+//! * `live`: a run's figures sent again (server-sent events) when its
+//!   games change;
+//! * `history`: benchmark records by commit and the accepted SPRTs;
+//!   `history_page`: their HTML;
+//! * `charts`: the SVG charts, drawn with the engine crate's `lab::chart`.
+
+pub mod answer;
+pub mod args;
+pub mod charts;
+pub mod history;
+pub mod history_page;
+pub mod html;
+pub mod list;
+pub mod live;
+pub mod results;
+pub mod routes;
+pub mod run;
+pub mod run_page;
+pub mod store;
+
+use crate::db::{open, path};
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// `autotest serve [-db PATH] [-port N] [-host ADDR]`: serves until the
+/// process ends (Ctrl-C). The first line on standard output is the
+/// address served.
+pub fn command(words: &[String]) -> Result<(), String> {
+    let opts = args::parse(words)?;
+    let Some(choice) = path::choose(opts.db.as_deref(), None)? else {
+        return Err("serve: -db none: there is no database to read".to_string());
+    };
+    let file = choice.path;
+    if !file.is_file() {
+        return Err(format!("serve: no results database at {}", file.display()));
+    }
+    // Once read-write: WAL mode and the schema brought up to date, so that
+    // the requests' read-only connections find the tables they read.
+    open::open(&file).map_err(|e| format!("serve: results database {}: {e}", file.display()))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("serve: cannot start the server's runtime: {e}"))?;
+    runtime.block_on(async move {
+        let at = SocketAddr::new(opts.host, opts.port);
+        let listener = tokio::net::TcpListener::bind(at)
+            .await
+            .map_err(|e| format!("serve: cannot listen on {at}: {e}"))?;
+        let bound = listener
+            .local_addr()
+            .map_err(|e| format!("serve: the address listened on: {e}"))?;
+        println!("serving {} on http://{bound}/", file.display());
+        let db = Arc::new(store::Database {
+            path: file,
+            results: Default::default(),
+        });
+        let warm = db.clone();
+        // The runs' W/D/L counted once now, so that the first list served
+        // is as quick as the next. A failure here is the first request's
+        // to report.
+        tokio::task::spawn_blocking(move || {
+            if let Ok(conn) = store::connect(&warm.path) {
+                let _ = results::runs(&conn, &warm.results);
+            }
+        });
+        axum::serve(listener, routes::router_over(db))
+            .await
+            .map_err(|e| format!("serve: {e}"))
+    })
+}

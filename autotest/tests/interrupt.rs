@@ -25,6 +25,8 @@ const FINISH: Duration = Duration::from_secs(30);
 /// job, so that a signal to the group does not reach the test.
 fn start(args: &[String], cwd: &Path) -> Child {
     Command::new(env!("CARGO_BIN_EXE_autotest"))
+        // Not about the results database: none kept in the user's home.
+        .env("AUTOTEST_DB", "none")
         .args(args)
         .current_dir(cwd)
         .stdout(Stdio::piped())

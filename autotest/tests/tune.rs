@@ -11,6 +11,8 @@ use std::process::{Command, Output};
 
 fn tune(args: &[&str], cwd: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_autotest"))
+        // Not about the results database: none kept in the user's home.
+        .env("AUTOTEST_DB", "none")
         .arg("tune")
         .args(args)
         .current_dir(cwd)

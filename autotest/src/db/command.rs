@@ -55,16 +55,7 @@ fn runs_table(lines: &[RunLine]) -> String {
             cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[7]
         )
     };
-    let mut out = row([
-        "id",
-        "kind",
-        "status",
-        "engines",
-        "time control",
-        "games",
-        "W/D/L (first)",
-        "started (UTC)",
-    ]);
+    let mut out = row(read::RUN_COLUMNS);
     for r in lines {
         let [w, d, l] = r.wdl;
         out += &row([

@@ -9,6 +9,19 @@ use crate::tournament::standings::Tally;
 use rusqlite::{Connection, OptionalExtension};
 use serde_json::Value;
 
+/// The columns of a [`RunLine`], as `autotest runs` and the dashboard's
+/// list head them.
+pub const RUN_COLUMNS: [&str; 8] = [
+    "id",
+    "kind",
+    "status",
+    "engines",
+    "time control",
+    "games",
+    "W/D/L (first)",
+    "started (UTC)",
+];
+
 /// A run as `autotest runs` lists it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunLine {

@@ -7,7 +7,7 @@ use super::html::{self, escape};
 use super::results;
 use super::store;
 use super::store::Db;
-use crate::db::read::RunLine;
+use crate::db::read::{RunLine, RUN_COLUMNS};
 use axum::response::Html;
 
 /// The kinds and statuses the schema allows.
@@ -151,16 +151,7 @@ fn body(f: &Filter, lines: &[RunLine]) -> String {
         "<p class=\"count\">{} runs</p>\n<table id=\"runs\">\n",
         lines.len()
     );
-    out += &html::head(&[
-        "id",
-        "kind",
-        "status",
-        "engines",
-        "time control",
-        "games",
-        "W/D/L (first)",
-        "started (UTC)",
-    ]);
+    out += &html::head(&RUN_COLUMNS);
     for r in lines {
         let [w, d, l] = r.wdl;
         out += &html::row(&[

@@ -7,7 +7,7 @@
 use crate::db::bench::{self, Measurement};
 use crate::db::command::database;
 use crate::db::read;
-use crate::stats::elo::{elo_shown, estimate_penta, estimate_wdl, Estimate};
+use crate::stats::elo::{elo_shown, Estimate};
 use crate::stats::sprt::sprt_bounds;
 use crate::tournament::standings::Standing;
 use rusqlite::{Connection, OptionalExtension};
@@ -68,15 +68,9 @@ fn elo_text(e: &Estimate, games: u64) -> String {
     }
 }
 
-/// A standing's Elo: from its game pairs where it has any (as `autotest
-/// stats --penta`), else from its games (`--wdl`).
+/// A standing's Elo, the estimate the run's own table shows.
 fn elo_of(st: &Standing) -> String {
-    let est = if st.pairs.iter().sum::<u64>() > 0 {
-        estimate_penta(st.pairs)
-    } else {
-        estimate_wdl(st.wins, st.draws, st.losses)
-    };
-    est.map_or("-".to_string(), |e| elo_text(&e, st.games()))
+    crate::tournament::table::estimate(st).map_or("-".to_string(), |e| elo_text(&e, st.games()))
 }
 
 /// The run's time control, status, and start (UTC).

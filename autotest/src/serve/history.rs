@@ -4,7 +4,6 @@
 //! bench-mcts record whose median nps is more than [`DROP`] below the
 //! median of the previous [`WINDOW`] records of its measure is flagged.
 
-use super::run::{self};
 use crate::db::read;
 use rusqlite::Connection;
 use serde_json::Value;
@@ -148,7 +147,11 @@ pub fn accepted(conn: &Connection) -> Result<Vec<Accepted>, String> {
         let Some((spec, summary)) = read::standings(conn, id)? else {
             continue;
         };
-        let Some(elo) = summary.standings.first().and_then(run::estimate) else {
+        let Some(elo) = summary
+            .standings
+            .first()
+            .and_then(crate::tournament::table::estimate)
+        else {
             continue;
         };
         out.push(Accepted {

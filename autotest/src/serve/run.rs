@@ -6,10 +6,9 @@
 use crate::config::spec::TournamentSpec;
 use crate::db::read;
 use crate::referee::record::{white_halves, FaultKind};
-use crate::stats::elo::{self, Estimate};
 use crate::tournament::run::Summary;
 use crate::tournament::schedule::Job;
-use crate::tournament::standings::{Standing, Tally};
+use crate::tournament::standings::Tally;
 use rusqlite::{Connection, OptionalExtension};
 use std::collections::BTreeMap;
 
@@ -49,17 +48,6 @@ pub struct RunView {
     pub openings: BTreeMap<i64, [u64; 3]>,
     pub faults: Vec<Fault>,
     pub games: usize,
-}
-
-/// The estimate the final table shows for `st`: the pentanomial one
-/// where there are pairs, unless all of them scored the same while the
-/// games did not (tournament::table chooses so).
-pub fn estimate(st: &Standing) -> Option<Estimate> {
-    let wdl = elo::estimate_wdl(st.wins, st.draws, st.losses);
-    match elo::estimate_penta(st.pairs) {
-        Some(p) if p.hi > p.lo || wdl.is_some_and(|w| w.hi <= w.lo) => Some(p),
-        _ => wdl,
-    }
 }
 
 fn head(conn: &Connection, id: i64) -> rusqlite::Result<Option<Head>> {

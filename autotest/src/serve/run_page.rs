@@ -71,7 +71,7 @@ pub fn live_html(v: &RunView) -> String {
     for (e, st) in v.spec.engines.iter().zip(&v.summary.standings) {
         let games = st.games();
         let score = (st.wins as f64 + st.draws as f64 / 2.0) / games.max(1) as f64;
-        let est = run::estimate(st);
+        let est = crate::tournament::table::estimate(st);
         let faults: Vec<String> = st.faults.iter().map(|(k, n)| format!("{k} {n}")).collect();
         out += &html::row(&[
             escape(&e.name),

@@ -5,6 +5,18 @@ use crate::config::spec::TournamentSpec;
 use crate::stats::elo;
 use crate::stats::sprt::sprt_bounds;
 use crate::tournament::run::Summary;
+use crate::tournament::standings::Standing;
+
+/// The Elo estimate the table shows for `st`: the pentanomial one where
+/// there are pairs, unless all of them scored the same while the games
+/// did not. The dashboard and `autotest report` show the same.
+pub fn estimate(st: &Standing) -> Option<elo::Estimate> {
+    let wdl = elo::estimate_wdl(st.wins, st.draws, st.losses);
+    match elo::estimate_penta(st.pairs) {
+        Some(p) if p.hi > p.lo || wdl.is_some_and(|w| w.hi <= w.lo) => Some(p),
+        _ => wdl,
+    }
+}
 
 /// The final table: one line per engine.
 pub fn table(spec: &TournamentSpec, s: &Summary) -> String {
@@ -13,13 +25,7 @@ pub fn table(spec: &TournamentSpec, s: &Summary) -> String {
         "engine", "games", "wins", "draws", "losses", "score", "Elo ±95%", "LOS", "draws", "faults"
     );
     for (e, st) in spec.engines.iter().zip(&s.standings) {
-        // The pentanomial estimate where there are pairs, unless all of
-        // them scored the same while the games did not.
-        let wdl = elo::estimate_wdl(st.wins, st.draws, st.losses);
-        let est = match elo::estimate_penta(st.pairs) {
-            Some(p) if p.hi > p.lo || wdl.is_some_and(|w| w.hi <= w.lo) => Some(p),
-            _ => wdl,
-        };
+        let est = estimate(st);
         let games = st.games().max(1) as f64;
         let score = (st.wins as f64 + st.draws as f64 / 2.0) / games;
         let (elo, los) = match est {

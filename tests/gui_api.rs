@@ -616,6 +616,39 @@ fn check_shares(info: &Value) {
     );
 }
 
+/// An MCTS search whose tree fills `mcts_tree_mb` says so in a `note`
+/// event before its move, in the UCI loop's words; one that fits does not.
+#[tokio::test]
+async fn a_full_mcts_tree_is_noted() {
+    let app = App::new();
+    set_option(&app, "Search", "mcts").await;
+    let note = |seen: &[(String, Value)]| {
+        let notes: Vec<&Value> = seen
+            .iter()
+            .filter(|(n, _)| n == "note")
+            .map(|(_, d)| d)
+            .collect();
+        notes
+            .first()
+            .map(|d| d["text"].as_str().unwrap().to_string())
+    };
+    let id = app.new_game(None).await["id"].as_u64().unwrap();
+    let mut body = app.search(id, json!({ "movetime": 100 })).await.into_body();
+    let seen = events(&mut body, &["move", "stopped"], Duration::from_secs(30)).await;
+    assert_eq!(seen.last().unwrap().0, "move", "{seen:?}");
+    assert_eq!(note(&seen), None, "{seen:?}");
+    set_option(&app, "mcts_tree_mb", "1").await;
+    let id = app.new_game(None).await["id"].as_u64().unwrap();
+    let mut body = app.search(id, json!({ "movetime": 300 })).await.into_body();
+    let seen = events(&mut body, &["move", "stopped"], Duration::from_secs(30)).await;
+    assert_eq!(seen.last().unwrap().0, "move", "{seen:?}");
+    assert_eq!(
+        note(&seen).as_deref(),
+        Some("the search tree filled mcts_tree_mb (1 MB) and stopped growing"),
+        "{seen:?}"
+    );
+}
+
 /// Sets the engine's option `name` through the page's API.
 async fn set_option(app: &App, name: &str, value: &str) -> Value {
     app.ok(

@@ -4,6 +4,7 @@
 //! (an MCTS line with its share of the playouts) and the search's name.
 //! The game's searches share a `GameMemory` one at a time, so that each
 //! starts from what the last one left (PVS's move ordering, MCTS's tree).
+//! An MCTS search whose tree filled its budget says so in a `note` event.
 //! When the search ends it hands its move (none for an analysis) to the
 //! completion callback its starter gave, which plays it into the game or
 //! not and says what the last event is: `move`, or `stopped`. An analysis
@@ -174,7 +175,7 @@ pub fn spawn(
     std::thread::spawn(move || {
         let mut held = memory.hold();
         let mut shown = 0;
-        let answer = algorithm::think(
+        let run = algorithm::think(
             setup,
             &root,
             &limits,
@@ -191,9 +192,12 @@ pub fn spawn(
                 // A closed stream only means nobody is watching.
                 let _ = tx.send(info(it, search, elapsed, nodes));
             },
-        )
-        .answer;
+        );
         drop(held);
+        if run.tree_full {
+            let _ = tx.send(note(&algorithm::tree_full(setup.tree_mb)));
+        }
+        let answer = run.answer;
         let play = match task {
             Task::Play { fallback, .. } => Some((
                 answer.best.unwrap_or(fallback),
@@ -288,6 +292,14 @@ fn info(it: &Iteration, search: Searched, elapsed: Duration, nodes: u64) -> Even
         }).collect::<Vec<_>>(),
     });
     Event::default().event("info").data(data.to_string())
+}
+
+/// A `note` event: something about the search the page shows beside its
+/// figures.
+fn note(text: &str) -> Event {
+    Event::default()
+        .event("note")
+        .data(json!({ "text": text }).to_string())
 }
 
 /// The event of `last`.

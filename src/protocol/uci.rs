@@ -428,10 +428,7 @@ impl Engine {
                 output.write(kept.as_bytes());
             }
             if run.tree_full {
-                let full = format!(
-                    "info string the search tree filled mcts_tree_mb ({} MB) and stopped growing\n",
-                    setup.tree_mb
-                );
+                let full = format!("info string {}\n", algorithm::tree_full(setup.tree_mb));
                 output.write(full.as_bytes());
             }
             let answer = run.answer;

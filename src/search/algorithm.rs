@@ -75,6 +75,12 @@ pub struct Run {
     pub reused: u64,
 }
 
+/// What is said of an MCTS search whose tree reached its budget of `mb`
+/// MB (the UCI loop and the GUI say the same).
+pub fn tree_full(mb: usize) -> String {
+    format!("the search tree filled mcts_tree_mb ({mb} MB) and stopped growing")
+}
+
 /// Searches `root` within `limits` as `setup` says: PVS with one `Order`
 /// of `memory` a thread, MCTS (streamed on more than one thread) from the
 /// reusable part of `memory`'s tree, with a tree of at most `tree_mb` MB,

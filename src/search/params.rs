@@ -45,6 +45,18 @@ pub struct Params {
     /// MCTS: the plies of zaps a leaf's value looks at (0: the evaluation
     /// alone; see `mcts::playout`).
     pub mcts_settle: u32,
+    /// MCTS, k > 0: each new leaf valued by our PVS, k − 1 plies and its
+    /// quiescence, on the shared table (see `mcts::leaf`); 0: by the
+    /// evaluation (and `mcts_settle`).
+    pub mcts_ab: u32,
+    /// MCTS with `mcts_ab`: the percentage of a new node's priors given to
+    /// its leaf search's best move (see `mcts::leaf`).
+    pub mcts_pv_prior: u32,
+    /// MCTS: PUCT's exploration constant, in hundredths.
+    pub mcts_cpuct: u32,
+    /// MCTS: first-play urgency's reduction below the node's mean, in
+    /// hundredths of an expected result (see `mcts::tree::Puct`).
+    pub mcts_fpu: u32,
     /// The Monte-Carlo tree search's priors come from the trained move
     /// policy (`PolicyFile`); off, from the plain zap heuristic.
     pub mcts_policy: bool,
@@ -177,6 +189,38 @@ pub const PARAMS: &[Declaration<Params>] = &[
         "MCTS: plies of zaps searched to value each new leaf (0: the evaluation alone)",
     ),
     Declaration::spin(
+        "mcts_ab",
+        0,
+        0,
+        8,
+        number_field!(mcts_ab),
+        "MCTS: value each new leaf by a PVS of N-1 plies and its quiescence (0: the evaluation)",
+    ),
+    Declaration::spin(
+        "mcts_pv_prior",
+        0,
+        0,
+        100,
+        number_field!(mcts_pv_prior),
+        "MCTS with mcts_ab: percent of a new node's priors given to its search's best move",
+    ),
+    Declaration::spin(
+        "mcts_cpuct",
+        150,
+        1,
+        10_000,
+        number_field!(mcts_cpuct),
+        "MCTS: PUCT's exploration constant, in hundredths",
+    ),
+    Declaration::spin(
+        "mcts_fpu",
+        10,
+        0,
+        100,
+        number_field!(mcts_fpu),
+        "MCTS: an untried move's value below its node's mean, in hundredths",
+    ),
+    Declaration::spin(
         "no_zap_plies",
         NO_ZAP_PLIES as i64,
         0,
@@ -246,6 +290,10 @@ impl Default for Params {
             use_nnue: false,
             multipv: 0,
             mcts_settle: 0,
+            mcts_ab: 0,
+            mcts_pv_prior: 0,
+            mcts_cpuct: 0,
+            mcts_fpu: 0,
             mcts_policy: false,
             bf_stop: 0,
             smp_lead: 0,
@@ -298,6 +346,11 @@ impl Default for TableSize {
 }
 
 impl Params {
+    /// `mcts_pv_prior` as a share of 1.
+    pub fn pv_prior(&self) -> f32 {
+        self.mcts_pv_prior.min(100) as f32 / 100.0
+    }
+
     /// These parameters without the pruning that can miss a line (late-move
     /// reductions, futility and margin pruning): what `go mate` searches
     /// with, so that a depth proves what it finds or does not.

@@ -163,6 +163,7 @@ async function runSearch(route, body, analysing) {
   S.analysing = analysing;
   let played = false;
   $("thinking-state").textContent = analysing ? "analysing…" : "thinking…";
+  $("info-note").textContent = "";
   clearLines();
   if (analysing) startLines(g);
   renderStatus();
@@ -225,6 +226,7 @@ function onEvent(name, data) {
     say("The engine played " + data.move + ".");
     return true;
   } else if (name === "stopped") say(data.reason);
+  else if (name === "note") $("info-note").textContent = data.text;
   return false;
 }
 

@@ -21,6 +21,7 @@
 //! (`reuse`).
 
 mod check;
+mod leaf;
 mod playout;
 pub mod prior;
 mod reuse;
@@ -31,6 +32,7 @@ mod watch;
 
 pub use reuse::Kept;
 
+use super::pvs::order::Order;
 use super::root::{Answer, Iteration, Line, Root, Visits};
 use super::shared::Shared;
 use super::time::SearchLimits;
@@ -45,7 +47,8 @@ use watch::Watch;
 pub const DEFAULT_BUDGET: usize = 256 << 20;
 
 /// Playouts between two looks at the clock: a playout takes a few
-/// microseconds, so a stop is seen within a millisecond.
+/// microseconds, so a stop is seen within a millisecond. A leaf's
+/// alpha-beta search (`mcts_ab`) takes longer: then every playout.
 const CLOCK_EVERY: u64 = 16;
 
 /// Playouts before the first report; then one at each doubling, or a
@@ -130,7 +133,11 @@ pub fn think_within(
         multipv: params.multipv,
         last: None,
     };
-    let search = Search::new(root, params, shared, budget, reused);
+    let mut order = Order::default();
+    if params.mcts_ab > 0 {
+        shared.tt.new_search();
+    }
+    let search = Search::new(root, params, shared, budget, reused, &mut order);
     let reused = u64::from(search.tree.nodes[ROOT as usize].visits);
     let (tree, playouts) = if resources.threads > 1 {
         let work = stream::Work {
@@ -141,7 +148,8 @@ pub fn think_within(
         };
         stream::run(&work, search.tree, &mut watch, &mut reports)
     } else {
-        one_thread(search, shared, &mut watch, &mut reports)
+        let every = if params.mcts_ab > 0 { 1 } else { CLOCK_EVERY };
+        one_thread(search, shared, every, &mut watch, &mut reports)
     };
     watch.wait_for_stop(shared);
     #[cfg(feature = "debug-commands")]
@@ -176,6 +184,7 @@ pub fn think_within(
 fn one_thread<R: FnMut(&Iteration, Duration, u64)>(
     mut search: Search,
     shared: &Shared,
+    clock_every: u64,
     watch: &mut Watch,
     reports: &mut Reports<R>,
 ) -> (Tree, u64) {
@@ -183,13 +192,13 @@ fn one_thread<R: FnMut(&Iteration, Duration, u64)>(
     let has_moves = !search.tree.range(ROOT).is_empty();
     while has_moves && search.tree.solve(ROOT).is_none() {
         if watch.enough(playouts, search.max_depth)
-            || playouts.is_multiple_of(CLOCK_EVERY) && watch.out_of_time(shared)
+            || playouts.is_multiple_of(clock_every) && watch.out_of_time(shared)
         {
             break;
         }
         search.playout();
         playouts += 1;
-        if reports.due(playouts, playouts.is_multiple_of(CLOCK_EVERY)) {
+        if reports.due(playouts, playouts.is_multiple_of(clock_every)) {
             reports.send(&search.tree, search.max_depth, playouts);
         }
     }

@@ -9,8 +9,9 @@
 //! a leaf that could not be added is evaluated again each time one reaches
 //! it, which still refines its ancestors' means.
 
+use super::leaf::LeafSearch;
 use super::prior;
-use super::tree::{Edge, Proof, Tree, NONE, ROOT};
+use super::tree::{Edge, Proof, Puct, Tree, NONE, ROOT};
 use super::value::expected;
 use crate::eval::evaluator::Evaluator;
 use crate::eval::nnue::accumulator::{Accumulator, Before, Stack};
@@ -21,7 +22,9 @@ use crate::rules::game::DrawRules;
 use crate::rules::laser::Shots;
 use crate::rules::movegen::for_each_move;
 use crate::rules::moves::Move;
+use crate::rules::piece::Color;
 use crate::rules::repetition::{self, LastMove};
+use crate::search::pvs::order::Order;
 use crate::search::root::Root;
 use crate::search::shared::Shared;
 use crate::search::Params;
@@ -48,10 +51,22 @@ pub struct Walker<'a> {
     scores: Vec<f64>,
     /// The priors' policy (`mcts_policy`); none: the plain heuristic.
     policy: Option<&'a Policy>,
+    /// The move that led to the root, if the game has one.
+    root_move: Option<Move>,
+    root_side: Color,
+    /// With `mcts_ab`, the alpha-beta search that values new leaves.
+    leaf: Option<LeafSearch<'a>>,
 }
 
 impl<'a> Walker<'a> {
-    pub fn new(root: &Root, params: Params, shared: &'a Shared) -> Walker<'a> {
+    /// The walker of a search from `root`; `order` serves the leaves'
+    /// alpha-beta searches (`mcts_ab`).
+    pub fn new(
+        root: &Root,
+        params: Params,
+        shared: &'a Shared,
+        order: &'a mut Order,
+    ) -> Walker<'a> {
         let mut zap_clock = vec![0; root.history.len()];
         zap_clock.push(root.plies_since_zap);
         let evaluator = Evaluator::choose(params.use_nnue, &shared.net, params.weights);
@@ -72,6 +87,9 @@ impl<'a> Walker<'a> {
             scratch: Vec::new(),
             scores: Vec::new(),
             policy: params.mcts_policy.then_some(&*shared.policy),
+            root_move: root.last_move,
+            root_side: root.board.side(),
+            leaf: LeafSearch::new(root, params, shared, order),
         }
     }
 
@@ -189,12 +207,30 @@ impl<'a> Walker<'a> {
         cp.saturating_add(self.hmb)
     }
 
-    /// The expected result for the side to move: the evaluation's (`depth`
-    /// 0), or once the lasers have settled, the score of
-    /// [`Walker::settle`]: the evaluation does not see a shot about to be
-    /// fired.
-    pub fn settled_value(&mut self, depth: u32) -> f64 {
-        expected(self.settle(-KING_ZAP_CP, KING_ZAP_CP, depth))
+    /// The expected result for the side to move, whose moves are `edges`:
+    /// with `mcts_ab`, its alpha-beta search's score (see `leaf`), the
+    /// search's best move given `pv_prior` of the priors; else the
+    /// evaluation's (`settle` 0), or once the lasers have settled, the
+    /// score of [`Walker::settle`]: the evaluation does not see a shot
+    /// about to be fired. A search a `stop` cut short falls back to the
+    /// evaluation.
+    pub fn leaf_value(&mut self, edges: &mut [Edge], settle: u32, pv_prior: f32) -> f64 {
+        let last = self.played.last().map(|&(m, _)| m).or(self.root_move);
+        let clock = self.clock();
+        let Some(leaf) = &mut self.leaf else {
+            return expected(self.settle(-KING_ZAP_CP, KING_ZAP_CP, settle));
+        };
+        let Some((cp, best)) = leaf.score(&self.board, &self.keys, clock, last, self.root_side)
+        else {
+            return expected(self.static_cp());
+        };
+        if let Some(best) = best.filter(|_| pv_prior > 0.0) {
+            for e in edges.iter_mut() {
+                let pv = if e.mv == best { pv_prior } else { 0.0 };
+                e.prior = (1.0 - pv_prior) * e.prior + pv;
+            }
+        }
+        expected(cp)
     }
 
     /// A search of zaps only, `depth` plies at most, alpha-beta between
@@ -262,6 +298,9 @@ pub struct Search<'a> {
     pub max_depth: u32,
     /// The plies of zaps a leaf's value looks at (`mcts_settle`).
     settle_depth: u32,
+    /// The share of a new node's priors its leaf search's best move gets
+    /// (`mcts_pv_prior`).
+    pv_prior: f32,
     /// The `check_rep` option: check each playout's path.
     #[cfg(feature = "debug-commands")]
     check_rep: bool,
@@ -277,15 +316,17 @@ impl<'a> Search<'a> {
         shared: &'a Shared,
         budget: usize,
         kept: Option<Tree>,
+        order: &'a mut Order,
     ) -> Search<'a> {
-        let mut walker = Walker::new(root, params, shared);
+        let mut walker = Walker::new(root, params, shared, order);
         let mut edges = Vec::new();
-        let tree = kept.unwrap_or_else(|| {
+        let mut tree = kept.unwrap_or_else(|| {
             walker.moves(&root.searchmoves, &mut edges);
             let mut tree = Tree::new(budget);
             tree.add_root(&edges);
             tree
         });
+        tree.puct = Puct::of(&params);
         Search {
             tree,
             walker,
@@ -293,6 +334,7 @@ impl<'a> Search<'a> {
             edges,
             max_depth: 0,
             settle_depth: params.mcts_settle,
+            pv_prior: params.pv_prior(),
             #[cfg(feature = "debug-commands")]
             check_rep: params.check_rep,
         }
@@ -333,76 +375,30 @@ impl<'a> Search<'a> {
             self.tree.edges[e].proof = Some(Proof::Draw);
             return 0.5;
         }
-        if !self.tree.full() {
+        let grow = !self.tree.full();
+        self.edges.clear();
+        if grow {
             self.walker.moves(&[], &mut self.edges);
             if self.edges.is_empty() {
                 self.tree.edges[e].proof = Some(Proof::Draw);
                 return 0.5;
             }
+        }
+        let value = self
+            .walker
+            .leaf_value(&mut self.edges, self.settle_depth, self.pv_prior);
+        if grow {
             let leaf_visits = self.tree.edges[e].visits;
             if let Some(child) = self.tree.add(&self.edges, leaf_visits) {
                 self.tree.edges[e].child = child;
             }
         }
-        1.0 - self.walker.settled_value(self.settle_depth)
+        1.0 - value
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rules::fen;
-    use crate::rules::game::Game;
+mod bias;
 
-    /// [`Walker::settle`] without alpha-beta: the oracle of its pruning.
-    fn settle_plain(w: &mut Walker, depth: u32) -> i32 {
-        let stand = w.static_cp();
-        if depth == 0 {
-            return stand;
-        }
-        let Some(zaps) = w.zaps() else {
-            return KING_ZAP_CP;
-        };
-        let mut best = stand;
-        for m in zaps {
-            w.play(m);
-            best = best.max(-settle_plain(w, depth - 1));
-            w.undo();
-        }
-        best
-    }
-
-    #[test]
-    fn settle_is_the_plain_search_of_zaps() {
-        let shared = Shared::new(1, 1);
-        let mut rng = fastrand::Rng::with_seed(5);
-        let mut differ = 0;
-        for start in 0..40 {
-            let mut g = Game::from_fen(fen::STARTPOS).unwrap();
-            for _ in 0..(10 + start) {
-                let moves = g.legal_moves();
-                let m = moves[rng.usize(..moves.len())];
-                let mut next = g.clone();
-                next.play(m).unwrap();
-                if next.is_over() {
-                    break;
-                }
-                g = next;
-            }
-            let root = Root::from_game(&g);
-            let mut w = Walker::new(&root, Params::default(), &shared);
-            for depth in 0..4 {
-                let fast = w.settle(-KING_ZAP_CP, KING_ZAP_CP, depth);
-                let plain = settle_plain(&mut w, depth);
-                assert_eq!(fast, plain, "{} depth {depth}", fen::to_fen(&root.board));
-                if depth > 0 && plain != w.static_cp() {
-                    differ += 1;
-                }
-            }
-        }
-        assert!(
-            differ > 10,
-            "only {differ} positions where zaps change the score"
-        );
-    }
-}
+#[cfg(test)]
+mod tests;

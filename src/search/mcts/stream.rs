@@ -19,6 +19,7 @@ use super::tree::{Edge, Proof, Tree, NONE, PENDING, ROOT};
 use super::watch::{enough, Watch};
 use super::Reports;
 use crate::rules::moves::Move;
+use crate::search::pvs::order::Order;
 use crate::search::root::{Iteration, Root};
 use crate::search::shared::Shared;
 use crate::search::time::SearchLimits;
@@ -220,7 +221,8 @@ fn walk(t: &mut Tree) -> Found {
 /// An evaluator: plays each queued position's moves from the root on its
 /// own board, values the position and lists its moves.
 fn evaluate(work: &Work, queued: &Mutex<Receiver<(Path, Vec<Move>)>>, to_land: Sender<Landing>) {
-    let mut walker = Walker::new(work.root, work.params, work.shared);
+    let mut order = Order::default();
+    let mut walker = Walker::new(work.root, work.params, work.shared, &mut order);
     let mut edges = Vec::new();
     loop {
         let next = queued.lock().unwrap_or_else(|e| e.into_inner()).recv();
@@ -235,7 +237,8 @@ fn evaluate(work: &Work, queued: &Mutex<Receiver<(Path, Vec<Move>)>>, to_land: S
             if edges.is_empty() {
                 (0.5, Grown::Draw)
             } else {
-                let value = walker.settled_value(work.params.mcts_settle);
+                let (settle, pv_prior) = (work.params.mcts_settle, work.params.pv_prior());
+                let value = walker.leaf_value(&mut edges, settle, pv_prior);
                 (1.0 - value, Grown::Node(edges.clone()))
             }
         };

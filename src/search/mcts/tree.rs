@@ -21,14 +21,34 @@ pub const PENDING: u32 = u32::MAX - 1;
 /// The root's node.
 pub const ROOT: u32 = 0;
 
-/// The exploration constant of PUCT.
-const C_PUCT: f64 = 1.5;
-/// First-play urgency: an unvisited edge is valued as its node's mean
-/// value for the side to move, less this; a node nobody has visited
-/// through (its first playout) counts as even. Below the mean, so that
-/// moves already known to be good are deepened before every sibling has
-/// been tried once; the priors then decide which siblings come first.
-const FPU_REDUCTION: f64 = 0.1;
+/// PUCT's constants (`mcts_cpuct` and `mcts_fpu`, in hundredths).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Puct {
+    /// The exploration constant.
+    pub c: f64,
+    /// First-play urgency: an unvisited edge is valued as its node's mean
+    /// value for the side to move, less this; a node nobody has visited
+    /// through (its first playout) counts as even. Below the mean, so that
+    /// moves already known to be good are deepened before every sibling
+    /// has been tried once; the priors then decide which siblings come
+    /// first.
+    pub fpu_reduction: f64,
+}
+
+impl Puct {
+    pub fn of(params: &crate::search::Params) -> Puct {
+        Puct {
+            c: f64::from(params.mcts_cpuct) / 100.0,
+            fpu_reduction: f64::from(params.mcts_fpu) / 100.0,
+        }
+    }
+}
+
+impl Default for Puct {
+    fn default() -> Puct {
+        Puct::of(&crate::search::Params::default())
+    }
+}
 
 /// A proven result, from the view of the side that plays the edge's move;
 /// a King zap with the plies until it, the edge's own move the first.
@@ -118,6 +138,8 @@ pub struct Tree {
     pub edges: Vec<Edge>,
     budget: usize,
     full: bool,
+    /// Selection's constants: the search's, set by it.
+    pub puct: Puct,
 }
 
 impl Tree {
@@ -128,6 +150,7 @@ impl Tree {
             edges: Vec::new(),
             budget,
             full: false,
+            puct: Puct::default(),
         }
     }
 
@@ -246,7 +269,7 @@ impl Tree {
             flying += u64::from(e.in_flight);
         }
         let fpu = if n > 0 {
-            (w / n as f64 - FPU_REDUCTION).max(0.0)
+            (w / n as f64 - self.puct.fpu_reduction).max(0.0)
         } else {
             0.5
         };
@@ -256,7 +279,7 @@ impl Tree {
         for i in range {
             let e = &self.edges[i];
             let n = f64::from(e.visits) + f64::from(e.in_flight);
-            let u = C_PUCT * f64::from(e.prior) * sqrt_n / (1.0 + n);
+            let u = self.puct.c * f64::from(e.prior) * sqrt_n / (1.0 + n);
             let q = match e.proof {
                 Some(p) => Some(p.value()),
                 None if n > 0.0 => Some(e.w / n),

@@ -1,0 +1,113 @@
+//! The playout's own tests: `settle` against its plain oracle, and a leaf
+//! valued by alpha-beta (`mcts_ab`) with its best move's prior.
+
+use super::*;
+use crate::rules::fen;
+use crate::rules::game::Game;
+
+/// [`Walker::settle`] without alpha-beta: the oracle of its pruning.
+fn settle_plain(w: &mut Walker, depth: u32) -> i32 {
+    let stand = w.static_cp();
+    if depth == 0 {
+        return stand;
+    }
+    let Some(zaps) = w.zaps() else {
+        return KING_ZAP_CP;
+    };
+    let mut best = stand;
+    for m in zaps {
+        w.play(m);
+        best = best.max(-settle_plain(w, depth - 1));
+        w.undo();
+    }
+    best
+}
+
+#[test]
+fn settle_is_the_plain_search_of_zaps() {
+    let shared = Shared::new(1, 1);
+    let mut rng = fastrand::Rng::with_seed(5);
+    let mut differ = 0;
+    for start in 0..40 {
+        let mut g = Game::from_fen(fen::STARTPOS).unwrap();
+        for _ in 0..(10 + start) {
+            let moves = g.legal_moves();
+            let m = moves[rng.usize(..moves.len())];
+            let mut next = g.clone();
+            next.play(m).unwrap();
+            if next.is_over() {
+                break;
+            }
+            g = next;
+        }
+        let root = Root::from_game(&g);
+        let mut order = Order::default();
+        let mut w = Walker::new(&root, Params::default(), &shared, &mut order);
+        for depth in 0..4 {
+            let fast = w.settle(-KING_ZAP_CP, KING_ZAP_CP, depth);
+            let plain = settle_plain(&mut w, depth);
+            assert_eq!(fast, plain, "{} depth {depth}", fen::to_fen(&root.board));
+            if depth > 0 && plain != w.static_cp() {
+                differ += 1;
+            }
+        }
+    }
+    assert!(
+        differ > 10,
+        "only {differ} positions where zaps change the score"
+    );
+}
+
+/// With `mcts_ab` 2, a new node's value is a one-ply PVS's score from
+/// its side to move, and with `mcts_pv_prior` that search's best move
+/// gets that share of the priors, which still sum to 1.
+#[test]
+fn a_leaf_is_valued_by_a_pvs_and_its_best_move_is_tried_first() {
+    let b = fen::parse(crate::search::bench::POSITIONS[3]).unwrap();
+    let root = Root::new(b);
+    let params = Params {
+        mcts_ab: 2,
+        mcts_pv_prior: 60,
+        ..Params::default()
+    };
+    let shared = Shared::new(16, 4);
+    let mut order = Order::default();
+    let mut s = Search::new(&root, params, &shared, 64 << 20, None, &mut order);
+    s.playout();
+    let &(_, e) = s.path.last().unwrap();
+    let edge = s.tree.edges[e];
+    let child = edge.child().expect("the playout made a node");
+    let mut leaf = Game::new(root.board.clone());
+    leaf.play(edge.mv).unwrap();
+    let fresh = crate::search::pvs::search_depth(&Root::from_game(&leaf), 1, params, 16, 4);
+    let it = fresh.last.unwrap();
+    assert!(
+        (edge.w - (1.0 - expected(it.score))).abs() < 1e-9,
+        "{} {}",
+        edge.w,
+        it.score
+    );
+    let edges = &s.tree.edges[s.tree.range(child)];
+    let best = edges
+        .iter()
+        .find(|c| Some(c.mv) == it.pv.first().copied())
+        .unwrap();
+    let sum: f32 = edges.iter().map(|c| c.prior).sum();
+    assert!((sum - 1.0).abs() < 1e-4, "{sum}");
+    // Off, the same node's priors are the policy's alone.
+    let plain = Params {
+        mcts_pv_prior: 0,
+        ..params
+    };
+    let mut order = Order::default();
+    let shared = Shared::new(16, 4);
+    let mut s = Search::new(&root, plain, &shared, 64 << 20, None, &mut order);
+    s.playout();
+    let policy = &s.tree.edges[s.tree.range(child)];
+    let alone = policy.iter().find(|c| c.mv == best.mv).unwrap().prior;
+    assert!(
+        (best.prior - (0.4 * alone + 0.6)).abs() < 1e-5,
+        "{} {alone}",
+        best.prior
+    );
+}

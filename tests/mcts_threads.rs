@@ -2,7 +2,7 @@
 //! asked are the playouts made, each one lands (the root's visits add up
 //! and the tree's invariants hold at the end), a King zap is proven, a
 //! stop ends it at once, and the memory bound holds through a long
-//! `go infinite`.
+//! `go infinite`; leaves valued by a PVS land too.
 
 use leiserchess::check_rep::CheckRep;
 use leiserchess::rules::fen;
@@ -62,6 +62,32 @@ fn every_playout_asked_is_made_and_lands() {
         }
         assert_eq!(kept.tree().check_rep(), Ok(()), "{text}");
     }
+}
+
+/// With leaves valued by a PVS (`mcts_ab`), the streamed search's
+/// evaluators each run one: every playout lands, and the tree holds.
+#[test]
+fn searched_leaves_land_on_two_threads() {
+    let root = Root::from_game(&Game::from_fen(fen::STARTPOS).unwrap());
+    let params = Params {
+        mcts_ab: 2,
+        mcts_pv_prior: 50,
+        ..Params::default()
+    };
+    let mut kept = None;
+    let o = mcts::think_within(
+        &root,
+        &nodes(300),
+        params,
+        &Shared::new(1, 1),
+        two(mcts::DEFAULT_BUDGET),
+        &mut kept,
+        |_, _, _| {},
+    );
+    assert_eq!(o.answer.nodes, 300);
+    let visits: u64 = o.root_edges.iter().map(|e| u64::from(e.1)).sum();
+    assert_eq!(visits, 300);
+    assert_eq!(kept.unwrap().tree().check_rep(), Ok(()));
 }
 
 #[test]

@@ -5,8 +5,8 @@
 //! policy, or with `mcts_policy` off from a cheap move score (`prior`);
 //! `playout` walks the board. King zaps and draws found in the tree are
 //! exact, and a solver carries them up: a proven root ends the search. One
-//! thread is the plain, deterministic search; more are streamed
-//! (`stream`).
+//! thread is the plain, deterministic search; more share the tree
+//! (`parallel`).
 //!
 //! Here, `think`: the playouts within the limits, the reports and the
 //! answer. Nodes are playouts; a report's `depth` and `seldepth` are both
@@ -22,10 +22,10 @@
 
 mod check;
 mod leaf;
+mod parallel;
 mod playout;
 pub mod prior;
 mod reuse;
-mod stream;
 pub mod tree;
 pub mod value;
 mod watch;
@@ -75,7 +75,7 @@ pub struct Outcome {
 }
 
 /// What a search may use: the tree's bytes (the root's node aside) and
-/// its threads (more than one: the streamed search, `stream`).
+/// its threads (more than one: the tree-parallel search, `parallel`).
 #[derive(Clone, Copy, Debug)]
 pub struct Resources {
     pub bytes: usize,
@@ -140,13 +140,13 @@ pub fn think_within(
     let search = Search::new(root, params, shared, budget, reused, &mut order);
     let reused = u64::from(search.tree.nodes[ROOT as usize].visits);
     let (tree, playouts) = if resources.threads > 1 {
-        let work = stream::Work {
+        let work = parallel::Work {
             root,
             params,
             shared,
-            evaluators: resources.threads,
+            threads: resources.threads,
         };
-        stream::run(&work, search.tree, &mut watch, &mut reports)
+        parallel::run(&work, search.tree, &mut watch, &mut reports)
     } else {
         let every = if params.mcts_ab > 0 { 1 } else { CLOCK_EVERY };
         one_thread(search, shared, every, &mut watch, &mut reports)

@@ -1,0 +1,263 @@
+//! Monte-Carlo tree search on several threads, tree-parallel: each thread
+//! runs whole playouts over the one tree. Under the tree's lock it walks
+//! from the root by PUCT, counting each edge it takes as a playout in
+//! flight (a loss to selection, so that the threads spread: a virtual
+//! loss), and marks the position new to the tree as on its way; it plays
+//! and values that position on its own board with the lock released;
+//! then, under the lock again, it grows the tree and carries the value
+//! and proofs up the path. No thread hands work to another: on two cores
+//! two threads each do the work of one, where handing every position
+//! between threads cost more than valuing it. The calling thread is the
+//! watchdog: it watches the clock and reports.
+
+use super::playout::Walker;
+use super::tree::{Edge, Proof, Tree, NONE, PENDING, ROOT};
+use super::watch::{enough, Watch};
+use super::Reports;
+use crate::rules::moves::Move;
+use crate::search::pvs::order::Order;
+use crate::search::root::{Iteration, Root};
+use crate::search::shared::Shared;
+use crate::search::time::SearchLimits;
+use crate::search::Params;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+/// How often the watchdog looks at the clock and the counts.
+const WATCH_EVERY: Duration = Duration::from_micros(250);
+
+/// What the search works on.
+pub struct Work<'a> {
+    pub root: &'a Root,
+    pub params: Params,
+    pub shared: &'a Shared,
+    pub threads: usize,
+}
+
+/// A playout's (node, edge) steps from the root.
+type Path = Vec<(u32, usize)>;
+
+/// What a walk ends at.
+enum Found {
+    /// A position not in the tree, and the moves from the root to it.
+    New { path: Path, moves: Vec<Move> },
+    /// A proven edge, its exact value for its mover.
+    Proven { path: Path, value: f64 },
+    /// A position another thread is valuing.
+    Collision { path: Path },
+}
+
+/// What the position at a walk's end becomes.
+enum Grown {
+    /// A node with these edges.
+    Node(Vec<Edge>),
+    /// No node: the tree is full (its moves were not listed).
+    Leaf,
+    /// A proven draw (repetition, the no-zap rule, no move).
+    Draw,
+    /// Nothing: the edge was proven already.
+    Nothing,
+}
+
+/// The tree, its counts and the flags the threads share.
+struct Shares<'t> {
+    tree: Mutex<Tree>,
+    limits: &'t SearchLimits,
+    /// Set to end the search: a limit, a stop, a proven root.
+    halt: AtomicBool,
+    /// Playouts started (under the tree's lock: `go nodes N` makes N).
+    started: AtomicU64,
+    /// Playouts landed.
+    done: AtomicU64,
+    /// The longest walk, in plies.
+    depth: AtomicU64,
+    /// Threads still searching.
+    running: AtomicUsize,
+}
+
+impl Shares<'_> {
+    fn lock(&self) -> MutexGuard<'_, Tree> {
+        self.tree.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Searches from `tree` (the root made) until a limit, a stop or a proof;
+/// returns the tree and the playouts made.
+pub fn run<R: FnMut(&Iteration, Duration, u64)>(
+    work: &Work,
+    tree: Tree,
+    watch: &mut Watch,
+    reports: &mut Reports<R>,
+) -> (Tree, u64) {
+    let limits = *watch.limits();
+    let shares = Shares {
+        tree: Mutex::new(tree),
+        limits: &limits,
+        halt: AtomicBool::new(false),
+        started: AtomicU64::new(0),
+        done: AtomicU64::new(0),
+        depth: AtomicU64::new(0),
+        running: AtomicUsize::new(work.threads),
+    };
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..work.threads)
+            .map(|_| scope.spawn(|| search(work, &shares)))
+            .collect();
+        while shares.running.load(Ordering::Acquire) > 0 {
+            std::thread::sleep(WATCH_EVERY);
+            if watch.out_of_time(work.shared) {
+                shares.halt.store(true, Ordering::Relaxed);
+            }
+            let done = shares.done.load(Ordering::Relaxed);
+            if reports.due(done, true) {
+                let depth = shares.depth.load(Ordering::Relaxed) as u32;
+                reports.send(&shares.lock(), depth, done);
+            }
+        }
+        // Joined by hand: the scope's own wait ends when the closures
+        // return, not when the threads are gone.
+        for t in threads {
+            t.join().expect("a search thread panicked");
+        }
+    });
+    let tree = shares.tree.into_inner().unwrap_or_else(|e| e.into_inner());
+    let done = shares.done.load(Ordering::Relaxed);
+    reports.end(&tree, shares.depth.load(Ordering::Relaxed) as u32, done);
+    (tree, done)
+}
+
+/// One thread's playouts until halted, a limit is reached or the root is
+/// proven.
+fn search(work: &Work, shares: &Shares) {
+    let mut order = Order::default();
+    let mut walker = Walker::new(work.root, work.params, work.shared, &mut order);
+    let mut edges = Vec::new();
+    while !shares.halt.load(Ordering::Relaxed) {
+        let (found, full) = {
+            let mut t = shares.lock();
+            let started = shares.started.load(Ordering::Relaxed);
+            let depth = shares.depth.load(Ordering::Relaxed) as u32;
+            let over = t.range(ROOT).is_empty() || t.solve(ROOT).is_some();
+            if over || enough(shares.limits, started, depth) {
+                break;
+            }
+            let found = walk(&mut t);
+            if let Found::New { path, .. } | Found::Proven { path, .. } = &found {
+                shares.started.fetch_add(1, Ordering::Relaxed);
+                shares.depth.fetch_max(path.len() as u64, Ordering::Relaxed);
+            }
+            (found, t.full())
+        };
+        let (path, value, grown) = match found {
+            Found::New { path, moves } => {
+                let (value, grown) = value(work.params, &mut walker, &moves, full, &mut edges);
+                (path, value, grown)
+            }
+            Found::Proven { path, value } => (path, value, Grown::Nothing),
+            Found::Collision { path } => {
+                shares.lock().release(&path);
+                // The other thread is valuing the position: a walk at
+                // once would most likely collide again.
+                std::thread::yield_now();
+                continue;
+            }
+        };
+        let mut t = shares.lock();
+        land(&mut t, &path, value, grown, work.params.check_rep);
+        shares.done.fetch_add(1, Ordering::Relaxed);
+        if t.solve(ROOT).is_some() {
+            shares.halt.store(true, Ordering::Relaxed);
+        }
+    }
+    shares.running.fetch_sub(1, Ordering::Release);
+}
+
+/// One walk from the root by PUCT, each edge taken counted in flight, to a
+/// position new to the tree (marked as on its way), a proven edge, or one
+/// already on its way.
+fn walk(t: &mut Tree) -> Found {
+    let (mut path, mut moves) = (Vec::new(), Vec::new());
+    let mut node = ROOT;
+    loop {
+        let e = t.select(node);
+        t.edges[e].in_flight += 1;
+        path.push((node, e));
+        let edge = t.edges[e];
+        if let Some(p) = edge.proof {
+            return Found::Proven {
+                path,
+                value: p.value(),
+            };
+        }
+        moves.push(edge.mv);
+        match edge.child {
+            NONE => {
+                t.edges[e].child = PENDING;
+                return Found::New { path, moves };
+            }
+            PENDING => return Found::Collision { path },
+            child => node = child,
+        }
+    }
+}
+
+/// The value, for its mover, of the position `moves` from the root, and
+/// what it becomes: its moves listed unless the tree is `full`.
+fn value(
+    params: Params,
+    walker: &mut Walker,
+    moves: &[Move],
+    full: bool,
+    edges: &mut Vec<Edge>,
+) -> (f64, Grown) {
+    for &m in moves {
+        walker.play(m);
+    }
+    let (settle, pv_prior) = (params.mcts_settle, params.pv_prior());
+    edges.clear();
+    let out = if walker.is_draw() {
+        (0.5, Grown::Draw)
+    } else if full {
+        (
+            1.0 - walker.leaf_value(edges, settle, pv_prior),
+            Grown::Leaf,
+        )
+    } else {
+        walker.moves(&[], edges);
+        if edges.is_empty() {
+            (0.5, Grown::Draw)
+        } else {
+            let value = walker.leaf_value(edges, settle, pv_prior);
+            (1.0 - value, Grown::Node(edges.clone()))
+        }
+    };
+    walker.rewind();
+    out
+}
+
+/// Grows the tree at `path`'s end and carries the value and proofs up it;
+/// with `check_rep`, checks the path's nodes.
+#[cfg_attr(not(feature = "debug-commands"), allow(unused_variables))]
+fn land(t: &mut Tree, path: &Path, value: f64, grown: Grown, check_rep: bool) {
+    let &(_, e) = path.last().expect("a walk takes an edge");
+    match grown {
+        Grown::Node(edges) => {
+            let leaf_visits = t.edges[e].visits;
+            t.edges[e].child = t.add(&edges, leaf_visits).unwrap_or(NONE);
+        }
+        Grown::Leaf => t.edges[e].child = NONE,
+        Grown::Draw => {
+            t.edges[e].child = NONE;
+            t.edges[e].proof = Some(Proof::Draw);
+        }
+        Grown::Nothing => {}
+    }
+    t.release(path);
+    t.backup(path, value);
+    t.prove_up(path);
+    #[cfg(feature = "debug-commands")]
+    if check_rep {
+        super::check::path(t, path, false);
+    }
+}

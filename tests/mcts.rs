@@ -32,7 +32,7 @@ fn search(root: &Root, limits: &SearchLimits, budget: usize) -> Outcome {
     search_on(1, root, limits, budget)
 }
 
-/// A search on `threads` (more than one: the streamed search).
+/// A search on `threads` (more than one: the tree-parallel search).
 fn search_on(threads: usize, root: &Root, limits: &SearchLimits, budget: usize) -> Outcome {
     let shared = Shared::new(1, 1);
     mcts::think_within(

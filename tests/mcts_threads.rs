@@ -1,4 +1,4 @@
-//! The streamed Monte-Carlo search (more than one thread): the playouts
+//! The Monte-Carlo search on more than one thread: the playouts
 //! asked are the playouts made, each one lands (the root's visits add up
 //! and the tree's invariants hold at the end), a King zap is proven, a
 //! stop ends it at once, and the memory bound holds through a long
@@ -64,8 +64,8 @@ fn every_playout_asked_is_made_and_lands() {
     }
 }
 
-/// With leaves valued by a PVS (`mcts_ab`), the streamed search's
-/// evaluators each run one: every playout lands, and the tree holds.
+/// With leaves valued by a PVS (`mcts_ab`), each thread runs its own:
+/// every playout lands, and the tree holds.
 #[test]
 fn searched_leaves_land_on_two_threads() {
     let root = Root::from_game(&Game::from_fen(fen::STARTPOS).unwrap());

@@ -82,7 +82,7 @@ pub fn tree_full(mb: usize) -> String {
 }
 
 /// Searches `root` within `limits` as `setup` says: PVS with one `Order`
-/// of `memory` a thread, MCTS (streamed on more than one thread) from the
+/// of `memory` a thread, MCTS (tree-parallel on more than one thread) from the
 /// reusable part of `memory`'s tree, with a tree of at most `tree_mb` MB,
 /// leaving it there, or best-first on one thread with the first `Order`
 /// and the embedded error model.

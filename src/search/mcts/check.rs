@@ -4,7 +4,7 @@
 //! visits (a proven one may have more: playouts end at it), no edge after
 //! the node's ordered ones has been tried, every mean is an expected result (0 to 1), and a proven edge
 //! into a node agrees with what the node's edges prove. While playouts are
-//! in flight (the streamed search) the visit counts are not yet settled
+//! in flight (more than one thread) the visit counts are not yet settled
 //! and only the rest is checked. The search checks the nodes of each
 //! playout's path, and the whole tree at the end, while the `check_rep`
 //! option is on (only with the `debug-commands` feature).

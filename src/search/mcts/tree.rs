@@ -16,7 +16,7 @@ use std::mem::size_of;
 /// No child yet.
 pub const NONE: u32 = u32::MAX;
 /// No child yet, and one on its way: the position is being evaluated for
-/// a playout of the streamed search (`stream`).
+/// a playout on another thread (`parallel`).
 pub const PENDING: u32 = u32::MAX - 1;
 /// The root's node.
 pub const ROOT: u32 = 0;
@@ -81,7 +81,7 @@ pub struct Edge {
     pub w: f64,
     pub child: u32,
     pub proof: Option<Proof>,
-    /// Playouts through this edge still on their way (the streamed search):
+    /// Playouts through this edge still on their way (on other threads):
     /// selection counts them as visits that lost, so that the playouts in
     /// flight spread over the tree.
     pub in_flight: u32,

@@ -10,7 +10,7 @@
 //! between threads cost more than valuing it. The calling thread is the
 //! watchdog: it watches the clock and reports.
 
-use super::playout::Walker;
+use super::playout::{self, Walker};
 use super::tree::{Edge, Proof, Tree, NONE, PENDING, ROOT};
 use super::watch::{enough, Watch};
 use super::Reports;
@@ -215,25 +215,14 @@ fn value(
         walker.play(m);
     }
     let (settle, pv_prior) = (params.mcts_settle, params.pv_prior());
-    edges.clear();
-    let out = if walker.is_draw() {
-        (0.5, Grown::Draw)
-    } else if full {
-        (
-            1.0 - walker.leaf_value(edges, settle, pv_prior),
-            Grown::Leaf,
-        )
-    } else {
-        walker.moves(&[], edges);
-        if edges.is_empty() {
-            (0.5, Grown::Draw)
-        } else {
-            let value = walker.leaf_value(edges, settle, pv_prior);
-            (1.0 - value, Grown::Node(edges.clone()))
-        }
-    };
+    let (value, grown) = walker.arrive(full, settle, pv_prior, edges);
     walker.rewind();
-    out
+    let grown = match grown {
+        playout::Grown::Node => Grown::Node(edges.clone()),
+        playout::Grown::Leaf => Grown::Leaf,
+        playout::Grown::Draw => Grown::Draw,
+    };
+    (value, grown)
 }
 
 /// Grows the tree at `path`'s end and carries the value and proofs up it;

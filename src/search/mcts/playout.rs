@@ -233,6 +233,32 @@ impl<'a> Walker<'a> {
         expected(cp)
     }
 
+    /// The current position, new to the tree: its value for the mover
+    /// of the move that led to it, and what it becomes. A draw by the
+    /// tree's rules, or no move the Ko rule allows, is worth ½; else its
+    /// moves go into `edges` (unless the tree is `full`: then they are not
+    /// listed) and it is valued by [`Walker::leaf_value`].
+    pub fn arrive(
+        &mut self,
+        full: bool,
+        settle: u32,
+        pv_prior: f32,
+        edges: &mut Vec<Edge>,
+    ) -> (f64, Grown) {
+        edges.clear();
+        if self.is_draw() {
+            return (0.5, Grown::Draw);
+        }
+        if !full {
+            self.moves(&[], edges);
+            if edges.is_empty() {
+                return (0.5, Grown::Draw);
+            }
+        }
+        let value = 1.0 - self.leaf_value(edges, settle, pv_prior);
+        (value, if full { Grown::Leaf } else { Grown::Node })
+    }
+
     /// A search of zaps only, `depth` plies at most, alpha-beta between
     /// `alpha` and `beta` (fail-soft): the side to move takes the
     /// evaluation's score (standing pat) or the best of its moves that zap
@@ -280,6 +306,16 @@ impl<'a> Walker<'a> {
         });
         (!king).then_some(zaps)
     }
+}
+
+/// What a position new to the tree becomes ([`Walker::arrive`]).
+pub enum Grown {
+    /// A node with the edges listed.
+    Node,
+    /// No node: the tree is full.
+    Leaf,
+    /// A proven draw.
+    Draw,
 }
 
 /// The score of zapping the enemy King in [`Walker::settle`]: past the
@@ -371,29 +407,20 @@ impl<'a> Search<'a> {
     /// The value, for its mover, of edge `e` just played onto a position
     /// not in the tree; the position becomes the edge's child if it fits.
     fn leaf(&mut self, e: usize) -> f64 {
-        if self.walker.is_draw() {
-            self.tree.edges[e].proof = Some(Proof::Draw);
-            return 0.5;
-        }
-        let grow = !self.tree.full();
-        self.edges.clear();
-        if grow {
-            self.walker.moves(&[], &mut self.edges);
-            if self.edges.is_empty() {
-                self.tree.edges[e].proof = Some(Proof::Draw);
-                return 0.5;
+        let full = self.tree.full();
+        let (settle, pv_prior) = (self.settle_depth, self.pv_prior);
+        let (value, grown) = self.walker.arrive(full, settle, pv_prior, &mut self.edges);
+        match grown {
+            Grown::Draw => self.tree.edges[e].proof = Some(Proof::Draw),
+            Grown::Node => {
+                let leaf_visits = self.tree.edges[e].visits;
+                if let Some(child) = self.tree.add(&self.edges, leaf_visits) {
+                    self.tree.edges[e].child = child;
+                }
             }
+            Grown::Leaf => {}
         }
-        let value = self
-            .walker
-            .leaf_value(&mut self.edges, self.settle_depth, self.pv_prior);
-        if grow {
-            let leaf_visits = self.tree.edges[e].visits;
-            if let Some(child) = self.tree.add(&self.edges, leaf_visits) {
-                self.tree.edges[e].child = child;
-            }
-        }
-        1.0 - value
+        value
     }
 }
 

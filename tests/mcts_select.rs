@@ -1,7 +1,8 @@
 //! PUCT's selection reads only a node's edges up to the first untried one;
 //! the oracle reads them all. Over random nodes grown by random playouts
 //! (values, playouts in flight, edges proven on the way, King zaps proven
-//! from the start) both pick the same edge every time.
+//! from the start, priors given anew to a searched move) both pick the
+//! same edge every time.
 
 use leiserchess::rules::moves::Move;
 use leiserchess::search::mcts::tree::{Edge, Proof, Tree, ROOT};
@@ -40,6 +41,13 @@ fn select_reads_fewer_edges_and_picks_as_the_oracle() {
         for step in 0..rng.usize(1..400) {
             let e = t.select(ROOT);
             assert_eq!(e, t.select_plain(ROOT), "case {case} step {step}");
+            if rng.u8(..40) == 0 {
+                let mv = t.edges[rng.usize(..n)].mv;
+                t.lead(ROOT, mv, rng.f32());
+                let sum: f32 = t.edges.iter().map(|e| e.prior).sum();
+                assert!((sum - 1.0).abs() < 1e-3, "case {case}: priors sum to {sum}");
+                continue;
+            }
             match rng.u8(..10) {
                 // A playout in flight through it, landing later.
                 0 | 1 => {

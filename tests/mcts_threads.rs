@@ -2,7 +2,8 @@
 //! asked are the playouts made, each one lands (the root's visits add up
 //! and the tree's invariants hold at the end), a King zap is proven, a
 //! stop ends it at once, and the memory bound holds through a long
-//! `go infinite`; leaves valued by a PVS land too.
+//! `go infinite`; leaves valued by a PVS land too, and so do nodes
+//! searched once they have earned their visits.
 
 use leiserchess::check_rep::CheckRep;
 use leiserchess::rules::fen;
@@ -88,6 +89,42 @@ fn searched_leaves_land_on_two_threads() {
     let visits: u64 = o.root_edges.iter().map(|e| u64::from(e.1)).sum();
     assert_eq!(visits, 300);
     assert_eq!(kept.unwrap().tree().check_rep(), Ok(()));
+}
+
+/// With `mcts_ab_visits` N, a node is searched by the first walk that
+/// finds N playouts through it; with two threads at most one other walk
+/// is in flight, so every node with N + 2 visits has been searched, and
+/// nodes with fewer than N never are.
+#[test]
+fn nodes_that_earned_their_visits_are_searched_on_two_threads() {
+    let root = Root::from_game(&Game::from_fen(fen::STARTPOS).unwrap());
+    let at = 8;
+    let params = Params {
+        mcts_ab: 2,
+        mcts_ab_visits: at,
+        mcts_pv_prior: 50,
+        ..Params::default()
+    };
+    let mut kept = None;
+    let o = mcts::think_within(
+        &root,
+        &nodes(3000),
+        params,
+        &Shared::new(1, 1),
+        two(mcts::DEFAULT_BUDGET),
+        &mut kept,
+        |_, _, _| {},
+    );
+    assert_eq!(o.answer.nodes, 3000);
+    let kept = kept.unwrap();
+    let tree = kept.tree();
+    assert_eq!(tree.check_rep(), Ok(()));
+    let searched = tree.nodes.iter().filter(|n| n.searched).count();
+    assert!(searched > 20, "{searched} nodes searched");
+    for (i, n) in tree.nodes.iter().enumerate() {
+        assert!(n.searched || n.visits < at + 2, "node {i}: {n:?}");
+        assert!(!n.searched || n.visits >= at, "node {i}: {n:?}");
+    }
 }
 
 #[test]

@@ -52,6 +52,11 @@ pub struct Params {
     /// MCTS with `mcts_ab`: the percentage of a new node's priors given to
     /// its leaf search's best move (see `mcts::leaf`).
     pub mcts_pv_prior: u32,
+    /// MCTS with `mcts_ab`, N > 1: new leaves are valued by the evaluation,
+    /// and a node's position is searched once, when N playouts have
+    /// passed through it, its best move given `mcts_pv_prior` of the
+    /// node's priors (0 or 1: every new leaf searched).
+    pub mcts_ab_visits: u32,
     /// MCTS: PUCT's exploration constant, in hundredths.
     pub mcts_cpuct: u32,
     /// MCTS: first-play urgency's reduction below the node's mean, in
@@ -205,6 +210,14 @@ pub const PARAMS: &[Declaration<Params>] = &[
         "MCTS with mcts_ab: percent of a new node's priors given to its search's best move",
     ),
     Declaration::spin(
+        "mcts_ab_visits",
+        0,
+        0,
+        1_000_000,
+        number_field!(mcts_ab_visits),
+        "MCTS with mcts_ab: search a node once N playouts passed through it, not each new leaf (0, 1: each leaf)",
+    ),
+    Declaration::spin(
         "mcts_cpuct",
         150,
         1,
@@ -292,6 +305,7 @@ impl Default for Params {
             mcts_settle: 0,
             mcts_ab: 0,
             mcts_pv_prior: 0,
+            mcts_ab_visits: 0,
             mcts_cpuct: 0,
             mcts_fpu: 0,
             mcts_policy: false,
@@ -349,6 +363,12 @@ impl Params {
     /// `mcts_pv_prior` as a share of 1.
     pub fn pv_prior(&self) -> f32 {
         self.mcts_pv_prior.min(100) as f32 / 100.0
+    }
+
+    /// With `mcts_ab`, the visits at which a node is searched, or none
+    /// when each new leaf is (see `mcts_ab_visits`).
+    pub fn ab_visits(&self) -> Option<u32> {
+        (self.mcts_ab > 0 && self.mcts_ab_visits > 1).then_some(self.mcts_ab_visits)
     }
 
     /// These parameters without the pruning that can miss a line (late-move

@@ -156,6 +156,11 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// No clock: a search that only a stop or its own limits end.
+    pub fn unbounded() -> Plan {
+        Plan::new(&SearchLimits::default(), Instant::now())
+    }
+
     pub fn new(l: &SearchLimits, start: Instant) -> Plan {
         let ms = Duration::from_millis;
         let plan = |soft, hard| Plan {

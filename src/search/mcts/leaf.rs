@@ -19,9 +19,8 @@ use crate::search::pvs::order::Order;
 use crate::search::pvs::Worker;
 use crate::search::root::Root;
 use crate::search::shared::Shared;
-use crate::search::time::{Plan, SearchLimits};
+use crate::search::time::Plan;
 use crate::search::Params;
-use std::time::Instant;
 
 pub struct LeafSearch<'a> {
     worker: Worker<'a>,
@@ -34,13 +33,16 @@ pub struct LeafSearch<'a> {
 impl<'a> LeafSearch<'a> {
     /// The leaf search of a Monte-Carlo search from `root`, or none with
     /// `mcts_ab` 0. Draws score `draw` for `root`'s side to move, as in
-    /// PVS. The worker never looks at the clock: the tree's search does,
-    /// between playouts, and a `stop` ends the worker's search too.
+    /// PVS. The tree's search looks at the clock between playouts; the
+    /// worker looks at `clock` (the tree's: see `Watch::leaf_plan`) as it
+    /// searches, and when it runs out stops both searches, so that a long
+    /// leaf search never overruns the move's time. A `stop` ends it too.
     pub fn new(
         root: &Root,
         params: Params,
         shared: &'a Shared,
         order: &'a mut Order,
+        clock: Plan,
     ) -> Option<LeafSearch<'a>> {
         if params.mcts_ab == 0 {
             return None;
@@ -49,8 +51,7 @@ impl<'a> LeafSearch<'a> {
             multipv: 1,
             ..params
         };
-        let plan = Plan::new(&SearchLimits::default(), Instant::now());
-        let worker = Worker::new(root, leaf_params, shared, order, plan, None, false);
+        let worker = Worker::new(root, leaf_params, shared, order, clock, None, true);
         Some(LeafSearch {
             worker,
             root: Root::new(root.board.clone()),
@@ -78,5 +79,50 @@ impl<'a> LeafSearch<'a> {
         self.worker.reset(&self.root, root_side);
         let it = self.worker.iterate(self.depth)?;
         Some((it.score, it.pv.first().copied()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::fen;
+    use crate::search::bench::POSITIONS;
+    use crate::search::time::SearchLimits;
+    use std::sync::atomic::Ordering;
+    use std::time::Instant;
+
+    /// A leaf search whose clock has run out stops before its first
+    /// iteration ends, and stops the tree's search with it; without a
+    /// clock the same search answers.
+    #[test]
+    fn a_leaf_search_stops_with_the_tree_s_clock() {
+        let root = Root::new(fen::parse(POSITIONS[3]).unwrap());
+        let side = root.board.side();
+        let params = Params {
+            mcts_ab: 8,
+            ..Params::default()
+        };
+        let out = SearchLimits {
+            movetime: Some(0),
+            ..SearchLimits::default()
+        };
+        let shared = Shared::new(16, 4);
+        let mut order = Order::default();
+        let clock = Plan::new(&out, Instant::now());
+        let mut leaf = LeafSearch::new(&root, params, &shared, &mut order, clock).unwrap();
+        assert_eq!(leaf.score(&root.board, &root.history, 0, None, side), None);
+        assert!(shared.stop.load(Ordering::Relaxed));
+
+        let shallow = Params {
+            mcts_ab: 2,
+            ..params
+        };
+        let shared = Shared::new(16, 4);
+        let mut order = Order::default();
+        let clock = Plan::unbounded();
+        let mut leaf = LeafSearch::new(&root, shallow, &shared, &mut order, clock).unwrap();
+        assert!(leaf
+            .score(&root.board, &root.history, 0, None, side)
+            .is_some());
     }
 }

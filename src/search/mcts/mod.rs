@@ -137,7 +137,8 @@ pub fn think_within(
     if params.mcts_ab > 0 {
         shared.tt.new_search();
     }
-    let search = Search::new(root, params, shared, budget, reused, &mut order);
+    let clock = watch.leaf_plan();
+    let search = Search::new(root, params, shared, budget, reused, &mut order, clock);
     let reused = u64::from(search.tree.nodes[ROOT as usize].visits);
     let (tree, playouts) = if resources.threads > 1 {
         let work = parallel::Work {
@@ -145,6 +146,7 @@ pub fn think_within(
             params,
             shared,
             threads: resources.threads,
+            clock,
         };
         parallel::run(&work, search.tree, &mut watch, &mut reports)
     } else {

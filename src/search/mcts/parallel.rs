@@ -18,7 +18,7 @@ use crate::rules::moves::Move;
 use crate::search::pvs::order::Order;
 use crate::search::root::{Iteration, Root};
 use crate::search::shared::Shared;
-use crate::search::time::SearchLimits;
+use crate::search::time::{Plan, SearchLimits};
 use crate::search::Params;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -33,6 +33,8 @@ pub struct Work<'a> {
     pub params: Params,
     pub shared: &'a Shared,
     pub threads: usize,
+    /// The leaves' searches' clock (`Watch::leaf_plan`).
+    pub clock: Plan,
 }
 
 /// A playout's (node, edge) steps from the root.
@@ -40,12 +42,22 @@ type Path = Vec<(u32, usize)>;
 
 /// What a walk ends at.
 enum Found {
-    /// A position not in the tree, and the moves from the root to it.
-    New { path: Path, moves: Vec<Move> },
+    /// A position not in the tree.
+    New,
     /// A proven edge, its exact value for its mover.
-    Proven { path: Path, value: f64 },
+    Proven(f64),
     /// A position another thread is valuing.
-    Collision { path: Path },
+    Collision,
+}
+
+/// One walk from the root: its (node, edge) steps, the moves they play,
+/// where it ends, and the node on the way due its search
+/// (`mcts_ab_visits`) with the plies from the root to it.
+struct Walk {
+    path: Path,
+    moves: Vec<Move>,
+    found: Found,
+    due: Option<(usize, u32)>,
 }
 
 /// What the position at a walk's end becomes.
@@ -131,10 +143,11 @@ pub fn run<R: FnMut(&Iteration, Duration, u64)>(
 /// proven.
 fn search(work: &Work, shares: &Shares) {
     let mut order = Order::default();
-    let mut walker = Walker::new(work.root, work.params, work.shared, &mut order);
+    let mut walker = Walker::new(work.root, work.params, work.shared, &mut order, work.clock);
     let mut edges = Vec::new();
+    let (ab_visits, share) = (work.params.ab_visits(), work.params.pv_prior());
     while !shares.halt.load(Ordering::Relaxed) {
-        let (found, full) = {
+        let (walk, full) = {
             let mut t = shares.lock();
             let started = shares.started.load(Ordering::Relaxed);
             let depth = shares.depth.load(Ordering::Relaxed) as u32;
@@ -142,21 +155,30 @@ fn search(work: &Work, shares: &Shares) {
             if over || enough(shares.limits, started, depth) {
                 break;
             }
-            let found = walk(&mut t);
-            if let Found::New { path, .. } | Found::Proven { path, .. } = &found {
+            let walk = walk(&mut t, ab_visits);
+            if !matches!(walk.found, Found::Collision) {
                 shares.started.fetch_add(1, Ordering::Relaxed);
-                shares.depth.fetch_max(path.len() as u64, Ordering::Relaxed);
+                shares.depth.fetch_max(walk.path.len() as u64, Ordering::Relaxed);
             }
-            (found, t.full())
+            (walk, t.full())
         };
-        let (path, value, grown) = match found {
-            Found::New { path, moves } => {
-                let (value, grown) = value(work.params, &mut walker, &moves, full, &mut edges);
-                (path, value, grown)
-            }
-            Found::Proven { path, value } => (path, value, Grown::Nothing),
-            Found::Collision { path } => {
-                shares.lock().release(&path);
+        let lead = walk.due.and_then(|(plies, node)| {
+            let best = searched_move(&mut walker, &walk.moves[..plies]);
+            best.map(|mv| (node, mv))
+        });
+        let Walk {
+            path, moves, found, ..
+        } = walk;
+        let (value, grown) = match found {
+            Found::New => value(work.params, &mut walker, &moves, full, &mut edges),
+            Found::Proven(value) => (value, Grown::Nothing),
+            Found::Collision => {
+                let mut t = shares.lock();
+                t.release(&path);
+                if let Some((node, mv)) = lead {
+                    t.lead(node, mv, share);
+                }
+                drop(t);
                 // The other thread is valuing the position: a walk at
                 // once would most likely collide again.
                 std::thread::yield_now();
@@ -164,6 +186,9 @@ fn search(work: &Work, shares: &Shares) {
             }
         };
         let mut t = shares.lock();
+        if let Some((node, mv)) = lead {
+            t.lead(node, mv, share);
+        }
         land(&mut t, &path, value, grown, work.params.check_rep);
         shares.done.fetch_add(1, Ordering::Relaxed);
         if t.solve(ROOT).is_some() {
@@ -175,31 +200,52 @@ fn search(work: &Work, shares: &Shares) {
 
 /// One walk from the root by PUCT, each edge taken counted in flight, to a
 /// position new to the tree (marked as on its way), a proven edge, or one
-/// already on its way.
-fn walk(t: &mut Tree) -> Found {
-    let (mut path, mut moves) = (Vec::new(), Vec::new());
+/// already on its way; the first node on the way due its search at
+/// `ab_visits` is marked searched and named.
+fn walk(t: &mut Tree, ab_visits: Option<u32>) -> Walk {
+    let (mut path, mut moves, mut due) = (Vec::new(), Vec::new(), None);
     let mut node = ROOT;
     loop {
+        if due.is_none() && t.due(node, ab_visits) {
+            due = Some((moves.len(), node));
+        }
         let e = t.select(node);
         t.edges[e].in_flight += 1;
         path.push((node, e));
         let edge = t.edges[e];
-        if let Some(p) = edge.proof {
-            return Found::Proven {
-                path,
-                value: p.value(),
-            };
-        }
-        moves.push(edge.mv);
-        match edge.child {
-            NONE => {
-                t.edges[e].child = PENDING;
-                return Found::New { path, moves };
+        let found = if let Some(p) = edge.proof {
+            Found::Proven(p.value())
+        } else {
+            moves.push(edge.mv);
+            match edge.child {
+                NONE => {
+                    t.edges[e].child = PENDING;
+                    Found::New
+                }
+                PENDING => Found::Collision,
+                child => {
+                    node = child;
+                    continue;
+                }
             }
-            PENDING => return Found::Collision { path },
-            child => node = child,
-        }
+        };
+        return Walk {
+            path,
+            moves,
+            found,
+            due,
+        };
     }
+}
+
+/// The leaf search's best move in the position `moves` from the root.
+fn searched_move(walker: &mut Walker, moves: &[Move]) -> Option<Move> {
+    for &m in moves {
+        walker.play(m);
+    }
+    let best = walker.searched_move();
+    walker.rewind();
+    best
 }
 
 /// The value, for its mover, of the position `moves` from the root, and

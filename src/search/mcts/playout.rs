@@ -27,6 +27,7 @@ use crate::rules::repetition::{self, LastMove};
 use crate::search::pvs::order::Order;
 use crate::search::root::Root;
 use crate::search::shared::Shared;
+use crate::search::time::Plan;
 use crate::search::Params;
 
 /// The board at the end of the current path, with what the draws, the Ko
@@ -54,18 +55,22 @@ pub struct Walker<'a> {
     /// The move that led to the root, if the game has one.
     root_move: Option<Move>,
     root_side: Color,
-    /// With `mcts_ab`, the alpha-beta search that values new leaves.
+    /// With `mcts_ab`, the alpha-beta search that values new leaves or
+    /// well-visited nodes.
     leaf: Option<LeafSearch<'a>>,
+    /// Whether each new leaf is valued by `leaf` (not with `mcts_ab_visits`).
+    search_leaves: bool,
 }
 
 impl<'a> Walker<'a> {
-    /// The walker of a search from `root`; `order` serves the leaves'
-    /// alpha-beta searches (`mcts_ab`).
+    /// The walker of a search from `root`; `order` and `clock` serve the
+    /// leaves' alpha-beta searches (`mcts_ab`).
     pub fn new(
         root: &Root,
         params: Params,
         shared: &'a Shared,
         order: &'a mut Order,
+        clock: Plan,
     ) -> Walker<'a> {
         let mut zap_clock = vec![0; root.history.len()];
         zap_clock.push(root.plies_since_zap);
@@ -89,7 +94,8 @@ impl<'a> Walker<'a> {
             policy: params.mcts_policy.then_some(&*shared.policy),
             root_move: root.last_move,
             root_side: root.board.side(),
-            leaf: LeafSearch::new(root, params, shared, order),
+            leaf: LeafSearch::new(root, params, shared, order, clock),
+            search_leaves: params.mcts_ab > 0 && params.ab_visits().is_none(),
         }
     }
 
@@ -208,20 +214,17 @@ impl<'a> Walker<'a> {
     }
 
     /// The expected result for the side to move, whose moves are `edges`:
-    /// with `mcts_ab`, its alpha-beta search's score (see `leaf`), the
-    /// search's best move given `pv_prior` of the priors; else the
-    /// evaluation's (`settle` 0), or once the lasers have settled, the
-    /// score of [`Walker::settle`]: the evaluation does not see a shot
-    /// about to be fired. A search a `stop` cut short falls back to the
-    /// evaluation.
+    /// with `mcts_ab` at each new leaf, its alpha-beta search's score (see
+    /// `leaf`), the search's best move given `pv_prior` of the priors;
+    /// else the evaluation's (`settle` 0), or once the lasers have
+    /// settled, the score of [`Walker::settle`]: the evaluation does not
+    /// see a shot about to be fired. A search a `stop` cut short falls
+    /// back to the evaluation.
     pub fn leaf_value(&mut self, edges: &mut [Edge], settle: u32, pv_prior: f32) -> f64 {
-        let last = self.played.last().map(|&(m, _)| m).or(self.root_move);
-        let clock = self.clock();
-        let Some(leaf) = &mut self.leaf else {
+        if !self.search_leaves {
             return expected(self.settle(-KING_ZAP_CP, KING_ZAP_CP, settle));
-        };
-        let Some((cp, best)) = leaf.score(&self.board, &self.keys, clock, last, self.root_side)
-        else {
+        }
+        let Some((cp, best)) = self.search() else {
             return expected(self.static_cp());
         };
         if let Some(best) = best.filter(|_| pv_prior > 0.0) {
@@ -231,6 +234,21 @@ impl<'a> Walker<'a> {
             }
         }
         expected(cp)
+    }
+
+    /// The leaf search's score for the side to move and its best move;
+    /// none without `mcts_ab` or after a `stop`.
+    fn search(&mut self) -> Option<(i32, Option<Move>)> {
+        let last = self.played.last().map(|&(m, _)| m).or(self.root_move);
+        let clock = self.clock();
+        let leaf = self.leaf.as_mut()?;
+        leaf.score(&self.board, &self.keys, clock, last, self.root_side)
+    }
+
+    /// The leaf search's best move from the current position, if it finds
+    /// one (`mcts_ab_visits`).
+    pub fn searched_move(&mut self) -> Option<Move> {
+        self.search()?.1
     }
 
     /// The current position, new to the tree: its value for the mover
@@ -337,6 +355,9 @@ pub struct Search<'a> {
     /// The share of a new node's priors its leaf search's best move gets
     /// (`mcts_pv_prior`).
     pv_prior: f32,
+    /// The visits at which a node's position is searched and its best
+    /// move given `pv_prior` (`mcts_ab_visits`).
+    ab_visits: Option<u32>,
     /// The `check_rep` option: check each playout's path.
     #[cfg(feature = "debug-commands")]
     check_rep: bool,
@@ -353,8 +374,9 @@ impl<'a> Search<'a> {
         budget: usize,
         kept: Option<Tree>,
         order: &'a mut Order,
+        clock: Plan,
     ) -> Search<'a> {
-        let mut walker = Walker::new(root, params, shared, order);
+        let mut walker = Walker::new(root, params, shared, order, clock);
         let mut edges = Vec::new();
         let mut tree = kept.unwrap_or_else(|| {
             walker.moves(&root.searchmoves, &mut edges);
@@ -371,6 +393,7 @@ impl<'a> Search<'a> {
             max_depth: 0,
             settle_depth: params.mcts_settle,
             pv_prior: params.pv_prior(),
+            ab_visits: params.ab_visits(),
             #[cfg(feature = "debug-commands")]
             check_rep: params.check_rep,
         }
@@ -381,6 +404,11 @@ impl<'a> Search<'a> {
         self.path.clear();
         let mut node = ROOT;
         let value = loop {
+            if self.tree.due(node, self.ab_visits) {
+                if let Some(best) = self.walker.searched_move() {
+                    self.tree.lead(node, best, self.pv_prior);
+                }
+            }
             let e = self.tree.select(node);
             self.path.push((node, e));
             let edge = self.tree.edges[e];

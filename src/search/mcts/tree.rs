@@ -131,6 +131,8 @@ pub struct Node {
     /// the untried edge of the highest prior; the edges after it are
     /// untried (see [`Tree::select`]).
     pub ordered: u32,
+    /// Its position has had its search (`mcts_ab_visits`).
+    pub searched: bool,
 }
 
 pub struct Tree {
@@ -175,6 +177,7 @@ impl Tree {
             visits: 0,
             leaf_visits: 0,
             ordered: 0,
+            searched: false,
         });
     }
 
@@ -208,6 +211,7 @@ impl Tree {
             visits: leaf_visits.saturating_add(1),
             leaf_visits,
             ordered: 0,
+            searched: false,
         });
         self.edges.extend_from_slice(edges);
         Some(index)
@@ -291,6 +295,34 @@ impl Tree {
             }
         }
         best.0
+    }
+
+    /// Whether `node` is due its search: `at` playouts or more have passed
+    /// through it and none has searched it (`mcts_ab_visits`). A node
+    /// found due is marked searched.
+    pub fn due(&mut self, node: u32, at: Option<u32>) -> bool {
+        let n = &mut self.nodes[node as usize];
+        let due = at.is_some_and(|at| n.visits >= at && !n.searched);
+        n.searched |= due;
+        due
+    }
+
+    /// Gives `share` of `node`'s priors to the edge of `mv`, the others
+    /// keeping the rest in proportion (nothing if no edge plays `mv`).
+    /// Selection's order is then found again: the tried edges stay
+    /// ordered, the untried ones are ranked anew.
+    pub fn lead(&mut self, node: u32, mv: Move, share: f32) {
+        let range = self.range(node);
+        if !self.edges[range.clone()].iter().any(|e| e.mv == mv) {
+            return;
+        }
+        for e in &mut self.edges[range.clone()] {
+            let pv = if e.mv == mv { share } else { 0.0 };
+            e.prior = (1.0 - share) * e.prior + pv;
+        }
+        let n = &mut self.nodes[node as usize];
+        let ordered = &self.edges[range.start..range.start + n.ordered as usize];
+        n.ordered = ordered.iter().take_while(|e| tried(e)).count() as u32;
     }
 
     /// The proof of the edge into `node` (its mover's view), if its edges

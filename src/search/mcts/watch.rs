@@ -38,6 +38,16 @@ impl<'a> Watch<'a> {
         self.limits
     }
 
+    /// The clock of a leaf's alpha-beta search (`mcts_ab`): out when
+    /// this search's is (its goal), so that a leaf searched at the last
+    /// moment stops with it.
+    pub fn leaf_plan(&self) -> Plan {
+        Plan {
+            hard: self.plan.soft.or(self.plan.hard),
+            ..self.plan
+        }
+    }
+
     /// Whether `stop` was sent or the clock has run out.
     pub fn out_of_time(&mut self, shared: &Shared) -> bool {
         if shared.stop.load(Ordering::Relaxed) {

@@ -25,7 +25,7 @@ fn second_minus_first(params: Params, positions: usize, playouts: usize) -> (f64
     for text in &POSITIONS[..positions] {
         let root = Root::new(fen::parse(text).unwrap());
         let mut order = Order::default();
-        let mut s = Search::new(&root, params, &shared, 64 << 20, None, &mut order);
+        let mut s = Search::new(&root, params, &shared, 64 << 20, None, &mut order, Plan::unbounded());
         let mut first = std::collections::HashMap::new();
         for _ in 0..playouts {
             if s.tree.solve(ROOT).is_some() {
@@ -101,7 +101,7 @@ fn tree_positions(params: Params, shared: &Shared) -> Vec<Root> {
     for text in POSITIONS {
         let root = Root::new(fen::parse(text).unwrap());
         let mut order = Order::default();
-        let mut s = Search::new(&root, params, shared, 64 << 20, None, &mut order);
+        let mut s = Search::new(&root, params, shared, 64 << 20, None, &mut order, Plan::unbounded());
         for i in 0..400 {
             if s.tree.solve(ROOT).is_some() {
                 break;
@@ -109,7 +109,7 @@ fn tree_positions(params: Params, shared: &Shared) -> Vec<Root> {
             s.playout();
             if i % 20 == 0 && s.path.len() > 1 {
                 let mut order = Order::default();
-                let mut w = Walker::new(&root, params, shared, &mut order);
+                let mut w = Walker::new(&root, params, shared, &mut order, Plan::unbounded());
                 for &(_, e) in &s.path {
                     w.play(s.tree.edges[e].mv);
                 }
@@ -129,7 +129,7 @@ fn tree_positions(params: Params, shared: &Shared) -> Vec<Root> {
 fn value(r: &Root, d: Option<u32>, params: Params, shared: &Shared) -> f64 {
     let mut order = Order::default();
     let Some(d) = d else {
-        let w = Walker::new(r, params, shared, &mut order);
+        let w = Walker::new(r, params, shared, &mut order, Plan::unbounded());
         return expected(w.static_cp());
     };
     if d > 0 {
@@ -139,7 +139,7 @@ fn value(r: &Root, d: Option<u32>, params: Params, shared: &Shared) -> f64 {
         mcts_ab: 1,
         ..params
     };
-    let mut leaf = super::super::leaf::LeafSearch::new(r, q, shared, &mut order).unwrap();
+    let mut leaf = super::super::leaf::LeafSearch::new(r, q, shared, &mut order, Plan::unbounded()).unwrap();
     let (cp, _) = leaf
         .score(&r.board, &r.history, 0, None, r.board.side())
         .unwrap();

@@ -1,5 +1,6 @@
-//! The playout's own tests: `settle` against its plain oracle, and a leaf
-//! valued by alpha-beta (`mcts_ab`) with its best move's prior.
+//! The playout's own tests: `settle` against its plain oracle, a leaf
+//! valued by alpha-beta (`mcts_ab`) with its best move's prior, and a node
+//! searched once it has earned its visits (`mcts_ab_visits`).
 
 use super::*;
 use crate::rules::fen;
@@ -42,7 +43,7 @@ fn settle_is_the_plain_search_of_zaps() {
         }
         let root = Root::from_game(&g);
         let mut order = Order::default();
-        let mut w = Walker::new(&root, Params::default(), &shared, &mut order);
+        let mut w = Walker::new(&root, Params::default(), &shared, &mut order, Plan::unbounded());
         for depth in 0..4 {
             let fast = w.settle(-KING_ZAP_CP, KING_ZAP_CP, depth);
             let plain = settle_plain(&mut w, depth);
@@ -72,7 +73,7 @@ fn a_leaf_is_valued_by_a_pvs_and_its_best_move_is_tried_first() {
     };
     let shared = Shared::new(16, 4);
     let mut order = Order::default();
-    let mut s = Search::new(&root, params, &shared, 64 << 20, None, &mut order);
+    let mut s = Search::new(&root, params, &shared, 64 << 20, None, &mut order, Plan::unbounded());
     s.playout();
     let &(_, e) = s.path.last().unwrap();
     let edge = s.tree.edges[e];
@@ -101,7 +102,7 @@ fn a_leaf_is_valued_by_a_pvs_and_its_best_move_is_tried_first() {
     };
     let mut order = Order::default();
     let shared = Shared::new(16, 4);
-    let mut s = Search::new(&root, plain, &shared, 64 << 20, None, &mut order);
+    let mut s = Search::new(&root, plain, &shared, 64 << 20, None, &mut order, Plan::unbounded());
     s.playout();
     let policy = &s.tree.edges[s.tree.range(child)];
     let alone = policy.iter().find(|c| c.mv == best.mv).unwrap().prior;
@@ -109,5 +110,48 @@ fn a_leaf_is_valued_by_a_pvs_and_its_best_move_is_tried_first() {
         (best.prior - (0.4 * alone + 0.6)).abs() < 1e-5,
         "{} {alone}",
         best.prior
+    );
+}
+
+/// With `mcts_ab_visits` N, new leaves are valued by the evaluation, and
+/// a node is searched once, by the playout that finds N playouts through
+/// it: the search's best move gets `mcts_pv_prior` of its priors.
+#[test]
+fn a_node_is_searched_once_it_has_earned_its_visits() {
+    let b = fen::parse(crate::search::bench::POSITIONS[3]).unwrap();
+    let root = Root::new(b);
+    let params = Params {
+        mcts_ab: 2,
+        mcts_ab_visits: 4,
+        mcts_pv_prior: 60,
+        ..Params::default()
+    };
+    let plain = Params {
+        mcts_ab: 0,
+        ..params
+    };
+    let shared = Shared::new(16, 4);
+    let (mut order, mut plain_order) = (Order::default(), Order::default());
+    let mut s = Search::new(&root, params, &shared, 64 << 20, None, &mut order, Plan::unbounded());
+    let mut p = Search::new(&root, plain, &shared, 64 << 20, None, &mut plain_order, Plan::unbounded());
+    let prior = |s: &Search, mv| {
+        let edges = &s.tree.edges[s.tree.range(ROOT)];
+        edges.iter().find(|e| e.mv == mv).unwrap().prior
+    };
+    let fresh = crate::search::pvs::search_depth(&root, 1, params, 16, 4);
+    let best = *fresh.last.unwrap().pv.first().unwrap();
+    for _ in 0..4 {
+        s.playout();
+        p.playout();
+        let (ws, wp) = (s.tree.edges[s.path[0].1].w, p.tree.edges[p.path[0].1].w);
+        assert_eq!(ws, wp, "a new leaf is valued by the evaluation");
+        assert_eq!(prior(&s, best), prior(&p, best), "searched too soon");
+    }
+    s.playout();
+    let alone = prior(&p, best);
+    assert!(
+        (prior(&s, best) - (0.4 * alone + 0.6)).abs() < 1e-5,
+        "{} {alone}",
+        prior(&s, best)
     );
 }

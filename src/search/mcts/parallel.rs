@@ -158,7 +158,9 @@ fn search(work: &Work, shares: &Shares) {
             let walk = walk(&mut t, ab_visits);
             if !matches!(walk.found, Found::Collision) {
                 shares.started.fetch_add(1, Ordering::Relaxed);
-                shares.depth.fetch_max(walk.path.len() as u64, Ordering::Relaxed);
+                shares
+                    .depth
+                    .fetch_max(walk.path.len() as u64, Ordering::Relaxed);
             }
             (walk, t.full())
         };

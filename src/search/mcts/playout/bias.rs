@@ -25,7 +25,15 @@ fn second_minus_first(params: Params, positions: usize, playouts: usize) -> (f64
     for text in &POSITIONS[..positions] {
         let root = Root::new(fen::parse(text).unwrap());
         let mut order = Order::default();
-        let mut s = Search::new(&root, params, &shared, 64 << 20, None, &mut order, Plan::unbounded());
+        let mut s = Search::new(
+            &root,
+            params,
+            &shared,
+            64 << 20,
+            None,
+            &mut order,
+            Plan::unbounded(),
+        );
         let mut first = std::collections::HashMap::new();
         for _ in 0..playouts {
             if s.tree.solve(ROOT).is_some() {
@@ -101,7 +109,15 @@ fn tree_positions(params: Params, shared: &Shared) -> Vec<Root> {
     for text in POSITIONS {
         let root = Root::new(fen::parse(text).unwrap());
         let mut order = Order::default();
-        let mut s = Search::new(&root, params, shared, 64 << 20, None, &mut order, Plan::unbounded());
+        let mut s = Search::new(
+            &root,
+            params,
+            shared,
+            64 << 20,
+            None,
+            &mut order,
+            Plan::unbounded(),
+        );
         for i in 0..400 {
             if s.tree.solve(ROOT).is_some() {
                 break;
@@ -139,7 +155,8 @@ fn value(r: &Root, d: Option<u32>, params: Params, shared: &Shared) -> f64 {
         mcts_ab: 1,
         ..params
     };
-    let mut leaf = super::super::leaf::LeafSearch::new(r, q, shared, &mut order, Plan::unbounded()).unwrap();
+    let mut leaf =
+        super::super::leaf::LeafSearch::new(r, q, shared, &mut order, Plan::unbounded()).unwrap();
     let (cp, _) = leaf
         .score(&r.board, &r.history, 0, None, r.board.side())
         .unwrap();

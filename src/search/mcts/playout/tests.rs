@@ -43,7 +43,13 @@ fn settle_is_the_plain_search_of_zaps() {
         }
         let root = Root::from_game(&g);
         let mut order = Order::default();
-        let mut w = Walker::new(&root, Params::default(), &shared, &mut order, Plan::unbounded());
+        let mut w = Walker::new(
+            &root,
+            Params::default(),
+            &shared,
+            &mut order,
+            Plan::unbounded(),
+        );
         for depth in 0..4 {
             let fast = w.settle(-KING_ZAP_CP, KING_ZAP_CP, depth);
             let plain = settle_plain(&mut w, depth);
@@ -73,7 +79,15 @@ fn a_leaf_is_valued_by_a_pvs_and_its_best_move_is_tried_first() {
     };
     let shared = Shared::new(16, 4);
     let mut order = Order::default();
-    let mut s = Search::new(&root, params, &shared, 64 << 20, None, &mut order, Plan::unbounded());
+    let mut s = Search::new(
+        &root,
+        params,
+        &shared,
+        64 << 20,
+        None,
+        &mut order,
+        Plan::unbounded(),
+    );
     s.playout();
     let &(_, e) = s.path.last().unwrap();
     let edge = s.tree.edges[e];
@@ -102,7 +116,15 @@ fn a_leaf_is_valued_by_a_pvs_and_its_best_move_is_tried_first() {
     };
     let mut order = Order::default();
     let shared = Shared::new(16, 4);
-    let mut s = Search::new(&root, plain, &shared, 64 << 20, None, &mut order, Plan::unbounded());
+    let mut s = Search::new(
+        &root,
+        plain,
+        &shared,
+        64 << 20,
+        None,
+        &mut order,
+        Plan::unbounded(),
+    );
     s.playout();
     let policy = &s.tree.edges[s.tree.range(child)];
     let alone = policy.iter().find(|c| c.mv == best.mv).unwrap().prior;
@@ -132,8 +154,24 @@ fn a_node_is_searched_once_it_has_earned_its_visits() {
     };
     let shared = Shared::new(16, 4);
     let (mut order, mut plain_order) = (Order::default(), Order::default());
-    let mut s = Search::new(&root, params, &shared, 64 << 20, None, &mut order, Plan::unbounded());
-    let mut p = Search::new(&root, plain, &shared, 64 << 20, None, &mut plain_order, Plan::unbounded());
+    let mut s = Search::new(
+        &root,
+        params,
+        &shared,
+        64 << 20,
+        None,
+        &mut order,
+        Plan::unbounded(),
+    );
+    let mut p = Search::new(
+        &root,
+        plain,
+        &shared,
+        64 << 20,
+        None,
+        &mut plain_order,
+        Plan::unbounded(),
+    );
     let prior = |s: &Search, mv| {
         let edges = &s.tree.edges[s.tree.range(ROOT)];
         edges.iter().find(|e| e.mv == mv).unwrap().prior

@@ -1,14 +1,16 @@
-//! A new leaf valued by alpha-beta (`mcts_ab` k > 0): our PVS from the
-//! leaf's position, k − 1 plies and its quiescence, on one worker per
-//! thread that keeps its move-ordering tables and shares the transposition
-//! table with every other leaf's search. The evaluation alone misses the
-//! shots a ply or two ahead that decide Leiserchess games; a small search
-//! sees them, and its table makes the next leaf's search cheaper.
+//! A position searched by alpha-beta (`mcts_ab` k > 0): our PVS from it,
+//! k − 1 plies and its quiescence, on one worker per thread that keeps its
+//! move-ordering tables and shares the transposition table with every
+//! other search. The evaluation alone misses the shots a ply or two ahead
+//! that decide Leiserchess games; a small search sees them, and its table
+//! makes the next one cheaper. Either each new leaf is searched and valued
+//! by it, or (`mcts_ab_visits`) each node once it has earned its visits.
 //!
 //! The search's best move also gets a share of the node's priors
-//! (`mcts_pv_prior`), so that it is the reply tried first. Without it the
-//! first reply tried is the policy's, often weaker than the one the
-//! search assumed: an edge's second value then sits above its first, its
+//! (`mcts_pv_prior`), so that it is the reply tried first. Without it a
+//! searched leaf's first reply tried is the policy's, often weaker than
+//! the one the search assumed: an edge's second value then sits above its
+//! first, its
 //! mean rises with its visits, and the tree favours the moves it has
 //! looked at most (`playout`'s `parity` measurements).
 

@@ -10,9 +10,8 @@
 //! (`mcts_pv_prior`), so that it is the reply tried first. Without it a
 //! searched leaf's first reply tried is the policy's, often weaker than
 //! the one the search assumed: an edge's second value then sits above its
-//! first, its
-//! mean rises with its visits, and the tree favours the moves it has
-//! looked at most (`playout`'s `parity` measurements).
+//! first, its mean rises with its visits, and the tree favours the moves
+//! it has looked at most (`playout`'s `bias` measurements).
 
 use crate::rules::board::Board;
 use crate::rules::moves::Move;

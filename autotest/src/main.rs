@@ -148,7 +148,11 @@ Course config files (the course referee's format; `#` starts a comment):
 autotest tune: SPSA (as fishtest) on one engine's UCI spin options, by
 self-play of theta+c_k*delta against theta-c_k*delta, a colour-swapped pair
 per iteration; a_k = a/(A+k+1)^0.602, c_k = c/(k+1)^0.101, A = iterations/10.
-Takes -engine (exactly one), -each, -openings, -concurrency, -draw, -resign,
+With a second -engine, the opponent: theta+ and theta- each play it a
+colour-swapped pair on the iteration's opening (four games), and r is
+theta+'s half-points less theta-'s (-4 to 4; in self-play its points less
+theta-'s, -2 to 2). Takes -engine (the one to tune, then perhaps its
+opponent), -each, -openings, -concurrency, -draw, -resign,
 -nozap, -maxmoves, -seed and -db as above (the database: lab.db beside the
 -state file, else the -out file, without -db or AUTOTEST_DB), and:
   -param name=NAME start=X min=LO max=HI c=C [a=A]
@@ -161,9 +165,9 @@ Takes -engine (exactly one), -each, -openings, -concurrency, -draw, -resign,
                            after every pair [none]
   -state FILE              the iteration and theta, rewritten after every
                            pair; a run with an existing one resumes it [none]
-One line per pair (its number, theta+'s score and r, theta rounded); a
-progress line with the time left every 10 pairs (on stderr); at the end the
-tuned values. The run and every pair's theta, step and r are recorded in
+One line per pair (its number, r, theta+'s and theta-'s points, theta
+rounded); a progress line with the time left every 10 pairs (on stderr); at
+the end the tuned values. The run and every pair's theta, step and r are recorded in
 the results database; a resumed tune goes on in its own run.
 
 Before the first game (or pair), every engine must answer `uci` with `uciok`

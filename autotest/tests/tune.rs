@@ -1,6 +1,7 @@
 //! `autotest tune` end to end: a short run on the real engine (the
 //! trajectory, the `-out` and `-state` files, a resumed run), a fault
-//! scored and shown, and bad flags rejected with errors that name them.
+//! scored and shown, a tune against an opponent, and bad flags rejected
+//! with errors that name them.
 
 mod common;
 
@@ -172,6 +173,56 @@ fn a_crash_is_a_loss_and_is_shown() {
     assert_no_leftovers(&pids);
 }
 
+/// Against an opponent each side plays it twice, colours swapped: a
+/// tuned engine that crashes at its first move loses all four games, the
+/// opponent (the real engine) winning each, and the pair is even.
+#[test]
+fn against_an_opponent_each_side_plays_it_twice() {
+    let dir = fresh_dir("tune", "opponent");
+    let pids = pid_dir("tune_opponent");
+    let tuned = format!("cmd={} crash {}", fake().display(), pids.display());
+    let opponent = format!("cmd={}", leiserchess().display());
+    let out = tune(
+        &[
+            "-engine",
+            &tuned,
+            "-engine",
+            &opponent,
+            "-each",
+            "tc=2+0",
+            "-param",
+            "name=Hash",
+            "start=16",
+            "min=1",
+            "max=64",
+            "c=4",
+            "-iterations",
+            "2",
+            "-concurrency",
+            "1",
+        ],
+        &dir,
+    );
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stdout}{stderr}");
+    let lines = iterations(&stdout);
+    assert_eq!(lines.len(), 2, "{stdout}");
+    for line in lines {
+        assert!(line.contains(": +0 (0-0) Hash="), "{line}");
+        assert_eq!(
+            line.matches("scripted.sh+ loses: crash").count(),
+            2,
+            "{line}"
+        );
+        assert_eq!(
+            line.matches("scripted.sh- loses: crash").count(),
+            2,
+            "{line}"
+        );
+    }
+    assert_no_leftovers(&pids);
+}
+
 /// An option the engine does not have stops the run before any game.
 #[test]
 fn an_unknown_option_is_an_error() {
@@ -224,11 +275,12 @@ fn bad_flags_give_clear_errors() {
         (format!("{ok} -bogus"), "argument 9 '-bogus': unknown flag"),
         (
             param.to_string(),
-            "takes exactly one -engine (the engine to tune; both sides run it), got 0",
+            "takes one -engine (the engine to tune; both sides run it) \
+             or two (the engine to tune, then its opponent), got 0",
         ),
         (
-            format!("-engine cmd=a -engine cmd=b {param}"),
-            "exactly one -engine",
+            format!("-engine cmd=a -engine cmd=b -engine cmd=c {param}"),
+            "or two (the engine to tune, then its opponent), got 3",
         ),
         ("-engine cmd=e".to_string(), "needs at least one -param"),
         (

@@ -1,6 +1,7 @@
 //! `autotest tune`: SPSA tuning of an engine's UCI spin options by
-//! self-play (`tune::spsa`, the method), with the tournament's flags for
-//! the engine and its games (`config::flags`) and the tournament's referee
+//! self-play or against a second engine (`tune::spsa`, the method;
+//! `tune::pair`, an iteration's games), with the tournament's flags for
+//! the engines and their games (`config::flags`) and the tournament's referee
 //! for every game, so faults (a crash, an illegal move, a time forfeit)
 //! count as losses for the faulty side, as in tournaments.
 //!
@@ -14,16 +15,15 @@
 
 use crate::config::flags::{arg_error, key_values, parse_flags_with, value_of, FLAGS};
 use crate::config::numbers::{at_least, real, whole};
-use crate::config::spec::{EngineSpec, TournamentSpec};
+use crate::config::spec::TournamentSpec;
 use crate::config::ConfigError;
 use crate::db::tune::{self as record, by_name, TuneRecorder};
 use crate::db::write::Status;
 use crate::interrupt;
 use crate::openings::{self, Opening};
-use crate::referee::game;
 use crate::referee::preflight;
-use crate::referee::record::{GameRecord, Termination};
 use crate::tournament::progress::duration;
+use crate::tune::pair::{self, side, Pair};
 use crate::tune::spsa::{self, PairJob, PairOutcome, Param, Spsa, State};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -117,9 +117,10 @@ pub fn parse(args: &[String]) -> Result<TuneSpec, ConfigError> {
         Ok(Some(took))
     })?;
     let invalid = |m: &str| Err(ConfigError::Invalid(m.to_string()));
-    if games.engines.len() != 1 {
+    if !(1..=2).contains(&games.engines.len()) {
         let m = format!(
-            "autotest tune takes exactly one -engine (the engine to tune; both sides run it), got {}",
+            "autotest tune takes one -engine (the engine to tune; both sides run it) \
+             or two (the engine to tune, then its opponent), got {}",
             games.engines.len()
         );
         return invalid(&m);
@@ -189,67 +190,10 @@ fn parse_param(args: &[String], i: usize) -> Result<Param, ConfigError> {
     })
 }
 
-/// A played pair: the game with `theta+` as white, then the one with
-/// `theta−` as white.
-pub struct Pair {
-    pub games: [GameRecord; 2],
-}
-
-/// Points of white in half-points: 2 win, 1 draw, 0 loss.
-fn white_halves(g: &GameRecord) -> i32 {
-    match g.result.as_str() {
-        "1-0" => 2,
-        "0-1" => 0,
-        _ => 1,
-    }
-}
-
-impl PairOutcome for Pair {
-    fn r(&self) -> i32 {
-        // theta+'s half-points less 2 is its points minus theta−'s.
-        white_halves(&self.games[0]) + 2 - white_halves(&self.games[1]) - 2
-    }
-}
-
-/// The engine with one side's values: the tuned options replace any the
-/// user set under the same name (UCI names are case-insensitive).
-fn side(base: &EngineSpec, suffix: &str, params: &[Param], values: &[i64]) -> EngineSpec {
-    let mut e = base.clone();
-    e.name = format!("{}{suffix}", base.name);
-    let tuned = |k: &str| params.iter().any(|p| p.name.eq_ignore_ascii_case(k));
-    e.options.retain(|(k, _)| !tuned(k));
-    e.options.extend(
-        params
-            .iter()
-            .zip(values)
-            .map(|(p, v)| (p.name.clone(), v.to_string())),
-    );
-    e
-}
-
-/// Plays `job`'s pair on opening `iteration mod book size`.
-fn play_pair(spec: &TuneSpec, book: &[Opening], job: &PairJob) -> Pair {
-    let base = &spec.games.engines[0];
-    let plus = side(base, "+", &spec.params, &job.plus);
-    let minus = side(base, "-", &spec.params, &job.minus);
-    let start = Opening::startpos();
-    let opening = match book.len() {
-        0 => &start,
-        n => &book[(job.iteration % n as u64) as usize],
-    };
-    let round = |g: u32| format!("{}.{g}", job.iteration + 1);
-    let t = &spec.games;
-    Pair {
-        games: [
-            game::play(&plus, &minus, opening, t, &round(1)),
-            game::play(&minus, &plus, opening, t, &round(2)),
-        ],
-    }
-}
-
-/// Checks the engine once with `theta`'s values as a tournament's
-/// engines are checked (`referee::preflight`): it must start, list every
-/// tuned parameter among its options and refuse none of the values.
+/// Checks the engine once with `theta`'s values, and the opponent if
+/// there is one, as a tournament's engines are checked
+/// (`referee::preflight`): each must start, the tuned one list every tuned
+/// parameter among its options, and neither refuse a value.
 fn check_engine(spec: &TuneSpec, theta: &[f64]) -> Result<(), String> {
     let values: Vec<i64> = spec
         .params
@@ -257,9 +201,10 @@ fn check_engine(spec: &TuneSpec, theta: &[f64]) -> Result<(), String> {
         .zip(theta)
         .map(|(p, t)| p.spin(*t))
         .collect();
-    let e = side(&spec.games.engines[0], "", &spec.params, &values);
+    let mut engines = spec.games.engines.clone();
+    engines[0] = side(&engines[0], "", &spec.params, &values);
     preflight::check(&TournamentSpec {
-        engines: vec![e],
+        engines,
         ..spec.games.clone()
     })
 }
@@ -267,22 +212,20 @@ fn check_engine(spec: &TuneSpec, theta: &[f64]) -> Result<(), String> {
 /// The trajectory line of a pair: its iteration, theta+'s points, `r`,
 /// `theta` as it will be sent, and any fault.
 fn trajectory_line(spec: &TuneSpec, job: &PairJob, pair: &Pair, state: &State) -> String {
-    let r = pair.r();
+    let (plus, minus) = pair.halves();
     let mut line = format!(
         "iteration {}/{}: {:+} ({}-{})",
         job.iteration + 1,
         spec.iterations,
-        r,
-        points(r + 2),
-        points(2 - r)
+        pair.r(),
+        points(plus),
+        points(minus)
     );
     for (p, t) in spec.params.iter().zip(&state.theta) {
         line += &format!(" {}={}", p.name, p.spin(*t));
     }
-    for g in &pair.games {
-        if let Termination::Fault { .. } = g.termination {
-            line += &format!(" [{}]", g.termination);
-        }
+    for fault in pair.faults() {
+        line += &format!(" [{fault}]");
     }
     line
 }
@@ -381,7 +324,7 @@ fn tune(
         spsa,
         state,
         spec.games.concurrency,
-        |job| play_pair(spec, book, job),
+        |job| pair::play(&spec.games, &spec.params, book, job),
         |job, pair, state| {
             println!("{}", trajectory_line(spec, job, pair, state));
             if let Some(r) = recorder.as_deref_mut() {

@@ -1,5 +1,7 @@
 //! Tuning an engine's UCI options: the SPSA method (`spsa`) and `autotest
-//! tune`, which runs it by self-play through the referee (`command`).
+//! tune`, which runs it by self-play or against an opponent through the
+//! referee (`command`, `pair`).
 
 pub mod command;
+pub mod pair;
 pub mod spsa;

@@ -73,6 +73,7 @@ fn searched_leaves_land_on_two_threads() {
     let params = Params {
         mcts_ab: 2,
         mcts_pv_prior: 50,
+        mcts_ab_visits: 0,
         ..Params::default()
     };
     let mut kept = None;

@@ -19,6 +19,7 @@ use super::mcts;
 use super::pvs::order::Order;
 use super::pvs::think;
 use super::time::SearchLimits;
+use super::params::TableSize;
 use super::{Params, Root, Shared};
 use crate::rules::fen;
 use crate::rules::moves::Move;
@@ -85,6 +86,7 @@ pub fn run(depth: u32, params: Params, hash_mb: usize, ways: usize) -> Vec<Line>
             let root = Root::new(board);
             shared.tt.clear();
             shared.stop.store(false, Ordering::Relaxed);
+            shared.tt.clear();
             let mut order = [Order::default()];
             let answer = think(&root, &limits, params, &shared, &mut order, |_, _, _| {});
             Line {
@@ -132,6 +134,7 @@ pub fn run_bestfirst(
             let root = Root::new(fen::parse(text).expect("bench positions parse"));
             shared.tt.clear();
             shared.stop.store(false, Ordering::Relaxed);
+            shared.tt.clear();
             let mut order = Order::default();
             let out = bestfirst::think(
                 &root,
@@ -175,8 +178,10 @@ pub struct MctsLine {
 /// Searches every position of `POSITIONS` by MCTS, `playouts` each, one
 /// thread and a fresh tree of at most `tree_mb` MB each.
 pub fn run_mcts(playouts: u64, params: Params, tree_mb: usize) -> Vec<MctsLine> {
-    // The table is not MCTS's: the smallest one will do.
-    let shared = Shared::new(1, 1);
+    // The table serves the nodes' searches (`mcts_ab`): the engine's
+    // default size, cleared for each position as the tree is.
+    let table = TableSize::default();
+    let shared = Shared::new(table.hash_mb, table.ways);
     let limits = SearchLimits {
         nodes: Some(playouts),
         ..SearchLimits::default()
@@ -190,6 +195,7 @@ pub fn run_mcts(playouts: u64, params: Params, tree_mb: usize) -> Vec<MctsLine> 
         .map(|&text| {
             let root = Root::new(fen::parse(text).expect("bench positions parse"));
             shared.stop.store(false, Ordering::Relaxed);
+            shared.tt.clear();
             let fresh = &mut None;
             let out = mcts::think_within(
                 &root,

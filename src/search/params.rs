@@ -195,7 +195,7 @@ pub const PARAMS: &[Declaration<Params>] = &[
     ),
     Declaration::spin(
         "mcts_ab",
-        0,
+        4,
         0,
         8,
         number_field!(mcts_ab),
@@ -203,7 +203,7 @@ pub const PARAMS: &[Declaration<Params>] = &[
     ),
     Declaration::spin(
         "mcts_pv_prior",
-        0,
+        50,
         0,
         100,
         number_field!(mcts_pv_prior),
@@ -211,7 +211,7 @@ pub const PARAMS: &[Declaration<Params>] = &[
     ),
     Declaration::spin(
         "mcts_ab_visits",
-        0,
+        64,
         0,
         1_000_000,
         number_field!(mcts_ab_visits),

@@ -65,6 +65,7 @@ fn with(mcts_settle: u32, mcts_ab: u32, mcts_pv_prior: u32) -> Params {
         mcts_settle,
         mcts_ab,
         mcts_pv_prior,
+        mcts_ab_visits: 0,
         ..Params::default()
     }
 }

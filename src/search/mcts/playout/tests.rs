@@ -75,6 +75,7 @@ fn a_leaf_is_valued_by_a_pvs_and_its_best_move_is_tried_first() {
     let params = Params {
         mcts_ab: 2,
         mcts_pv_prior: 60,
+        mcts_ab_visits: 0,
         ..Params::default()
     };
     let shared = Shared::new(16, 4);

@@ -16,10 +16,10 @@
 
 use super::bestfirst;
 use super::mcts;
+use super::params::TableSize;
 use super::pvs::order::Order;
 use super::pvs::think;
 use super::time::SearchLimits;
-use super::params::TableSize;
 use super::{Params, Root, Shared};
 use crate::rules::fen;
 use crate::rules::moves::Move;
@@ -29,8 +29,8 @@ use std::time::Duration;
 pub const DEFAULT_DEPTH: u32 = 6;
 
 /// Playouts of each position under MCTS: a few seconds for the whole set
-/// (the tactical positions are proven sooner).
-pub const DEFAULT_PLAYOUTS: u64 = 50_000;
+/// with the nodes' searches (the tactical positions are proven sooner).
+pub const DEFAULT_PLAYOUTS: u64 = 10_000;
 
 /// Start, early and late middlegames and endgames from the reference set,
 /// and tactical positions (a King zap in one, or forced in three).

@@ -45,12 +45,13 @@ pub struct Params {
     /// MCTS: the plies of zaps a leaf's value looks at (0: the evaluation
     /// alone; see `mcts::playout`).
     pub mcts_settle: u32,
-    /// MCTS, k > 0: each new leaf valued by our PVS, k − 1 plies and its
-    /// quiescence, on the shared table (see `mcts::leaf`); 0: by the
-    /// evaluation (and `mcts_settle`).
+    /// MCTS, k > 0: the searches of nodes (`mcts_ab_visits`) or of each
+    /// new leaf, our PVS of k − 1 plies and its quiescence, on the shared
+    /// table (see `mcts::leaf`); 0: none, leaves valued by the evaluation
+    /// (and `mcts_settle`).
     pub mcts_ab: u32,
-    /// MCTS with `mcts_ab`: the percentage of a new node's priors given to
-    /// its leaf search's best move (see `mcts::leaf`).
+    /// MCTS with `mcts_ab`: the percentage of a searched node's priors
+    /// given to its search's best move (see `mcts::leaf`).
     pub mcts_pv_prior: u32,
     /// MCTS with `mcts_ab`, N > 1: new leaves are valued by the evaluation,
     /// and a node's position is searched once, when N playouts have
@@ -199,7 +200,7 @@ pub const PARAMS: &[Declaration<Params>] = &[
         0,
         8,
         number_field!(mcts_ab),
-        "MCTS: value each new leaf by a PVS of N-1 plies and its quiescence (0: the evaluation)",
+        "MCTS: the nodes' (or leaves') searches, a PVS of N-1 plies and its quiescence (0: none)",
     ),
     Declaration::spin(
         "mcts_pv_prior",
@@ -207,7 +208,7 @@ pub const PARAMS: &[Declaration<Params>] = &[
         0,
         100,
         number_field!(mcts_pv_prior),
-        "MCTS with mcts_ab: percent of a new node's priors given to its search's best move",
+        "MCTS with mcts_ab: percent of a searched node's priors given to its search's best move",
     ),
     Declaration::spin(
         "mcts_ab_visits",
@@ -215,7 +216,7 @@ pub const PARAMS: &[Declaration<Params>] = &[
         0,
         1_000_000,
         number_field!(mcts_ab_visits),
-        "MCTS with mcts_ab: search a node once N playouts passed through it, not each new leaf (0, 1: each leaf)",
+        "MCTS with mcts_ab: search a node once N playouts passed through it (0, 1: value each new leaf by the search)",
     ),
     Declaration::spin(
         "mcts_cpuct",

@@ -308,7 +308,7 @@ EOF
   local common="option.check_rep=true option.threads=2"
   local status=0
   # A gauntlet: a plays half the games against b, half against c, the
-  # Monte-Carlo search streamed on two threads with a 16 MB tree. a's two
+  # Monte-Carlo search tree-parallel on two threads with a 16 MB tree. a's two
   # threads share the tree (the split search), b's race through it (Lazy SMP).
   "$autotest" -tournament gauntlet \
     -engine cmd="$wrapper" name=a depth=$depth_a nodes=150000 $common option.hash=1 option.tt_ways=2 option.split_depth=2 \

@@ -48,8 +48,13 @@ impl<'a> LeafSearch<'a> {
         if params.mcts_ab == 0 {
             return None;
         }
+        // `check_rep` stays with the tree: its full scan of the table at
+        // each iteration's end would cost a leaf search several times
+        // over, and PVS's own games check the worker.
         let leaf_params = Params {
             multipv: 1,
+            #[cfg(feature = "debug-commands")]
+            check_rep: false,
             ..params
         };
         let worker = Worker::new(root, leaf_params, shared, order, clock, None, true);

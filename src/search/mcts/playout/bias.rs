@@ -11,6 +11,7 @@
 //! `cargo test --release --lib mcts::playout::bias -- --include-ignored
 //! --nocapture` prints the figures; BENCHMARKS.md has them.
 
+use super::tests::fresh;
 use super::*;
 use crate::rules::fen;
 use crate::search::bench::POSITIONS;
@@ -25,15 +26,7 @@ fn second_minus_first(params: Params, positions: usize, playouts: usize) -> (f64
     for text in &POSITIONS[..positions] {
         let root = Root::new(fen::parse(text).unwrap());
         let mut order = Order::default();
-        let mut s = Search::new(
-            &root,
-            params,
-            &shared,
-            64 << 20,
-            None,
-            &mut order,
-            Plan::unbounded(),
-        );
+        let mut s = fresh(&root, params, &shared, &mut order);
         let mut first = std::collections::HashMap::new();
         for _ in 0..playouts {
             if s.tree.solve(ROOT).is_some() {
@@ -110,15 +103,7 @@ fn tree_positions(params: Params, shared: &Shared) -> Vec<Root> {
     for text in POSITIONS {
         let root = Root::new(fen::parse(text).unwrap());
         let mut order = Order::default();
-        let mut s = Search::new(
-            &root,
-            params,
-            shared,
-            64 << 20,
-            None,
-            &mut order,
-            Plan::unbounded(),
-        );
+        let mut s = fresh(&root, params, shared, &mut order);
         for i in 0..400 {
             if s.tree.solve(ROOT).is_some() {
                 break;

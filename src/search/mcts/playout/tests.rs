@@ -6,6 +6,24 @@ use super::*;
 use crate::rules::fen;
 use crate::rules::game::Game;
 
+/// A search of `root` over a new 64 MB tree, without a clock.
+pub(super) fn fresh<'a>(
+    root: &Root,
+    params: Params,
+    shared: &'a Shared,
+    order: &'a mut Order,
+) -> Search<'a> {
+    Search::new(
+        root,
+        params,
+        shared,
+        64 << 20,
+        None,
+        order,
+        Plan::unbounded(),
+    )
+}
+
 /// [`Walker::settle`] without alpha-beta: the oracle of its pruning.
 fn settle_plain(w: &mut Walker, depth: u32) -> i32 {
     let stand = w.static_cp();
@@ -80,23 +98,15 @@ fn a_leaf_is_valued_by_a_pvs_and_its_best_move_is_tried_first() {
     };
     let shared = Shared::new(16, 4);
     let mut order = Order::default();
-    let mut s = Search::new(
-        &root,
-        params,
-        &shared,
-        64 << 20,
-        None,
-        &mut order,
-        Plan::unbounded(),
-    );
+    let mut s = fresh(&root, params, &shared, &mut order);
     s.playout();
     let &(_, e) = s.path.last().unwrap();
     let edge = s.tree.edges[e];
     let child = edge.child().expect("the playout made a node");
     let mut leaf = Game::new(root.board.clone());
     leaf.play(edge.mv).unwrap();
-    let fresh = crate::search::pvs::search_depth(&Root::from_game(&leaf), 1, params, 16, 4);
-    let it = fresh.last.unwrap();
+    let pvs = crate::search::pvs::search_depth(&Root::from_game(&leaf), 1, params, 16, 4);
+    let it = pvs.last.unwrap();
     assert!(
         (edge.w - (1.0 - expected(it.score))).abs() < 1e-9,
         "{} {}",
@@ -117,15 +127,7 @@ fn a_leaf_is_valued_by_a_pvs_and_its_best_move_is_tried_first() {
     };
     let mut order = Order::default();
     let shared = Shared::new(16, 4);
-    let mut s = Search::new(
-        &root,
-        plain,
-        &shared,
-        64 << 20,
-        None,
-        &mut order,
-        Plan::unbounded(),
-    );
+    let mut s = fresh(&root, plain, &shared, &mut order);
     s.playout();
     let policy = &s.tree.edges[s.tree.range(child)];
     let alone = policy.iter().find(|c| c.mv == best.mv).unwrap().prior;
@@ -155,30 +157,14 @@ fn a_node_is_searched_once_it_has_earned_its_visits() {
     };
     let shared = Shared::new(16, 4);
     let (mut order, mut plain_order) = (Order::default(), Order::default());
-    let mut s = Search::new(
-        &root,
-        params,
-        &shared,
-        64 << 20,
-        None,
-        &mut order,
-        Plan::unbounded(),
-    );
-    let mut p = Search::new(
-        &root,
-        plain,
-        &shared,
-        64 << 20,
-        None,
-        &mut plain_order,
-        Plan::unbounded(),
-    );
+    let mut s = fresh(&root, params, &shared, &mut order);
+    let mut p = fresh(&root, plain, &shared, &mut plain_order);
     let prior = |s: &Search, mv| {
         let edges = &s.tree.edges[s.tree.range(ROOT)];
         edges.iter().find(|e| e.mv == mv).unwrap().prior
     };
-    let fresh = crate::search::pvs::search_depth(&root, 1, params, 16, 4);
-    let best = *fresh.last.unwrap().pv.first().unwrap();
+    let pvs = crate::search::pvs::search_depth(&root, 1, params, 16, 4);
+    let best = *pvs.last.unwrap().pv.first().unwrap();
     for _ in 0..4 {
         s.playout();
         p.playout();

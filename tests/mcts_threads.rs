@@ -120,11 +120,11 @@ fn nodes_that_earned_their_visits_are_searched_on_two_threads() {
     let kept = kept.unwrap();
     let tree = kept.tree();
     assert_eq!(tree.check_rep(), Ok(()));
-    let searched = tree.nodes.iter().filter(|n| n.searched).count();
+    let searched = tree.nodes.iter().filter(|n| n.searches > 0).count();
     assert!(searched > 20, "{searched} nodes searched");
     for (i, n) in tree.nodes.iter().enumerate() {
-        assert!(n.searched || n.visits < at + 2, "node {i}: {n:?}");
-        assert!(!n.searched || n.visits >= at, "node {i}: {n:?}");
+        assert!(n.searches == 1 || n.visits < at + 2, "node {i}: {n:?}");
+        assert!(n.searches == 0 || n.visits >= at, "node {i}: {n:?}");
     }
 }
 

@@ -58,8 +58,30 @@ pub struct Params {
     /// passed through it, its best move given `mcts_pv_prior` of the
     /// node's priors (0 or 1: every new leaf searched).
     pub mcts_ab_visits: u32,
-    /// MCTS: PUCT's exploration constant, in hundredths.
+    /// MCTS with `mcts_ab_visits`, in hundredths, g > 100: a searched
+    /// node is searched again, a ply deeper each time, whenever its visits
+    /// have grown g/100-fold (0 to 100: once).
+    pub mcts_ab_grow: u32,
+    /// MCTS with `mcts_ab_visits`: the percentage of a searched node's
+    /// mean (its edge's, and so its ancestors') replaced by its search's
+    /// score (see `mcts::tree::Tree::revalue`; 0: the search gives only
+    /// its best move's prior).
+    pub mcts_ab_value: u32,
+    /// MCTS with `mcts_ab`: a new leaf's evaluation is kept within what
+    /// the shared table holds of its position from the nodes' searches
+    /// (see `mcts::playout::Walker::leaf_value`).
+    pub mcts_tt_leaf: bool,
+    /// MCTS: PUCT's exploration constant, in hundredths…
     pub mcts_cpuct: u32,
+    /// …and its growth, in hundredths, each time a node's visits pass
+    /// another e-fold of `mcts_cpuct_base` (see `mcts::tree::Puct`; 0:
+    /// constant).
+    pub mcts_cpuct_growth: u32,
+    pub mcts_cpuct_base: u32,
+    /// MCTS: the priors' temperature, in hundredths: each prior is raised
+    /// to 100/T and the node's renormalised (100: as the policy gives
+    /// them; above, flatter).
+    pub mcts_policy_temp: u32,
     /// MCTS: first-play urgency's reduction below the node's mean, in
     /// hundredths of an expected result (see `mcts::tree::Puct`).
     pub mcts_fpu: u32,
@@ -219,12 +241,58 @@ pub const PARAMS: &[Declaration<Params>] = &[
         "MCTS with mcts_ab: search a node once N playouts passed through it (0, 1: value each new leaf by the search)",
     ),
     Declaration::spin(
+        "mcts_ab_grow",
+        0,
+        0,
+        10_000,
+        number_field!(mcts_ab_grow),
+        "MCTS with mcts_ab_visits: search a node again, a ply deeper, each time its visits grow N/100-fold (0 to 100: once)",
+    ),
+    Declaration::spin(
+        "mcts_ab_value",
+        0,
+        0,
+        100,
+        number_field!(mcts_ab_value),
+        "MCTS with mcts_ab_visits: percent of a searched node's mean replaced by its search's score",
+    ),
+    Declaration::spin(
         "mcts_cpuct",
         150,
         1,
         10_000,
         number_field!(mcts_cpuct),
         "MCTS: PUCT's exploration constant, in hundredths",
+    ),
+    Declaration::check(
+        "mcts_tt_leaf",
+        false,
+        bool_field!(mcts_tt_leaf),
+        "MCTS with mcts_ab: a new leaf's evaluation kept within the table's score of it from the nodes' searches",
+    ),
+    Declaration::spin(
+        "mcts_cpuct_growth",
+        0,
+        0,
+        10_000,
+        number_field!(mcts_cpuct_growth),
+        "MCTS: PUCT's constant grows by N hundredths each time a node's visits pass another e-fold of mcts_cpuct_base",
+    ),
+    Declaration::spin(
+        "mcts_cpuct_base",
+        1000,
+        1,
+        10_000_000,
+        number_field!(mcts_cpuct_base),
+        "MCTS: the visits past which PUCT's constant grows (mcts_cpuct_growth)",
+    ),
+    Declaration::spin(
+        "mcts_policy_temp",
+        100,
+        10,
+        1000,
+        number_field!(mcts_policy_temp),
+        "MCTS: the priors' temperature in hundredths: each prior raised to 100/N, renormalised",
     ),
     Declaration::spin(
         "mcts_fpu",
@@ -307,7 +375,13 @@ impl Default for Params {
             mcts_ab: 0,
             mcts_pv_prior: 0,
             mcts_ab_visits: 0,
+            mcts_ab_grow: 0,
+            mcts_ab_value: 0,
             mcts_cpuct: 0,
+            mcts_tt_leaf: false,
+            mcts_cpuct_growth: 0,
+            mcts_cpuct_base: 0,
+            mcts_policy_temp: 0,
             mcts_fpu: 0,
             mcts_policy: false,
             bf_stop: 0,
@@ -364,6 +438,16 @@ impl Params {
     /// `mcts_pv_prior` as a share of 1.
     pub fn pv_prior(&self) -> f32 {
         self.mcts_pv_prior.min(100) as f32 / 100.0
+    }
+
+    /// `mcts_ab_grow` as a factor.
+    pub fn ab_grow(&self) -> f64 {
+        f64::from(self.mcts_ab_grow) / 100.0
+    }
+
+    /// `mcts_ab_value` as a share of 1.
+    pub fn ab_value(&self) -> f64 {
+        f64::from(self.mcts_ab_value.min(100)) / 100.0
     }
 
     /// With `mcts_ab`, the visits at which a node is searched, or none

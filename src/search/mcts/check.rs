@@ -64,7 +64,7 @@ impl Tree {
                 self.nodes.len()
             ))?;
             // A playout ends at a proven edge: its node's visits stop there.
-            let visits_agree = match edge.proof {
+            let visits_agree = match edge.proof() {
                 Some(_) => c.visits <= edge.visits,
                 None => c.visits == edge.visits,
             };
@@ -76,10 +76,11 @@ impl Tree {
             })?;
             let kind = |p: Option<Proof>| p.as_ref().map(std::mem::discriminant);
             let solved = self.solve(child);
-            ensure(kind(edge.proof) == kind(solved), || {
+            ensure(kind(edge.proof()) == kind(solved), || {
                 format!(
                     "node {node} edge {}: proof {:?}, its node proves {solved:?}",
-                    edge.mv, edge.proof
+                    edge.mv,
+                    edge.proof()
                 )
             })?;
         }
@@ -193,7 +194,7 @@ mod tests {
             .unwrap_err()
             .contains("1 visits, its node 1 2"));
         let mut t = small();
-        t.edges[0].proof = Some(Proof::Draw);
+        t.edges[0].set_proof(Some(Proof::Draw));
         assert!(t
             .check_rep()
             .unwrap_err()

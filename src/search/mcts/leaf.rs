@@ -66,11 +66,12 @@ impl<'a> LeafSearch<'a> {
     }
 
     /// The score for the side to move of `board` and its best move (none
-    /// if it stands pat), searched with `keys` the positions before it,
-    /// `plies_since_zap` and the move that led to it; none if a `stop`
-    /// ended the search first.
+    /// if it stands pat), searched `deeper` plies beyond `mcts_ab` − 1
+    /// with `keys` the positions before it, `plies_since_zap` and the
+    /// move that led to it; none if a `stop` ended the search first.
     pub fn score(
         &mut self,
+        deeper: u32,
         board: &Board,
         keys: &[u64],
         plies_since_zap: u32,
@@ -83,7 +84,7 @@ impl<'a> LeafSearch<'a> {
         self.root.plies_since_zap = plies_since_zap;
         self.root.last_move = last_move;
         self.worker.reset(&self.root, root_side);
-        let it = self.worker.iterate(self.depth)?;
+        let it = self.worker.iterate(self.depth + deeper)?;
         Some((it.score, it.pv.first().copied()))
     }
 }
@@ -116,7 +117,10 @@ mod tests {
         let mut order = Order::default();
         let clock = Plan::new(&out, Instant::now());
         let mut leaf = LeafSearch::new(&root, params, &shared, &mut order, clock).unwrap();
-        assert_eq!(leaf.score(&root.board, &root.history, 0, None, side), None);
+        assert_eq!(
+            leaf.score(0, &root.board, &root.history, 0, None, side),
+            None
+        );
         assert!(shared.stop.load(Ordering::Relaxed));
 
         let shallow = Params {
@@ -128,7 +132,7 @@ mod tests {
         let clock = Plan::unbounded();
         let mut leaf = LeafSearch::new(&root, shallow, &shared, &mut order, clock).unwrap();
         assert!(leaf
-            .score(&root.board, &root.history, 0, None, side)
+            .score(0, &root.board, &root.history, 0, None, side)
             .is_some());
     }
 }

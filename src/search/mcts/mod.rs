@@ -23,10 +23,12 @@
 //! (`reuse`).
 
 mod check;
+mod edge;
 mod leaf;
 mod parallel;
 mod playout;
 pub mod prior;
+mod puct;
 mod reuse;
 pub mod tree;
 pub mod value;
@@ -260,7 +262,7 @@ fn iteration(tree: &Tree, depth: u32, multipv: usize, playouts: u64) -> Iteratio
         .map(|e| {
             let edge = tree.edges[e];
             Line {
-                score: score(edge.proof, edge.q()),
+                score: score(edge.proof(), edge.q()),
                 pv: tree.line_from(e),
                 visits: Some(Visits {
                     edge: u64::from(edge.visits),

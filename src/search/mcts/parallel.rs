@@ -52,12 +52,22 @@ enum Found {
 
 /// One walk from the root: its (node, edge) steps, the moves they play,
 /// where it ends, and the node on the way due its search
-/// (`mcts_ab_visits`) with the plies from the root to it.
+/// (`mcts_ab_visits`).
 struct Walk {
     path: Path,
     moves: Vec<Move>,
     found: Found,
-    due: Option<(usize, u32)>,
+    due: Option<Due>,
+}
+
+/// A node due its search: the plies from the root to it (its path is
+/// the walk's first `plies` steps), and the plies its search goes deeper
+/// than the first.
+#[derive(Clone, Copy)]
+struct Due {
+    plies: usize,
+    node: u32,
+    deeper: u32,
 }
 
 /// What the position at a walk's end becomes.
@@ -145,7 +155,9 @@ fn search(work: &Work, shares: &Shares) {
     let mut order = Order::default();
     let mut walker = Walker::new(work.root, work.params, work.shared, &mut order, work.clock);
     let mut edges = Vec::new();
-    let (ab_visits, share) = (work.params.ab_visits(), work.params.pv_prior());
+    let p = work.params;
+    let (ab_visits, grow) = (p.ab_visits(), p.ab_grow());
+    let (pv_prior, ab_value) = (p.pv_prior(), p.ab_value());
     while !shares.halt.load(Ordering::Relaxed) {
         let (walk, full) = {
             let mut t = shares.lock();
@@ -155,7 +167,7 @@ fn search(work: &Work, shares: &Shares) {
             if over || enough(shares.limits, started, depth) {
                 break;
             }
-            let walk = walk(&mut t, ab_visits);
+            let walk = walk(&mut t, ab_visits, grow);
             if !matches!(walk.found, Found::Collision) {
                 shares.started.fetch_add(1, Ordering::Relaxed);
                 shares
@@ -164,10 +176,14 @@ fn search(work: &Work, shares: &Shares) {
             }
             (walk, t.full())
         };
-        let lead = walk.due.and_then(|(plies, node)| {
-            let best = searched_move(&mut walker, &walk.moves[..plies]);
-            best.map(|mv| (node, mv))
-        });
+        let search = walk
+            .due
+            .and_then(|d| Some((d, search_at(&mut walker, &walk.moves[..d.plies], d.deeper)?)));
+        let searched = |t: &mut Tree, path: &Path| {
+            if let Some((d, found)) = search {
+                playout::searched(t, &path[..d.plies], d.node, found, pv_prior, ab_value);
+            }
+        };
         let Walk {
             path, moves, found, ..
         } = walk;
@@ -177,9 +193,7 @@ fn search(work: &Work, shares: &Shares) {
             Found::Collision => {
                 let mut t = shares.lock();
                 t.release(&path);
-                if let Some((node, mv)) = lead {
-                    t.lead(node, mv, share);
-                }
+                searched(&mut t, &path);
                 drop(t);
                 // The other thread is valuing the position: a walk at
                 // once would most likely collide again.
@@ -188,9 +202,7 @@ fn search(work: &Work, shares: &Shares) {
             }
         };
         let mut t = shares.lock();
-        if let Some((node, mv)) = lead {
-            t.lead(node, mv, share);
-        }
+        searched(&mut t, &path);
         land(&mut t, &path, value, grown, work.params.check_rep);
         shares.done.fetch_add(1, Ordering::Relaxed);
         if t.solve(ROOT).is_some() {
@@ -203,19 +215,23 @@ fn search(work: &Work, shares: &Shares) {
 /// One walk from the root by PUCT, each edge taken counted in flight, to a
 /// position new to the tree (marked as on its way), a proven edge, or one
 /// already on its way; the first node on the way due its search at
-/// `ab_visits` is marked searched and named.
-fn walk(t: &mut Tree, ab_visits: Option<u32>) -> Walk {
+/// `ab_visits` (and `grow`) is counted searched and named.
+fn walk(t: &mut Tree, ab_visits: Option<u32>, grow: f64) -> Walk {
     let (mut path, mut moves, mut due) = (Vec::new(), Vec::new(), None);
     let mut node = ROOT;
     loop {
-        if due.is_none() && t.due(node, ab_visits) {
-            due = Some((moves.len(), node));
+        if due.is_none() {
+            due = t.due(node, ab_visits, grow).map(|deeper| Due {
+                plies: moves.len(),
+                node,
+                deeper,
+            });
         }
         let e = t.select(node);
         t.edges[e].in_flight += 1;
         path.push((node, e));
         let edge = t.edges[e];
-        let found = if let Some(p) = edge.proof {
+        let found = if let Some(p) = edge.proof() {
             Found::Proven(p.value())
         } else {
             moves.push(edge.mv);
@@ -240,14 +256,15 @@ fn walk(t: &mut Tree, ab_visits: Option<u32>) -> Walk {
     }
 }
 
-/// The leaf search's best move in the position `moves` from the root.
-fn searched_move(walker: &mut Walker, moves: &[Move]) -> Option<Move> {
+/// The leaf search's score and best move in the position `moves` from
+/// the root, `deeper` plies beyond its first search's.
+fn search_at(walker: &mut Walker, moves: &[Move], deeper: u32) -> Option<(i32, Option<Move>)> {
     for &m in moves {
         walker.play(m);
     }
-    let best = walker.searched_move();
+    let found = walker.search(deeper);
     walker.rewind();
-    best
+    found
 }
 
 /// The value, for its mover, of the position `moves` from the root, and
@@ -286,7 +303,7 @@ fn land(t: &mut Tree, path: &Path, value: f64, grown: Grown, check_rep: bool) {
         Grown::Leaf => t.edges[e].child = NONE,
         Grown::Draw => {
             t.edges[e].child = NONE;
-            t.edges[e].proof = Some(Proof::Draw);
+            t.edges[e].set_proof(Some(Proof::Draw));
         }
         Grown::Nothing => {}
     }

@@ -28,6 +28,7 @@ use crate::search::pvs::order::Order;
 use crate::search::root::Root;
 use crate::search::shared::Shared;
 use crate::search::time::Plan;
+use crate::search::tt::{from_tt, Bound, Table};
 use crate::search::Params;
 
 /// The board at the end of the current path, with what the draws, the Ko
@@ -52,6 +53,8 @@ pub struct Walker<'a> {
     scores: Vec<f64>,
     /// The priors' policy (`mcts_policy`); none: the plain heuristic.
     policy: Option<&'a Policy>,
+    /// The priors' temperature (`mcts_policy_temp`).
+    temperature: f64,
     /// The move that led to the root, if the game has one.
     root_move: Option<Move>,
     root_side: Color,
@@ -60,6 +63,9 @@ pub struct Walker<'a> {
     leaf: Option<LeafSearch<'a>>,
     /// Whether each new leaf is valued by `leaf` (not with `mcts_ab_visits`).
     search_leaves: bool,
+    /// With `mcts_tt_leaf`, the table whose scores bound a new leaf's
+    /// evaluation.
+    table: Option<&'a Table>,
 }
 
 impl<'a> Walker<'a> {
@@ -92,10 +98,12 @@ impl<'a> Walker<'a> {
             scratch: Vec::new(),
             scores: Vec::new(),
             policy: params.mcts_policy.then_some(&*shared.policy),
+            temperature: f64::from(params.mcts_policy_temp.max(1)) / 100.0,
             root_move: root.last_move,
             root_side: root.board.side(),
             leaf: LeafSearch::new(root, params, shared, order, clock),
             search_leaves: params.mcts_ab > 0 && params.ab_visits().is_none(),
+            table: (params.mcts_tt_leaf && params.mcts_ab > 0).then_some(&shared.tt),
         }
     }
 
@@ -132,7 +140,8 @@ impl<'a> Walker<'a> {
             !(repetition::may_break_ko(c.touched, c.victim.is_some(), last)
                 && self.undoes_last(c.mv))
         });
-        prior::priors(self.policy, &self.board, &scratch, &mut self.scores);
+        let t = self.temperature;
+        prior::priors(self.policy, &self.board, &scratch, t, &mut self.scores);
         for (c, &p) in scratch.iter().zip(&self.scores) {
             let (m, victim) = (c.mv, c.victim.map(|(_, v)| v));
             let proof = victim.filter(|v| v.is_king()).map(|v| {
@@ -218,37 +227,52 @@ impl<'a> Walker<'a> {
     /// `leaf`), the search's best move given `pv_prior` of the priors;
     /// else the evaluation's (`settle` 0), or once the lasers have
     /// settled, the score of [`Walker::settle`]: the evaluation does not
-    /// see a shot about to be fired. A search a `stop` cut short falls
-    /// back to the evaluation.
+    /// see a shot about to be fired; either kept within the table's
+    /// score of the position (`mcts_tt_leaf`, see [`Walker::bounded`]).
+    /// A search a `stop` cut short falls back to the evaluation.
     pub fn leaf_value(&mut self, edges: &mut [Edge], settle: u32, pv_prior: f32) -> f64 {
         if !self.search_leaves {
-            return expected(self.settle(-KING_ZAP_CP, KING_ZAP_CP, settle));
+            let cp = self.settle(-KING_ZAP_CP, KING_ZAP_CP, settle);
+            return expected(self.bounded(cp));
         }
-        let Some((cp, best)) = self.search() else {
+        let Some((cp, best)) = self.search(0) else {
             return expected(self.static_cp());
         };
         if let Some(best) = best.filter(|_| pv_prior > 0.0) {
             for e in edges.iter_mut() {
                 let pv = if e.mv == best { pv_prior } else { 0.0 };
-                e.prior = (1.0 - pv_prior) * e.prior + pv;
+                e.set_prior((1.0 - pv_prior) * e.prior() + pv);
             }
         }
         expected(cp)
     }
 
-    /// The leaf search's score for the side to move and its best move;
-    /// none without `mcts_ab` or after a `stop`.
-    fn search(&mut self) -> Option<(i32, Option<Move>)> {
+    /// `cp` kept within what the table holds of the current position, if
+    /// a node's search stored it a ply deep or more: its score if exact,
+    /// else no lower than a lower bound and no higher than an upper one.
+    /// The nodes' searches go through the positions the tree grows into
+    /// next, and know them better than the evaluation.
+    fn bounded(&self, cp: i32) -> i32 {
+        let entry = self.table.and_then(|t| t.probe(self.board.key()));
+        let Some(e) = entry.filter(|e| e.depth >= 1) else {
+            return cp;
+        };
+        let score = from_tt(i32::from(e.score), 0);
+        match e.bound {
+            Bound::Exact => score,
+            Bound::Lower => cp.max(score),
+            Bound::Upper => cp.min(score),
+        }
+    }
+
+    /// The leaf search's score for the side to move and its best move,
+    /// searched `deeper` plies beyond `mcts_ab` − 1; none without
+    /// `mcts_ab` or after a `stop`.
+    pub fn search(&mut self, deeper: u32) -> Option<(i32, Option<Move>)> {
         let last = self.played.last().map(|&(m, _)| m).or(self.root_move);
         let clock = self.clock();
         let leaf = self.leaf.as_mut()?;
-        leaf.score(&self.board, &self.keys, clock, last, self.root_side)
-    }
-
-    /// The leaf search's best move from the current position, if it finds
-    /// one (`mcts_ab_visits`).
-    pub fn searched_move(&mut self) -> Option<Move> {
-        self.search()?.1
+        leaf.score(deeper, &self.board, &self.keys, clock, last, self.root_side)
     }
 
     /// The current position, new to the tree: its value for the mover
@@ -276,54 +300,6 @@ impl<'a> Walker<'a> {
         let value = 1.0 - self.leaf_value(edges, settle, pv_prior);
         (value, if full { Grown::Leaf } else { Grown::Node })
     }
-
-    /// A search of zaps only, `depth` plies at most, alpha-beta between
-    /// `alpha` and `beta` (fail-soft): the side to move takes the
-    /// evaluation's score (standing pat) or the best of its moves that zap
-    /// an enemy piece, each answered the same way; zapping the enemy King
-    /// is [`KING_ZAP_CP`]. Zaps never break the Ko rule, and a draw by
-    /// repetition needs a position without a zap, so neither is looked at.
-    fn settle(&mut self, mut alpha: i32, beta: i32, depth: u32) -> i32 {
-        let mut best = self.static_cp();
-        if depth == 0 || best >= beta {
-            return best;
-        }
-        alpha = alpha.max(best);
-        let Some(zaps) = self.zaps() else {
-            return KING_ZAP_CP;
-        };
-        for m in zaps {
-            self.play(m);
-            let v = -self.settle(-beta, -alpha, depth - 1);
-            self.undo();
-            if v > best {
-                best = v;
-                alpha = alpha.max(v);
-                if v >= beta {
-                    break;
-                }
-            }
-        }
-        best
-    }
-
-    /// The moves whose shot zaps an enemy piece, or `None` if one zaps the
-    /// enemy King.
-    fn zaps(&self) -> Option<Vec<Move>> {
-        let board = &self.board;
-        let side = board.side();
-        let shots = Shots::new(board);
-        let (mut zaps, mut king) = (Vec::new(), false);
-        for_each_move(board.pieces(side), board.pieces(side.opp()), |m, fp| {
-            if let Some((_, victim)) = shots.victim(board, m, fp.touched) {
-                if victim.color() != side {
-                    king |= victim.is_king();
-                    zaps.push(m);
-                }
-            }
-        });
-        (!king).then_some(zaps)
-    }
 }
 
 /// What a position new to the tree becomes ([`Walker::arrive`]).
@@ -335,11 +311,6 @@ pub enum Grown {
     /// A proven draw.
     Draw,
 }
-
-/// The score of zapping the enemy King in [`Walker::settle`]: past the
-/// win/draw/loss model's range (its expected result is 1), below the mate
-/// scores.
-const KING_ZAP_CP: i32 = 5000;
 
 /// The tree and the board that walks it.
 pub struct Search<'a> {
@@ -356,8 +327,12 @@ pub struct Search<'a> {
     /// (`mcts_pv_prior`).
     pv_prior: f32,
     /// The visits at which a node's position is searched and its best
-    /// move given `pv_prior` (`mcts_ab_visits`).
+    /// move given `pv_prior` (`mcts_ab_visits`), the growth of its visits
+    /// that searches it again (`mcts_ab_grow`) and the share of its mean
+    /// the search's score replaces (`mcts_ab_value`).
     ab_visits: Option<u32>,
+    ab_grow: f64,
+    ab_value: f64,
     /// The `check_rep` option: check each playout's path.
     #[cfg(feature = "debug-commands")]
     check_rep: bool,
@@ -394,6 +369,8 @@ impl<'a> Search<'a> {
             settle_depth: params.mcts_settle,
             pv_prior: params.pv_prior(),
             ab_visits: params.ab_visits(),
+            ab_grow: params.ab_grow(),
+            ab_value: params.ab_value(),
             #[cfg(feature = "debug-commands")]
             check_rep: params.check_rep,
         }
@@ -404,15 +381,22 @@ impl<'a> Search<'a> {
         self.path.clear();
         let mut node = ROOT;
         let value = loop {
-            if self.tree.due(node, self.ab_visits) {
-                if let Some(best) = self.walker.searched_move() {
-                    self.tree.lead(node, best, self.pv_prior);
+            if let Some(deeper) = self.tree.due(node, self.ab_visits, self.ab_grow) {
+                if let Some(found) = self.walker.search(deeper) {
+                    searched(
+                        &mut self.tree,
+                        &self.path,
+                        node,
+                        found,
+                        self.pv_prior,
+                        self.ab_value,
+                    );
                 }
             }
             let e = self.tree.select(node);
             self.path.push((node, e));
             let edge = self.tree.edges[e];
-            if let Some(p) = edge.proof {
+            if let Some(p) = edge.proof() {
                 break p.value();
             }
             self.walker.play(edge.mv);
@@ -439,7 +423,7 @@ impl<'a> Search<'a> {
         let (settle, pv_prior) = (self.settle_depth, self.pv_prior);
         let (value, grown) = self.walker.arrive(full, settle, pv_prior, &mut self.edges);
         match grown {
-            Grown::Draw => self.tree.edges[e].proof = Some(Proof::Draw),
+            Grown::Draw => self.tree.edges[e].set_proof(Some(Proof::Draw)),
             Grown::Node => {
                 let leaf_visits = self.tree.edges[e].visits;
                 if let Some(child) = self.tree.add(&self.edges, leaf_visits) {
@@ -451,6 +435,31 @@ impl<'a> Search<'a> {
         value
     }
 }
+
+/// What the search of `node`, reached by `path`, `found` (its score for
+/// the side to move and best move) does to the tree: the best move gets
+/// `pv_prior` of the node's priors, and the score replaces `share` of
+/// the node's mean.
+pub fn searched(
+    tree: &mut Tree,
+    path: &[(u32, usize)],
+    node: u32,
+    found: (i32, Option<Move>),
+    pv_prior: f32,
+    share: f64,
+) {
+    let (cp, best) = found;
+    if let Some(best) = best {
+        tree.lead(node, best, pv_prior);
+    }
+    if share > 0.0 {
+        tree.revalue(path, 1.0 - expected(cp), share);
+    }
+}
+
+mod settle;
+
+use settle::KING_ZAP_CP;
 
 #[cfg(test)]
 mod bias;

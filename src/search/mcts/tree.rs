@@ -10,110 +10,16 @@
 //! none is added (`full`). The root is made whatever the budget: every
 //! answer needs its moves.
 
+pub use super::edge::{Edge, Proof, NONE, PENDING};
+pub use super::puct::Puct;
 use crate::rules::moves::Move;
 use std::mem::size_of;
 
-/// No child yet.
-pub const NONE: u32 = u32::MAX;
-/// No child yet, and one on its way: the position is being evaluated for
-/// a playout on another thread (`parallel`).
-pub const PENDING: u32 = u32::MAX - 1;
 /// The root's node.
 pub const ROOT: u32 = 0;
-
-/// PUCT's constants (`mcts_cpuct` and `mcts_fpu`, in hundredths).
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub struct Puct {
-    /// The exploration constant.
-    pub c: f64,
-    /// First-play urgency: an unvisited edge is valued as its node's mean
-    /// value for the side to move, less this; a node nobody has visited
-    /// through (its first playout) counts as even. Below the mean, so that
-    /// moves already known to be good are deepened before every sibling
-    /// has been tried once; the priors then decide which siblings come
-    /// first.
-    pub fpu_reduction: f64,
-}
-
-impl Puct {
-    pub fn of(params: &crate::search::Params) -> Puct {
-        Puct {
-            c: f64::from(params.mcts_cpuct) / 100.0,
-            fpu_reduction: f64::from(params.mcts_fpu) / 100.0,
-        }
-    }
-}
-
-impl Default for Puct {
-    fn default() -> Puct {
-        Puct::of(&crate::search::Params::default())
-    }
-}
-
-/// A proven result, from the view of the side that plays the edge's move;
-/// a King zap with the plies until it, the edge's own move the first.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Proof {
-    Win(u16),
-    Loss(u16),
-    Draw,
-}
-
-impl Proof {
-    /// The exact expected result.
-    pub fn value(self) -> f64 {
-        match self {
-            Proof::Win(_) => 1.0,
-            Proof::Loss(_) => 0.0,
-            Proof::Draw => 0.5,
-        }
-    }
-}
-
-/// A move from a node.
-#[derive(Clone, Copy, Debug)]
-pub struct Edge {
-    pub mv: Move,
-    pub prior: f32,
-    pub visits: u32,
-    /// The sum of the playouts' values through this edge (each 0 to 1,
-    /// the mover's expected result).
-    pub w: f64,
-    pub child: u32,
-    pub proof: Option<Proof>,
-    /// Playouts through this edge still on their way (on other threads):
-    /// selection counts them as visits that lost, so that the playouts in
-    /// flight spread over the tree.
-    pub in_flight: u32,
-}
-
-impl Edge {
-    pub fn new(mv: Move, prior: f32, proof: Option<Proof>) -> Edge {
-        Edge {
-            mv,
-            prior,
-            visits: 0,
-            w: 0.0,
-            child: NONE,
-            proof,
-            in_flight: 0,
-        }
-    }
-
-    /// The child node, if one has been made.
-    pub fn child(&self) -> Option<u32> {
-        (self.child < PENDING).then_some(self.child)
-    }
-
-    /// The mean value for the mover: exact when proven.
-    pub fn q(&self) -> Option<f64> {
-        match self.proof {
-            Some(p) => Some(p.value()),
-            None if self.visits > 0 => Some(self.w / f64::from(self.visits)),
-            None => None,
-        }
-    }
-}
+/// A node is searched at most this many times past its first search
+/// (`mcts_ab_grow`): its last search is this many plies deeper.
+pub const MAX_SEARCHES: u32 = 8;
 
 /// A position of the tree: where its edges are, and the playouts that
 /// passed through it (its creating one included).
@@ -131,8 +37,9 @@ pub struct Node {
     /// the untried edge of the highest prior; the edges after it are
     /// untried (see [`Tree::select`]).
     pub ordered: u32,
-    /// Its position has had its search (`mcts_ab_visits`).
-    pub searched: bool,
+    /// The searches its position has had (`mcts_ab_visits`, and again
+    /// with `mcts_ab_grow`).
+    pub searches: u8,
 }
 
 pub struct Tree {
@@ -177,7 +84,7 @@ impl Tree {
             visits: 0,
             leaf_visits: 0,
             ordered: 0,
-            searched: false,
+            searches: 0,
         });
     }
 
@@ -211,7 +118,7 @@ impl Tree {
             visits: leaf_visits.saturating_add(1),
             leaf_visits,
             ordered: 0,
-            searched: false,
+            searches: 0,
         });
         self.edges.extend_from_slice(edges);
         Some(index)
@@ -224,7 +131,7 @@ impl Tree {
     }
 
     /// The edge PUCT picks at `node`: the largest
-    /// `Q + C·P·√N / (1 + n)`, `Q` exact for a proven edge and the
+    /// `Q + C(N)·P·√N / (1 + n)` ([`Puct`]'s `C`), `Q` exact for a proven edge and the
     /// first-play urgency for an unvisited one; ties to the first. Playouts
     /// in flight count in `n` and `N` and as losses in `Q`.
     ///
@@ -248,7 +155,7 @@ impl Tree {
         while end < stop && (end == first || tried(&self.edges[end - 1])) {
             let mut top = end;
             for i in end..stop {
-                if self.edges[i].prior > self.edges[top].prior {
+                if self.edges[i].prior() > self.edges[top].prior() {
                     top = i;
                 }
             }
@@ -279,12 +186,13 @@ impl Tree {
         };
         let visits = u64::from(self.nodes[node as usize].visits) + flying;
         let sqrt_n = (visits.max(1) as f64).sqrt();
+        let c = self.puct.c(visits);
         let mut best = (range.start, f64::NEG_INFINITY);
         for i in range {
             let e = &self.edges[i];
             let n = f64::from(e.visits) + f64::from(e.in_flight);
-            let u = self.puct.c * f64::from(e.prior) * sqrt_n / (1.0 + n);
-            let q = match e.proof {
+            let u = c * f64::from(e.prior()) * sqrt_n / (1.0 + n);
+            let q = match e.proof() {
                 Some(p) => Some(p.value()),
                 None if n > 0.0 => Some(e.w / n),
                 None => None,
@@ -297,14 +205,47 @@ impl Tree {
         best.0
     }
 
-    /// Whether `node` is due its search: `at` playouts or more have passed
-    /// through it and none has searched it (`mcts_ab_visits`). A node
-    /// found due is marked searched.
-    pub fn due(&mut self, node: u32, at: Option<u32>) -> bool {
+    /// Whether `node` is due a search: `at` playouts or more have passed
+    /// through it and none has searched it (`mcts_ab_visits`), or with
+    /// `grow` g > 1, `at`·g^k after its k-th search (`mcts_ab_grow`). The
+    /// searches it had before (each one a ply deeper than the last),
+    /// counting this one as made.
+    pub fn due(&mut self, node: u32, at: Option<u32>, grow: f64) -> Option<u32> {
         let n = &mut self.nodes[node as usize];
-        let due = at.is_some_and(|at| n.visits >= at && !n.searched);
-        n.searched |= due;
-        due
+        let at = f64::from(at?);
+        let k = u32::from(n.searches);
+        let next = match k {
+            0 => at,
+            _ if grow <= 1.0 || k > MAX_SEARCHES => return None,
+            _ => (at * grow.powi(k as i32)).ceil(),
+        };
+        (f64::from(n.visits) >= next).then(|| {
+            n.searches += 1;
+            k
+        })
+    }
+
+    /// A search's `value` for the mover of `path`'s last edge (the edge
+    /// into the searched node) replaces `share` of that edge's mean: the
+    /// edge's playouts are revalued, as if each had brought
+    /// `share`·`value` + (1 − `share`)·its own, and every edge above it
+    /// on `path` is moved by the same amount, from its own mover's view:
+    /// each playout through the edge went through them all.
+    pub fn revalue(&mut self, path: &[(u32, usize)], value: f64, share: f64) {
+        let Some(&(_, e)) = path.last() else {
+            return;
+        };
+        let edge = &self.edges[e];
+        if edge.proof().is_some() || edge.visits == 0 {
+            return;
+        }
+        let n = f64::from(edge.visits);
+        let mut delta = share * (n * value - edge.w);
+        for &(_, e) in path.iter().rev() {
+            let edge = &mut self.edges[e];
+            edge.w = (edge.w + delta).clamp(0.0, f64::from(edge.visits));
+            delta = -delta;
+        }
     }
 
     /// Gives `share` of `node`'s priors to the edge of `mv`, the others
@@ -318,7 +259,7 @@ impl Tree {
         }
         for e in &mut self.edges[range.clone()] {
             let pv = if e.mv == mv { share } else { 0.0 };
-            e.prior = (1.0 - share) * e.prior + pv;
+            e.set_prior((1.0 - share) * e.prior() + pv);
         }
         let n = &mut self.nodes[node as usize];
         let ordered = &self.edges[range.start..range.start + n.ordered as usize];
@@ -333,7 +274,7 @@ impl Tree {
     pub fn solve(&self, node: u32) -> Option<Proof> {
         let (mut all, mut draw, mut longest, mut quickest) = (true, false, 0u16, None);
         for e in &self.edges[self.range(node)] {
-            match e.proof {
+            match e.proof() {
                 Some(Proof::Win(k)) => quickest = Some(quickest.map_or(k, |q: u16| q.min(k))),
                 Some(Proof::Loss(k)) => longest = longest.max(k),
                 Some(Proof::Draw) => draw = true,
@@ -379,7 +320,7 @@ impl Tree {
     pub fn prove_up(&mut self, path: &[(u32, usize)]) {
         for &(_, e) in path.iter().rev() {
             let edge = self.edges[e];
-            let proof = match edge.proof {
+            let proof = match edge.proof() {
                 Some(p) => p,
                 None if edge.child().is_some() => match self.solve(edge.child) {
                     Some(p) => p,
@@ -387,7 +328,7 @@ impl Tree {
                 },
                 None => return,
             };
-            self.edges[e].proof = Some(proof);
+            self.edges[e].set_proof(Some(proof));
         }
     }
 
@@ -398,7 +339,7 @@ impl Tree {
         let range = self.range(node);
         let edges = &self.edges[range.clone()];
         let at = |i: usize| range.start + i;
-        let win = |e: &Edge| match e.proof {
+        let win = |e: &Edge| match e.proof() {
             Some(Proof::Win(k)) => Some(k),
             _ => None,
         };
@@ -412,7 +353,7 @@ impl Tree {
         }
         let mut best: Option<(usize, u32, f64)> = None;
         for (i, e) in edges.iter().enumerate() {
-            if matches!(e.proof, Some(Proof::Loss(_))) {
+            if matches!(e.proof(), Some(Proof::Loss(_))) {
                 continue;
             }
             let q = e.q().unwrap_or(0.0);
@@ -423,7 +364,7 @@ impl Tree {
         if let Some((i, _, _)) = best {
             return Some(at(i));
         }
-        let loss = |e: &Edge| match e.proof {
+        let loss = |e: &Edge| match e.proof() {
             Some(Proof::Loss(k)) => k,
             _ => 0,
         };
@@ -473,7 +414,7 @@ impl Tree {
 
 /// Whether PUCT has tried the edge: visited, in flight or proven.
 fn tried(e: &Edge) -> bool {
-    e.visits > 0 || e.in_flight > 0 || e.proof.is_some()
+    e.visits > 0 || e.in_flight > 0 || e.proof().is_some()
 }
 
 /// Makes room in `v` for `extra` more items, taking at most `spare` more
@@ -492,3 +433,6 @@ fn reserve<T>(v: &mut Vec<T>, extra: usize, spare: usize) -> bool {
     v.reserve_exact(want - v.len());
     true
 }
+
+#[cfg(test)]
+mod tests;

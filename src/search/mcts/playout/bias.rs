@@ -35,7 +35,7 @@ fn second_minus_first(params: Params, positions: usize, playouts: usize) -> (f64
             s.playout();
             for &(_, e) in &s.path {
                 let edge = s.tree.edges[e];
-                match (edge.proof, edge.visits) {
+                match (edge.proof(), edge.visits) {
                     (None, 1) => {
                         first.insert(e, edge.w);
                     }
@@ -144,7 +144,7 @@ fn value(r: &Root, d: Option<u32>, params: Params, shared: &Shared) -> f64 {
     let mut leaf =
         super::super::leaf::LeafSearch::new(r, q, shared, &mut order, Plan::unbounded()).unwrap();
     let (cp, _) = leaf
-        .score(&r.board, &r.history, 0, None, r.board.side())
+        .score(0, &r.board, &r.history, 0, None, r.board.side())
         .unwrap();
     expected(cp)
 }

@@ -1,0 +1,122 @@
+//! The searches' schedule (`due`) and their values (`revalue`).
+
+use super::*;
+use crate::check_rep::CheckRep;
+
+fn mv(text: &str) -> Move {
+    Move::parse(text).unwrap()
+}
+
+/// A root with two moves, the first grown into a node with two moves, the
+/// first of those into a node with one, each by the playout that reached
+/// it: the path of three edges, and the playouts' values so far on its
+/// last edge.
+fn chain() -> (Tree, Vec<(u32, usize)>) {
+    let mut t = Tree::new(1 << 20);
+    t.add_root(&[
+        Edge::new(mv("h0L"), 0.5, None),
+        Edge::new(mv("g4L"), 0.5, None),
+    ]);
+    let path = vec![(ROOT, 0), (1, 2), (2, 4)];
+    let a = t.add(
+        &[
+            Edge::new(mv("b3L"), 0.5, None),
+            Edge::new(mv("b4L"), 0.5, None),
+        ],
+        0,
+    );
+    t.edges[0].child = a.unwrap();
+    t.backup(&path[..1], 0.6);
+    let b = t.add(&[Edge::new(mv("h1L"), 1.0, None)], 0);
+    t.edges[2].child = b.unwrap();
+    t.backup(&path[..2], 0.3);
+    for n in &mut t.nodes {
+        n.ordered = n.len;
+    }
+    (t, path)
+}
+
+#[test]
+fn a_node_is_due_once_without_growth_and_at_each_growth_with_it() {
+    let (mut t, _) = chain();
+    let due_at = |t: &mut Tree, grow: f64| {
+        (1..=300)
+            .filter_map(|v| {
+                t.nodes[1].visits = v;
+                t.due(1, Some(4), grow).map(|k| (v, k))
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(due_at(&mut t, 0.0), vec![(4, 0)]);
+    t.nodes[1].searches = 0;
+    assert_eq!(due_at(&mut t, 1.0), vec![(4, 0)]);
+    t.nodes[1].searches = 0;
+    assert_eq!(
+        due_at(&mut t, 4.0),
+        vec![(4, 0), (16, 1), (64, 2), (256, 3)]
+    );
+    t.nodes[1].searches = 0;
+    let half = [(4, 0), (6, 1), (9, 2), (14, 3), (21, 4), (31, 5), (46, 6)];
+    assert_eq!(due_at(&mut t, 1.5)[..7], half[..], "at 4·1.5^k, rounded up");
+    t.nodes[1].searches = 0;
+    assert_eq!(
+        t.due(1, None, 4.0),
+        None,
+        "no searches without mcts_ab_visits"
+    );
+    t.nodes[1].searches = MAX_SEARCHES as u8 + 1;
+    t.nodes[1].visits = u32::MAX;
+    assert_eq!(
+        t.due(1, Some(1), 2.0),
+        None,
+        "no more than MAX_SEARCHES again"
+    );
+}
+
+/// The edge into the searched node takes the search's value for `share`
+/// of its mean; each edge above moves by as much, the other way at each
+/// ply, and the tree's invariants hold.
+#[test]
+fn a_search_revalues_its_edge_and_moves_its_ancestors_alike() {
+    for share in [1.0, 0.5] {
+        let (mut t, path) = chain();
+        for v in [0.2, 0.4] {
+            t.backup(&path, v);
+        }
+        t.backup(&[(ROOT, 0), (1, 3)], 0.9);
+        let before: Vec<f64> = path.iter().map(|&(_, e)| t.edges[e].w).collect();
+        let (n, w) = (f64::from(t.edges[4].visits), t.edges[4].w);
+        let delta = share * (n * 0.8 - w);
+        t.revalue(&path, 0.8, share);
+        for (i, &(_, e)) in path.iter().enumerate() {
+            let sign = if (path.len() - 1 - i) % 2 == 0 {
+                1.0
+            } else {
+                -1.0
+            };
+            let want = before[i] + sign * delta;
+            assert!((t.edges[e].w - want).abs() < 1e-12, "edge {e} at {share}");
+        }
+        let q = t.edges[4].q().unwrap();
+        assert!(
+            (q - (share * 0.8 + (1.0 - share) * 0.3)).abs() < 1e-12,
+            "{q}"
+        );
+        assert_eq!(t.check_rep(), Ok(()));
+    }
+}
+
+#[test]
+fn a_proven_or_unvisited_edge_is_not_revalued() {
+    let (mut t, path) = chain();
+    let w: Vec<f64> = t.edges.iter().map(|e| e.w).collect();
+    t.revalue(&path, 0.8, 1.0);
+    t.revalue(&[], 0.8, 1.0);
+    assert_eq!(t.edges.iter().map(|e| e.w).collect::<Vec<_>>(), w);
+    t.backup(&path, 0.4);
+    t.edges[4].set_proof(Some(Proof::Draw));
+    let proven: Vec<f64> = t.edges.iter().map(|e| e.w).collect();
+    t.revalue(&path, 0.8, 1.0);
+    assert_eq!(t.edges.iter().map(|e| e.w).collect::<Vec<_>>(), proven);
+    assert_eq!(proven[4], 0.4);
+}

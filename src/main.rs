@@ -104,7 +104,7 @@ struct BenchArgs {
     /// or bestfirst.
     #[arg(long, value_name = "NAME", value_parser = flag_value("Search"))]
     search: Option<String>,
-    /// Playouts of each MCTS search, 1..100000000 [default: 10000].
+    /// Playouts of each MCTS search, 1..100000000 [default: 2000].
     #[arg(
         long,
         value_name = "N",

@@ -49,7 +49,10 @@ fn select_reads_fewer_edges_and_picks_as_the_oracle() {
                 leads += 1;
                 let sum: f32 = t.edges.iter().map(|e| e.prior()).sum();
                 let within = leads as f32 / 256.0 + 1e-4;
-                assert!((sum - 1.0).abs() < within, "case {case}: priors sum to {sum}");
+                assert!(
+                    (sum - 1.0).abs() < within,
+                    "case {case}: priors sum to {sum}"
+                );
                 continue;
             }
             match rng.u8(..10) {

@@ -30,7 +30,7 @@ pub const DEFAULT_DEPTH: u32 = 6;
 
 /// Playouts of each position under MCTS: a few seconds for the whole set
 /// with the nodes' searches (the tactical positions are proven sooner).
-pub const DEFAULT_PLAYOUTS: u64 = 10_000;
+pub const DEFAULT_PLAYOUTS: u64 = 2_000;
 
 /// Start, early and late middlegames and endgames from the reference set,
 /// and tactical positions (a King zap in one, or forced in three).

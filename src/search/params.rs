@@ -62,6 +62,11 @@ pub struct Params {
     /// node is searched again, a ply deeper each time, whenever its visits
     /// have grown g/100-fold (0 to 100: once).
     pub mcts_ab_grow: u32,
+    /// MCTS with `mcts_ab`, N > 0: a search of a node with V visits
+    /// stops after N·V nodes of PVS with its deepest completed iteration
+    /// (0: no bound but the clock). Without a clock (`go nodes`, the bench) a root searched
+    /// ever deeper would otherwise run for minutes.
+    pub mcts_ab_nodes: u32,
     /// MCTS with `mcts_ab_visits`: the percentage of a searched node's
     /// mean (its edge's, and so its ancestors') replaced by its search's
     /// score (see `mcts::tree::Tree::revalue`; 0: the search gives only
@@ -226,7 +231,7 @@ pub const PARAMS: &[Declaration<Params>] = &[
     ),
     Declaration::spin(
         "mcts_pv_prior",
-        50,
+        70,
         0,
         100,
         number_field!(mcts_pv_prior),
@@ -242,11 +247,19 @@ pub const PARAMS: &[Declaration<Params>] = &[
     ),
     Declaration::spin(
         "mcts_ab_grow",
-        0,
+        200,
         0,
         10_000,
         number_field!(mcts_ab_grow),
         "MCTS with mcts_ab_visits: search a node again, a ply deeper, each time its visits grow N/100-fold (0 to 100: once)",
+    ),
+    Declaration::spin(
+        "mcts_ab_nodes",
+        100,
+        0,
+        1_000_000,
+        number_field!(mcts_ab_nodes),
+        "MCTS with mcts_ab: a node's search stops after N PVS nodes per visit of the node, with its deepest iteration (0: no bound)",
     ),
     Declaration::spin(
         "mcts_ab_value",
@@ -376,6 +389,7 @@ impl Default for Params {
             mcts_pv_prior: 0,
             mcts_ab_visits: 0,
             mcts_ab_grow: 0,
+            mcts_ab_nodes: 0,
             mcts_ab_value: 0,
             mcts_cpuct: 0,
             mcts_tt_leaf: false,

@@ -4,7 +4,10 @@
 //! other search. The evaluation alone misses the shots a ply or two ahead
 //! that decide Leiserchess games; a small search sees them, and its table
 //! makes the next one cheaper. Either each new leaf is searched and valued
-//! by it, or (`mcts_ab_visits`) each node once it has earned its visits.
+//! by it, or (`mcts_ab_visits`) each node once it has earned its visits,
+//! and (`mcts_ab_grow`) again a ply deeper each time its visits have grown
+//! by that factor: the root, the most visited node, is searched deepest,
+//! an iterative deepening spread over the move's playouts.
 //!
 //! The search's best move also gets a share of the node's priors
 //! (`mcts_pv_prior`), so that it is the reply tried first. Without it a
@@ -29,6 +32,8 @@ pub struct LeafSearch<'a> {
     root: Root,
     /// `mcts_ab` − 1 (0: the quiescence alone).
     depth: u32,
+    /// `mcts_ab_nodes`: a search's PVS nodes per visit of its node.
+    per_visit: u64,
 }
 
 impl<'a> LeafSearch<'a> {
@@ -62,16 +67,21 @@ impl<'a> LeafSearch<'a> {
             worker,
             root: Root::new(root.board.clone()),
             depth: params.mcts_ab - 1,
+            per_visit: u64::from(params.mcts_ab_nodes),
         })
     }
 
     /// The score for the side to move of `board` and its best move (none
     /// if it stands pat), searched `deeper` plies beyond `mcts_ab` − 1
     /// with `keys` the positions before it, `plies_since_zap` and the
-    /// move that led to it; none if a `stop` ended the search first.
+    /// move that led to it, from the deepest iteration completed before
+    /// a `stop` or `mcts_ab_nodes` times the node's `visits` nodes (no
+    /// bound without `visits`); none if not even the first was.
+    #[allow(clippy::too_many_arguments)]
     pub fn score(
         &mut self,
         deeper: u32,
+        visits: Option<u32>,
         board: &Board,
         keys: &[u64],
         plies_since_zap: u32,
@@ -84,8 +94,21 @@ impl<'a> LeafSearch<'a> {
         self.root.plies_since_zap = plies_since_zap;
         self.root.last_move = last_move;
         self.worker.reset(&self.root, root_side);
-        let it = self.worker.iterate(self.depth + deeper)?;
-        Some((it.score, it.pv.first().copied()))
+        let budget = visits
+            .filter(|_| self.per_visit > 0)
+            .map(|v| self.per_visit * u64::from(v.max(1)));
+        self.worker.cap_nodes(budget);
+        // Iterative deepening: the table holds the shallower iterations
+        // from the node's earlier searches, and a search past its budget
+        // still answers with the deepest one it completed.
+        let mut found = None;
+        for depth in self.depth..=self.depth + deeper {
+            let Some(it) = self.worker.iterate(depth) else {
+                break;
+            };
+            found = Some((it.score, it.pv.first().copied()));
+        }
+        found
     }
 }
 
@@ -118,7 +141,7 @@ mod tests {
         let clock = Plan::new(&out, Instant::now());
         let mut leaf = LeafSearch::new(&root, params, &shared, &mut order, clock).unwrap();
         assert_eq!(
-            leaf.score(0, &root.board, &root.history, 0, None, side),
+            leaf.score(0, None, &root.board, &root.history, 0, None, side),
             None
         );
         assert!(shared.stop.load(Ordering::Relaxed));
@@ -132,7 +155,41 @@ mod tests {
         let clock = Plan::unbounded();
         let mut leaf = LeafSearch::new(&root, shallow, &shared, &mut order, clock).unwrap();
         assert!(leaf
-            .score(0, &root.board, &root.history, 0, None, side)
+            .score(0, None, &root.board, &root.history, 0, None, side)
             .is_some());
+    }
+
+    /// A search past its node budget (`mcts_ab_nodes` × visits) stops
+    /// with an answer from a shallower iteration, and leaves the tree's
+    /// search running; without visits the same search goes to its depth.
+    #[test]
+    fn a_leaf_search_stops_at_its_node_budget_with_an_answer() {
+        let root = Root::new(fen::parse(POSITIONS[3]).unwrap());
+        let side = root.board.side();
+        let params = Params {
+            mcts_ab: 2,
+            mcts_ab_nodes: 20,
+            ..Params::default()
+        };
+        let run = |visits: Option<u32>| {
+            let shared = Shared::new(16, 4);
+            let mut order = Order::default();
+            let mut leaf =
+                LeafSearch::new(&root, params, &shared, &mut order, Plan::unbounded()).unwrap();
+            let found = leaf.score(5, visits, &root.board, &root.history, 0, None, side);
+            assert!(!shared.stop.load(Ordering::Relaxed));
+            (found, leaf.worker.nodes())
+        };
+        let (capped, capped_nodes) = run(Some(100));
+        let (full, full_nodes) = run(None);
+        assert!(capped.is_some() && full.is_some());
+        assert!(
+            capped_nodes < 2_000 + 200,
+            "{capped_nodes} nodes past a 2,000 budget"
+        );
+        assert!(
+            full_nodes > 4 * capped_nodes,
+            "{full_nodes} against {capped_nodes}"
+        );
     }
 }

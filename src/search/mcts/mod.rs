@@ -3,9 +3,9 @@
 //! evaluation's score turned into an expected result through the
 //! win/draw/loss model (`value`); the priors come from the trained move
 //! policy, or with `mcts_policy` off from a cheap move score (`prior`),
-//! and a node that has earned its playouts is searched by PVS once, its
-//! best move given a share of the priors (`leaf`); `playout` walks the
-//! board. King zaps and draws found in the tree are
+//! and a node that has earned its playouts is searched by PVS, and again
+//! a ply deeper each time its visits grow by a factor, each search's best
+//! move given a share of the priors (`leaf`); `playout` walks the board. King zaps and draws found in the tree are
 //! exact, and a solver carries them up: a proven root ends the search. One
 //! thread is the plain, deterministic search; more share the tree
 //! (`parallel`).

@@ -68,6 +68,8 @@ struct Due {
     plies: usize,
     node: u32,
     deeper: u32,
+    /// The node's visits when named (its search's node budget).
+    visits: u32,
 }
 
 /// What the position at a walk's end becomes.
@@ -178,7 +180,7 @@ fn search(work: &Work, shares: &Shares) {
         };
         let search = walk
             .due
-            .and_then(|d| Some((d, search_at(&mut walker, &walk.moves[..d.plies], d.deeper)?)));
+            .and_then(|d| Some((d, search_at(&mut walker, &walk.moves[..d.plies], d)?)));
         let searched = |t: &mut Tree, path: &Path| {
             if let Some((d, found)) = search {
                 playout::searched(t, &path[..d.plies], d.node, found, pv_prior, ab_value);
@@ -225,6 +227,7 @@ fn walk(t: &mut Tree, ab_visits: Option<u32>, grow: f64) -> Walk {
                 plies: moves.len(),
                 node,
                 deeper,
+                visits: t.nodes[node as usize].visits,
             });
         }
         let e = t.select(node);
@@ -257,12 +260,12 @@ fn walk(t: &mut Tree, ab_visits: Option<u32>, grow: f64) -> Walk {
 }
 
 /// The leaf search's score and best move in the position `moves` from
-/// the root, `deeper` plies beyond its first search's.
-fn search_at(walker: &mut Walker, moves: &[Move], deeper: u32) -> Option<(i32, Option<Move>)> {
+/// the root, the search `due`.
+fn search_at(walker: &mut Walker, moves: &[Move], due: Due) -> Option<(i32, Option<Move>)> {
     for &m in moves {
         walker.play(m);
     }
-    let found = walker.search(deeper);
+    let found = walker.search(due.deeper, Some(due.visits));
     walker.rewind();
     found
 }

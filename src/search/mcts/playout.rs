@@ -235,7 +235,7 @@ impl<'a> Walker<'a> {
             let cp = self.settle(-KING_ZAP_CP, KING_ZAP_CP, settle);
             return expected(self.bounded(cp));
         }
-        let Some((cp, best)) = self.search(0) else {
+        let Some((cp, best)) = self.search(0, None) else {
             return expected(self.static_cp());
         };
         if let Some(best) = best.filter(|_| pv_prior > 0.0) {
@@ -266,13 +266,23 @@ impl<'a> Walker<'a> {
     }
 
     /// The leaf search's score for the side to move and its best move,
-    /// searched `deeper` plies beyond `mcts_ab` − 1; none without
-    /// `mcts_ab` or after a `stop`.
-    pub fn search(&mut self, deeper: u32) -> Option<(i32, Option<Move>)> {
+    /// searched `deeper` plies beyond `mcts_ab` − 1 for a node of
+    /// `visits` (its node budget's measure; none for a new leaf, whose
+    /// search has no budget but the clock); none without `mcts_ab`,
+    /// after a `stop` or past the budget.
+    pub fn search(&mut self, deeper: u32, visits: Option<u32>) -> Option<(i32, Option<Move>)> {
         let last = self.played.last().map(|&(m, _)| m).or(self.root_move);
         let clock = self.clock();
         let leaf = self.leaf.as_mut()?;
-        leaf.score(deeper, &self.board, &self.keys, clock, last, self.root_side)
+        leaf.score(
+            deeper,
+            visits,
+            &self.board,
+            &self.keys,
+            clock,
+            last,
+            self.root_side,
+        )
     }
 
     /// The current position, new to the tree: its value for the mover
@@ -382,7 +392,8 @@ impl<'a> Search<'a> {
         let mut node = ROOT;
         let value = loop {
             if let Some(deeper) = self.tree.due(node, self.ab_visits, self.ab_grow) {
-                if let Some(found) = self.walker.search(deeper) {
+                let visits = self.tree.nodes[node as usize].visits;
+                if let Some(found) = self.walker.search(deeper, Some(visits)) {
                     searched(
                         &mut self.tree,
                         &self.path,

@@ -193,6 +193,14 @@ impl Tree {
             let n = f64::from(e.visits) + f64::from(e.in_flight);
             let u = c * f64::from(e.prior()) * sqrt_n / (1.0 + n);
             let q = match e.proof() {
+                // A proven loss is the mover's last resort: with a prior
+                // the searches raised, exploration would keep picking it.
+                Some(Proof::Loss(_)) => {
+                    if best.1 == f64::NEG_INFINITY {
+                        best = (i, f64::MIN);
+                    }
+                    continue;
+                }
                 Some(p) => Some(p.value()),
                 None if n > 0.0 => Some(e.w / n),
                 None => None,
@@ -249,13 +257,17 @@ impl Tree {
     }
 
     /// Gives `share` of `node`'s priors to the edge of `mv`, the others
-    /// keeping the rest in proportion (nothing if no edge plays `mv`).
+    /// keeping the rest in proportion (nothing if no edge plays `mv`, or
+    /// its edge holds that share already, within the priors' rounding).
     /// Selection's order is then found again: the tried edges stay
     /// ordered, the untried ones are ranked anew.
     pub fn lead(&mut self, node: u32, mv: Move, share: f32) {
         let range = self.range(node);
-        if !self.edges[range.clone()].iter().any(|e| e.mv == mv) {
-            return;
+        // A node searched again with the same best move keeps its priors:
+        // mixed in at each search, the share would compound towards 1.
+        match self.edges[range.clone()].iter().find(|e| e.mv == mv) {
+            Some(e) if e.prior() < share * 0.99 => {}
+            _ => return,
         }
         for e in &mut self.edges[range.clone()] {
             let pv = if e.mv == mv { share } else { 0.0 };

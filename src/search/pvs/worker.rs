@@ -48,6 +48,8 @@ pub struct Worker<'a> {
     pub(super) plan: Plan,
     pub(super) node_limit: Option<u64>,
     pub(super) nodes: u64,
+    /// The node count at which this worker alone stops (`cap_nodes`).
+    pub(super) cap: u64,
     /// The iteration being searched.
     pub(super) depth: u32,
     pub(super) seldepth: u32,
@@ -103,6 +105,7 @@ impl<'a> Worker<'a> {
             plan,
             node_limit,
             nodes: 0,
+            cap: u64::MAX,
             depth: 0,
             seldepth: 0,
             last_score: None,
@@ -149,6 +152,13 @@ impl<'a> Worker<'a> {
         self.nodes
     }
 
+    /// Stops this worker's next searches, not the others', once they have
+    /// searched `budget` more nodes (none: no bound); a capped iteration
+    /// is unanswered, as a stopped one.
+    pub fn cap_nodes(&mut self, budget: Option<u64>) {
+        self.cap = budget.map_or(u64::MAX, |b| self.nodes.saturating_add(b));
+    }
+
     /// Centres the next iteration's aspiration window on `score` (a
     /// shallower search's of the same root).
     pub fn aim(&mut self, score: i32) {
@@ -159,10 +169,12 @@ impl<'a> Worker<'a> {
     /// split point the thread works under useless. The main thread
     /// finishes the first root move of depth 1 whatever happens, so that
     /// every answer is a searched move, never a blind pick (with at most 8
-    /// pieces a side that move's subtree is small).
+    /// pieces a side that move's subtree is small). A worker past its
+    /// `cap_nodes` stops regardless.
     pub(super) fn stopped(&self) -> bool {
-        self.shared.stop.load(Ordering::Relaxed)
-            && !(self.main && self.depth == 1 && self.pv[0].is_empty())
+        self.nodes >= self.cap
+            || self.shared.stop.load(Ordering::Relaxed)
+                && !(self.main && self.depth == 1 && self.pv[0].is_empty())
             || self.split.as_ref().is_some_and(|sp| sp.aborted())
     }
 

@@ -220,6 +220,7 @@ fn a_searched_node_s_mean_becomes_its_search_s_value() {
     let params = Params {
         mcts_ab: 2,
         mcts_ab_visits: 4,
+        mcts_ab_grow: 0,
         mcts_ab_value: 100,
         ..Params::default()
     };
@@ -253,8 +254,9 @@ fn a_searched_node_s_mean_becomes_its_search_s_value() {
             for &(_, e) in &path[..i] {
                 walker.play(s.tree.edges[e].mv);
             }
-            let (cp, _) = walker.search(0).unwrap();
-            let n = f64::from(before[node as usize].0);
+            let visits = before[node as usize].0;
+            let (cp, _) = walker.search(0, Some(visits)).unwrap();
+            let n = f64::from(visits);
             let revalued = n * (1.0 - expected(cp));
             assert!(
                 (-1e-6..=1.0 + 1e-6).contains(&(edge.w - revalued)),

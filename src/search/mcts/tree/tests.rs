@@ -1,4 +1,5 @@
-//! The searches' schedule (`due`) and their values (`revalue`).
+//! The searches' schedule (`due`), their values (`revalue`), their priors
+//! (`lead`) and selection among proven edges.
 
 use super::*;
 use crate::check_rep::CheckRep;
@@ -119,4 +120,36 @@ fn a_proven_or_unvisited_edge_is_not_revalued() {
     t.revalue(&path, 0.8, 1.0);
     assert_eq!(t.edges.iter().map(|e| e.w).collect::<Vec<_>>(), proven);
     assert_eq!(proven[4], 0.4);
+}
+
+/// A node searched again with the same best move keeps its priors: the
+/// PV's share does not compound towards 1; a new best move gets it.
+#[test]
+fn leading_twice_with_one_move_gives_its_share_once() {
+    let (mut t, _) = chain();
+    t.lead(1, mv("b3L"), 0.7);
+    let once: Vec<f32> = t.edges[2..4].iter().map(|e| e.prior()).collect();
+    assert!((once[0] - 0.85).abs() < 0.01, "{once:?}");
+    t.lead(1, mv("b3L"), 0.7);
+    let twice: Vec<f32> = t.edges[2..4].iter().map(|e| e.prior()).collect();
+    assert_eq!(once, twice);
+    t.lead(1, mv("b4L"), 0.7);
+    assert!(t.edges[3].prior() > 0.7, "{:?}", t.edges[3]);
+}
+
+/// PUCT never picks a proven loss for the mover while an edge without
+/// a proof is in reach, however high the loss's prior and low the
+/// other's; with only losses left it picks one.
+#[test]
+fn selection_passes_over_a_proven_loss() {
+    let (mut t, _) = chain();
+    t.edges[2].set_prior(0.99);
+    t.edges[3].set_prior(0.01);
+    t.edges[2].set_proof(Some(Proof::Loss(1)));
+    t.edges[2].visits = 500;
+    t.nodes[1].visits = 501;
+    assert_eq!(t.select(1), 3);
+    assert_eq!(t.select_plain(1), 3);
+    t.edges[3].set_proof(Some(Proof::Loss(3)));
+    assert!([2, 3].contains(&t.select(1)));
 }

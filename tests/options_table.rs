@@ -1,7 +1,7 @@
-//! README.md's options table is `leiserchess options --markdown`, and its
+//! docs/OPTIONS.md's table is `leiserchess options --markdown`, and its
 //! options are those `uci` lists: an option added, removed or changed
 //! without the table fails here. `UPDATE_DOCS=1 cargo test --test
-//! readme_options` writes the table into README.md.
+//! options_table` writes the table into docs/OPTIONS.md.
 //!
 //! The table is the default build's (with `debug-commands`: `check_rep`).
 #![cfg(feature = "debug-commands")]
@@ -31,33 +31,38 @@ fn engine(args: &[&str], input: &str) -> String {
     String::from_utf8(out.stdout).expect("UTF-8")
 }
 
-/// README.md, and the byte range of its table between the markers.
-fn readme() -> (String, std::ops::Range<usize>) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
-    let text = std::fs::read_to_string(&path).expect("README.md");
-    let start = text.find(BEGIN).expect("README.md has the options marker") + BEGIN.len();
+fn path() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/OPTIONS.md")
+}
+
+/// docs/OPTIONS.md, and the byte range of its table between the markers.
+fn manual() -> (String, std::ops::Range<usize>) {
+    let text = std::fs::read_to_string(path()).expect("docs/OPTIONS.md");
+    let start = text
+        .find(BEGIN)
+        .expect("docs/OPTIONS.md has the options marker")
+        + BEGIN.len();
     let end = start
         + text[start..]
             .find(END)
-            .expect("README.md has the end marker");
+            .expect("docs/OPTIONS.md has the end marker");
     (text, start..end)
 }
 
 #[test]
-fn the_readme_table_is_the_options_listing() {
+fn the_manual_s_table_is_the_options_listing() {
     let table = engine(&["options", "--markdown"], "");
-    let (text, range) = readme();
+    let (text, range) = manual();
     if std::env::var_os("UPDATE_DOCS").is_some() {
         let mut new = text.clone();
         new.replace_range(range, &table);
-        std::fs::write(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"), new)
-            .expect("write README.md");
+        std::fs::write(path(), new).expect("write docs/OPTIONS.md");
         return;
     }
     assert!(
         text[range] == table,
-        "README.md's options table differs from `leiserchess options --markdown`; \
-         `UPDATE_DOCS=1 cargo test --test readme_options` rewrites it"
+        "docs/OPTIONS.md's table differs from `leiserchess options --markdown`; \
+         `UPDATE_DOCS=1 cargo test --test options_table` rewrites it"
     );
 }
 
@@ -68,7 +73,7 @@ fn the_table_lists_what_uci_lists() {
         .filter_map(|l| l.strip_prefix("option name "))
         .map(|l| l[..l.find(" type ").expect("a type")].to_string())
         .collect();
-    let (text, range) = readme();
+    let (text, range) = manual();
     let table: Vec<String> = text[range]
         .lines()
         .skip(2)
@@ -80,5 +85,8 @@ fn the_table_lists_what_uci_lists() {
         })
         .collect();
     assert!(uci.len() > 40, "uci lists {} options", uci.len());
-    assert_eq!(table, uci, "README.md's options, in order, against `uci`'s");
+    assert_eq!(
+        table, uci,
+        "docs/OPTIONS.md's options, in order, against `uci`'s"
+    );
 }

@@ -43,8 +43,9 @@
 # A gauntlet: engine a plays half the games against b, half against c. a
 # and b search depth 3 (a with the learned evaluation and a 1 MB table of 2
 # ways, b with the hand-written evaluation and without margin pruning: both
-# evaluations are checked); c is the Monte-Carlo search streamed on two
-# threads, 3,000 playouts a move in a 16 MB tree. a and b are capped at
+# evaluations are checked); c is the Monte-Carlo search tree-parallel on two
+# threads, 500 playouts a move in a 16 MB tree (its nodes' searches, deeper
+# as the visits grow, make a playout cost about 30 of the evaluation's). a and b are capped at
 # 150,000 nodes of the main thread, so results do not depend on speed: without margin pruning a
 # depth-3 search can take 700,000 nodes in quiescence (3.6 s natively with
 # check_rep on, over a minute under valgrind, which autotest would call a
@@ -313,7 +314,7 @@ EOF
   "$autotest" -tournament gauntlet \
     -engine cmd="$wrapper" name=a depth=$depth_a nodes=150000 $common option.hash=1 option.tt_ways=2 option.split_depth=2 \
     -engine cmd="$wrapper" name=b depth=$depth_b nodes=150000 $common option.split_depth=0 option.use_nmm=false option.use_nnue=false \
-    -engine cmd="$wrapper" name=c nodes=3000 $common option.Search=mcts option.mcts_tree_mb=16 \
+    -engine cmd="$wrapper" name=c nodes=500 $common option.Search=mcts option.mcts_tree_mb=16 \
     -games "$((n_games / 2))" -concurrency 2 -maxmoves "$n_moves" \
     -openings file=autotest/openings.txt -pgnout "$dir/games.pgn" \
     -event "consistency $flavour" >"$dir/autotest.out" 2>"$dir/autotest.stderr" || status=$?

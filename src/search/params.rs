@@ -67,6 +67,16 @@ pub struct Params {
     /// (0: no bound but the clock). Without a clock (`go nodes`, the bench) a root searched
     /// ever deeper would otherwise run for minutes.
     pub mcts_ab_nodes: u32,
+    /// MCTS with `mcts_ab_visits`, N > 0: the root's searches are bounded
+    /// by N·V PVS nodes alone, V its visits, and go as deep as that lets
+    /// them, so that the root, whose move is played, is searched deeper
+    /// than the doubling of its visits would take it (0: as any node).
+    pub mcts_root_nodes: u32,
+    /// MCTS: the percentage of an edge's value in PUCT that is its
+    /// implicit minimax value (the best of its subtree's leaf values,
+    /// backed up by minimax) rather than its playouts' mean (see
+    /// `mcts::tree::Tree::minimax`; 0: the mean alone).
+    pub mcts_minimax: u32,
     /// MCTS with `mcts_ab_visits`: the percentage of a searched node's
     /// mean (its edge's, and so its ancestors') replaced by its search's
     /// score (see `mcts::tree::Tree::revalue`; 0: the search gives only
@@ -262,6 +272,22 @@ pub const PARAMS: &[Declaration<Params>] = &[
         "MCTS with mcts_ab: a node's search stops after N PVS nodes per visit of the node, with its deepest iteration (0: no bound)",
     ),
     Declaration::spin(
+        "mcts_root_nodes",
+        0,
+        0,
+        1_000_000,
+        number_field!(mcts_root_nodes),
+        "MCTS with mcts_ab_visits: the root's searches go as deep as N PVS nodes per root visit let them (0: as any node's)",
+    ),
+    Declaration::spin(
+        "mcts_minimax",
+        0,
+        0,
+        100,
+        number_field!(mcts_minimax),
+        "MCTS: percent of an edge's value in PUCT that is its implicit minimax value (its subtree's leaf values backed up by minimax) rather than its mean",
+    ),
+    Declaration::spin(
         "mcts_ab_value",
         0,
         0,
@@ -390,6 +416,8 @@ impl Default for Params {
             mcts_ab_visits: 0,
             mcts_ab_grow: 0,
             mcts_ab_nodes: 0,
+            mcts_root_nodes: 0,
+            mcts_minimax: 0,
             mcts_ab_value: 0,
             mcts_cpuct: 0,
             mcts_tt_leaf: false,

@@ -7,7 +7,9 @@
 //! by it, or (`mcts_ab_visits`) each node once it has earned its visits,
 //! and (`mcts_ab_grow`) again a ply deeper each time its visits have grown
 //! by that factor: the root, the most visited node, is searched deepest,
-//! an iterative deepening spread over the move's playouts.
+//! an iterative deepening spread over the move's playouts. With
+//! `mcts_root_nodes` the root's searches are bounded by nodes alone and
+//! go deeper still: its move is the one played.
 //!
 //! The search's best move also gets a share of the node's priors
 //! (`mcts_pv_prior`), so that it is the reply tried first. Without it a
@@ -26,6 +28,24 @@ use crate::search::shared::Shared;
 use crate::search::time::Plan;
 use crate::search::Params;
 
+/// What a search is asked to look at.
+#[derive(Clone, Copy, Debug)]
+pub enum Ask {
+    /// A new leaf: `mcts_ab` − 1 plies, bounded by the clock alone.
+    Leaf,
+    /// A node of `visits` (the root if `root`), `deeper` plies beyond
+    /// `mcts_ab` − 1 within `mcts_ab_nodes` PVS nodes a visit; the root
+    /// with `mcts_root_nodes` as deep as that many nodes a visit go.
+    Node {
+        deeper: u32,
+        visits: u32,
+        root: bool,
+    },
+}
+
+/// The deepest a root search bounded by nodes alone is asked to go.
+const ROOT_DEPTH: u32 = 60;
+
 pub struct LeafSearch<'a> {
     worker: Worker<'a>,
     /// The leaf as the worker's root, rewritten for each leaf.
@@ -34,6 +54,8 @@ pub struct LeafSearch<'a> {
     depth: u32,
     /// `mcts_ab_nodes`: a search's PVS nodes per visit of its node.
     per_visit: u64,
+    /// `mcts_root_nodes`: the root's, bounding its searches alone.
+    root_per_visit: u64,
 }
 
 impl<'a> LeafSearch<'a> {
@@ -68,20 +90,19 @@ impl<'a> LeafSearch<'a> {
             root: Root::new(root.board.clone()),
             depth: params.mcts_ab - 1,
             per_visit: u64::from(params.mcts_ab_nodes),
+            root_per_visit: u64::from(params.mcts_root_nodes),
         })
     }
 
     /// The score for the side to move of `board` and its best move (none
-    /// if it stands pat), searched `deeper` plies beyond `mcts_ab` − 1
-    /// with `keys` the positions before it, `plies_since_zap` and the
-    /// move that led to it, from the deepest iteration completed before
-    /// a `stop` or `mcts_ab_nodes` times the node's `visits` nodes (no
-    /// bound without `visits`); none if not even the first was.
+    /// if it stands pat), searched as `ask` says with `keys` the
+    /// positions before it, `plies_since_zap` and the move that led to
+    /// it, from the deepest iteration completed before a `stop` or the
+    /// node budget; none if not even the first was.
     #[allow(clippy::too_many_arguments)]
     pub fn score(
         &mut self,
-        deeper: u32,
-        visits: Option<u32>,
+        ask: Ask,
         board: &Board,
         keys: &[u64],
         plies_since_zap: u32,
@@ -94,9 +115,16 @@ impl<'a> LeafSearch<'a> {
         self.root.plies_since_zap = plies_since_zap;
         self.root.last_move = last_move;
         self.worker.reset(&self.root, root_side);
-        let budget = visits
-            .filter(|_| self.per_visit > 0)
-            .map(|v| self.per_visit * u64::from(v.max(1)));
+        let (deeper, per_visit, visits) = match ask {
+            Ask::Leaf => (0, 0, 1),
+            Ask::Node { visits, root, .. } if root && self.root_per_visit > 0 => (
+                ROOT_DEPTH.saturating_sub(self.depth),
+                self.root_per_visit,
+                visits,
+            ),
+            Ask::Node { deeper, visits, .. } => (deeper, self.per_visit, visits),
+        };
+        let budget = (per_visit > 0).then(|| per_visit * u64::from(visits.max(1)));
         self.worker.cap_nodes(budget);
         // Iterative deepening: the table holds the shallower iterations
         // from the node's earlier searches, and a search past its budget
@@ -141,7 +169,7 @@ mod tests {
         let clock = Plan::new(&out, Instant::now());
         let mut leaf = LeafSearch::new(&root, params, &shared, &mut order, clock).unwrap();
         assert_eq!(
-            leaf.score(0, None, &root.board, &root.history, 0, None, side),
+            leaf.score(Ask::Leaf, &root.board, &root.history, 0, None, side),
             None
         );
         assert!(shared.stop.load(Ordering::Relaxed));
@@ -155,13 +183,15 @@ mod tests {
         let clock = Plan::unbounded();
         let mut leaf = LeafSearch::new(&root, shallow, &shared, &mut order, clock).unwrap();
         assert!(leaf
-            .score(0, None, &root.board, &root.history, 0, None, side)
+            .score(Ask::Leaf, &root.board, &root.history, 0, None, side)
             .is_some());
     }
 
     /// A search past its node budget (`mcts_ab_nodes` × visits) stops
     /// with an answer from a shallower iteration, and leaves the tree's
-    /// search running; without visits the same search goes to its depth.
+    /// search running; with a budget it cannot reach the same search
+    /// goes to its depth. The root with `mcts_root_nodes` goes as deep as
+    /// its own budget lets it, and uses it all.
     #[test]
     fn a_leaf_search_stops_at_its_node_budget_with_an_answer() {
         let root = Root::new(fen::parse(POSITIONS[3]).unwrap());
@@ -169,19 +199,29 @@ mod tests {
         let params = Params {
             mcts_ab: 2,
             mcts_ab_nodes: 20,
+            mcts_root_nodes: 300,
             ..Params::default()
         };
-        let run = |visits: Option<u32>| {
+        let run = |ask: Ask| {
             let shared = Shared::new(16, 4);
             let mut order = Order::default();
             let mut leaf =
                 LeafSearch::new(&root, params, &shared, &mut order, Plan::unbounded()).unwrap();
-            let found = leaf.score(5, visits, &root.board, &root.history, 0, None, side);
+            let found = leaf.score(ask, &root.board, &root.history, 0, None, side);
             assert!(!shared.stop.load(Ordering::Relaxed));
             (found, leaf.worker.nodes())
         };
-        let (capped, capped_nodes) = run(Some(100));
-        let (full, full_nodes) = run(None);
+        let node = |root| Ask::Node {
+            deeper: 5,
+            visits: 100,
+            root,
+        };
+        let (capped, capped_nodes) = run(node(false));
+        let (full, full_nodes) = run(Ask::Node {
+            deeper: 5,
+            visits: 1_000_000,
+            root: false,
+        });
         assert!(capped.is_some() && full.is_some());
         assert!(
             capped_nodes < 2_000 + 200,
@@ -191,5 +231,21 @@ mod tests {
             full_nodes > 4 * capped_nodes,
             "{full_nodes} against {capped_nodes}"
         );
+        let (deep, deep_nodes) = run(node(true));
+        assert!(deep.is_some());
+        assert!(
+            (29_000..30_000 + 300).contains(&deep_nodes),
+            "{deep_nodes} nodes for a 30,000 budget"
+        );
+        let no_root = Params {
+            mcts_root_nodes: 0,
+            ..params
+        };
+        let shared = Shared::new(16, 4);
+        let mut order = Order::default();
+        let mut leaf =
+            LeafSearch::new(&root, no_root, &shared, &mut order, Plan::unbounded()).unwrap();
+        leaf.score(node(true), &root.board, &root.history, 0, None, side);
+        assert_eq!(leaf.worker.nodes(), capped_nodes);
     }
 }

@@ -10,6 +10,7 @@
 //! between threads cost more than valuing it. The calling thread is the
 //! watchdog: it watches the clock and reports.
 
+use super::leaf::Ask;
 use super::playout::{self, Walker};
 use super::tree::{Edge, Proof, Tree, NONE, PENDING, ROOT};
 use super::watch::{enough, Watch};
@@ -265,7 +266,11 @@ fn search_at(walker: &mut Walker, moves: &[Move], due: Due) -> Option<(i32, Opti
     for &m in moves {
         walker.play(m);
     }
-    let found = walker.search(due.deeper, Some(due.visits));
+    let found = walker.search(Ask::Node {
+        deeper: due.deeper,
+        visits: due.visits,
+        root: due.node == ROOT,
+    });
     walker.rewind();
     found
 }
@@ -301,7 +306,7 @@ fn land(t: &mut Tree, path: &Path, value: f64, grown: Grown, check_rep: bool) {
     match grown {
         Grown::Node(edges) => {
             let leaf_visits = t.edges[e].visits;
-            t.edges[e].child = t.add(&edges, leaf_visits).unwrap_or(NONE);
+            t.edges[e].child = t.add(&edges, leaf_visits, 1.0 - value).unwrap_or(NONE);
         }
         Grown::Leaf => t.edges[e].child = NONE,
         Grown::Draw => {
@@ -313,6 +318,7 @@ fn land(t: &mut Tree, path: &Path, value: f64, grown: Grown, check_rep: bool) {
     t.release(path);
     t.backup(path, value);
     t.prove_up(path);
+    t.minimax_up(path);
     #[cfg(feature = "debug-commands")]
     if check_rep {
         super::check::path(t, path, false);

@@ -9,7 +9,7 @@
 //! a leaf that could not be added is evaluated again each time one reaches
 //! it, which still refines its ancestors' means.
 
-use super::leaf::LeafSearch;
+use super::leaf::{Ask, LeafSearch};
 use super::prior;
 use super::tree::{Edge, Proof, Puct, Tree, NONE, ROOT};
 use super::value::expected;
@@ -235,7 +235,7 @@ impl<'a> Walker<'a> {
             let cp = self.settle(-KING_ZAP_CP, KING_ZAP_CP, settle);
             return expected(self.bounded(cp));
         }
-        let Some((cp, best)) = self.search(0, None) else {
+        let Some((cp, best)) = self.search(Ask::Leaf) else {
             return expected(self.static_cp());
         };
         if let Some(best) = best.filter(|_| pv_prior > 0.0) {
@@ -266,23 +266,13 @@ impl<'a> Walker<'a> {
     }
 
     /// The leaf search's score for the side to move and its best move,
-    /// searched `deeper` plies beyond `mcts_ab` − 1 for a node of
-    /// `visits` (its node budget's measure; none for a new leaf, whose
-    /// search has no budget but the clock); none without `mcts_ab`,
-    /// after a `stop` or past the budget.
-    pub fn search(&mut self, deeper: u32, visits: Option<u32>) -> Option<(i32, Option<Move>)> {
+    /// searched as `ask` says; none without `mcts_ab`, after a `stop` or
+    /// past the budget.
+    pub fn search(&mut self, ask: Ask) -> Option<(i32, Option<Move>)> {
         let last = self.played.last().map(|&(m, _)| m).or(self.root_move);
         let clock = self.clock();
         let leaf = self.leaf.as_mut()?;
-        leaf.score(
-            deeper,
-            visits,
-            &self.board,
-            &self.keys,
-            clock,
-            last,
-            self.root_side,
-        )
+        leaf.score(ask, &self.board, &self.keys, clock, last, self.root_side)
     }
 
     /// The current position, new to the tree: its value for the mover
@@ -393,7 +383,13 @@ impl<'a> Search<'a> {
         let value = loop {
             if let Some(deeper) = self.tree.due(node, self.ab_visits, self.ab_grow) {
                 let visits = self.tree.nodes[node as usize].visits;
-                if let Some(found) = self.walker.search(deeper, Some(visits)) {
+                let root = node == ROOT;
+                let ask = Ask::Node {
+                    deeper,
+                    visits,
+                    root,
+                };
+                if let Some(found) = self.walker.search(ask) {
                     searched(
                         &mut self.tree,
                         &self.path,
@@ -421,6 +417,7 @@ impl<'a> Search<'a> {
         self.max_depth = self.max_depth.max(self.path.len() as u32);
         self.tree.backup(&self.path, value);
         self.tree.prove_up(&self.path);
+        self.tree.minimax_up(&self.path);
         #[cfg(feature = "debug-commands")]
         if self.check_rep {
             super::check::path(&self.tree, &self.path, true);
@@ -437,7 +434,7 @@ impl<'a> Search<'a> {
             Grown::Draw => self.tree.edges[e].set_proof(Some(Proof::Draw)),
             Grown::Node => {
                 let leaf_visits = self.tree.edges[e].visits;
-                if let Some(child) = self.tree.add(&self.edges, leaf_visits) {
+                if let Some(child) = self.tree.add(&self.edges, leaf_visits, 1.0 - value) {
                     self.tree.edges[e].child = child;
                 }
             }

@@ -19,6 +19,9 @@ pub struct Puct {
     /// has been tried once; the priors then decide which siblings come
     /// first.
     pub fpu_reduction: f64,
+    /// The share of an edge's value that is its implicit minimax value
+    /// rather than its mean (`mcts_minimax`, in hundredths).
+    pub minimax: f64,
 }
 
 impl Puct {
@@ -28,6 +31,7 @@ impl Puct {
             growth: f64::from(params.mcts_cpuct_growth) / 100.0,
             base: f64::from(params.mcts_cpuct_base.max(1)),
             fpu_reduction: f64::from(params.mcts_fpu) / 100.0,
+            minimax: f64::from(params.mcts_minimax.min(100)) / 100.0,
         }
     }
 }
@@ -59,6 +63,7 @@ mod tests {
             growth: 0.0,
             base: 1000.0,
             fpu_reduction: 0.1,
+            minimax: 0.0,
         };
         assert_eq!((flat.c(0), flat.c(1 << 30)), (1.5, 1.5));
         let growing = Puct {

@@ -40,6 +40,10 @@ pub struct Node {
     /// The searches its position has had (`mcts_ab_visits`, and again
     /// with `mcts_ab_grow`).
     pub searches: u8,
+    /// The implicit minimax value for the side to move (`mcts_minimax`):
+    /// its position's own value until one of its edges has a value, then
+    /// the best of those (see [`Tree::minimax`]).
+    pub minimax: f32,
 }
 
 pub struct Tree {
@@ -85,14 +89,17 @@ impl Tree {
             leaf_visits: 0,
             ordered: 0,
             searches: 0,
+            minimax: 0.5,
         });
     }
 
     /// Adds a node with `edges` and returns its index, or `None` (and the
     /// tree is full from then on) when it does not fit the budget. Its
     /// visits: the playout that makes it, and the `leaf_visits` its edge
-    /// had before (see [`Node::leaf_visits`]).
-    pub fn add(&mut self, edges: &[Edge], leaf_visits: u32) -> Option<u32> {
+    /// had before (see [`Node::leaf_visits`]); `value`, its position's
+    /// own for its side to move, starts its implicit minimax value unless
+    /// an edge is proven.
+    pub fn add(&mut self, edges: &[Edge], leaf_visits: u32, value: f64) -> Option<u32> {
         let index = u32::try_from(self.nodes.len())
             .ok()
             .filter(|&i| i < PENDING);
@@ -119,8 +126,13 @@ impl Tree {
             leaf_visits,
             ordered: 0,
             searches: 0,
+            minimax: value as f32,
         });
         self.edges.extend_from_slice(edges);
+        // Its edges proven at birth (King zaps, draws) are its minimax.
+        if let Some(best) = self.best_minimax(index) {
+            self.nodes[index as usize].minimax = best as f32;
+        }
         Some(index)
     }
 
@@ -202,7 +214,7 @@ impl Tree {
                     continue;
                 }
                 Some(p) => Some(p.value()),
-                None if n > 0.0 => Some(e.w / n),
+                None if n > 0.0 => Some(self.blend(e, e.w / n)),
                 None => None,
             };
             let score = q.unwrap_or(fpu) + u;
@@ -315,6 +327,53 @@ impl Tree {
             let n = &mut self.nodes[node as usize];
             n.visits = n.visits.saturating_add(1);
             v = 1.0 - v;
+        }
+    }
+
+    /// With `mcts_minimax`, sets each node of `path` (whose values and
+    /// proofs are backed up) to the best of its edges' implicit minimax
+    /// values (Lanctot, Winands, Pepels and Sturtevant, 2014: a minimax
+    /// of the leaves' own values beside the playouts' means), from the
+    /// bottom up; a node none of whose edges has one keeps its
+    /// position's own value.
+    pub fn minimax_up(&mut self, path: &[(u32, usize)]) {
+        if self.puct.minimax == 0.0 {
+            return;
+        }
+        for &(node, _) in path.iter().rev() {
+            if let Some(best) = self.best_minimax(node) {
+                self.nodes[node as usize].minimax = best as f32;
+            }
+        }
+    }
+
+    /// An edge's implicit minimax value for its mover: its proof's, else
+    /// one less its child's (for the child's side to move), else its mean
+    /// if it has playouts (a leaf the full tree did not keep), else none.
+    pub fn edge_minimax(&self, e: &Edge) -> Option<f64> {
+        match (e.proof(), e.child()) {
+            (Some(p), _) => Some(p.value()),
+            (None, Some(c)) => Some(1.0 - f64::from(self.nodes[c as usize].minimax)),
+            (None, None) => e.q(),
+        }
+    }
+
+    /// The best implicit minimax value of `node`'s edges, if one has any.
+    pub fn best_minimax(&self, node: u32) -> Option<f64> {
+        self.edges[self.range(node)]
+            .iter()
+            .filter_map(|e| self.edge_minimax(e))
+            .reduce(f64::max)
+    }
+
+    /// The value PUCT gives an unproven edge of `mean`: with
+    /// `mcts_minimax`, that share of it replaced by its implicit minimax
+    /// value, which a single good or bad reply moves as the mean does not.
+    fn blend(&self, e: &Edge, mean: f64) -> f64 {
+        let share = self.puct.minimax;
+        match self.edge_minimax(e).filter(|_| share > 0.0) {
+            Some(m) => (1.0 - share) * mean + share * m,
+            None => mean,
         }
     }
 

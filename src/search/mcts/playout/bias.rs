@@ -144,7 +144,14 @@ fn value(r: &Root, d: Option<u32>, params: Params, shared: &Shared) -> f64 {
     let mut leaf =
         super::super::leaf::LeafSearch::new(r, q, shared, &mut order, Plan::unbounded()).unwrap();
     let (cp, _) = leaf
-        .score(0, None, &r.board, &r.history, 0, None, r.board.side())
+        .score(
+            super::Ask::Leaf,
+            &r.board,
+            &r.history,
+            0,
+            None,
+            r.board.side(),
+        )
         .unwrap();
     expected(cp)
 }

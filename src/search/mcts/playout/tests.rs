@@ -255,7 +255,13 @@ fn a_searched_node_s_mean_becomes_its_search_s_value() {
                 walker.play(s.tree.edges[e].mv);
             }
             let visits = before[node as usize].0;
-            let (cp, _) = walker.search(0, Some(visits)).unwrap();
+            let (cp, _) = walker
+                .search(Ask::Node {
+                    deeper: 0,
+                    visits,
+                    root: false,
+                })
+                .unwrap();
             let n = f64::from(visits);
             let revalued = n * (1.0 - expected(cp));
             assert!(

@@ -1,5 +1,5 @@
 //! The searches' schedule (`due`), their values (`revalue`), their priors
-//! (`lead`) and selection among proven edges.
+//! (`lead`), selection among proven edges and the implicit minimax values.
 
 use super::*;
 use crate::check_rep::CheckRep;
@@ -25,10 +25,11 @@ fn chain() -> (Tree, Vec<(u32, usize)>) {
             Edge::new(mv("b4L"), 0.5, None),
         ],
         0,
+        0.4,
     );
     t.edges[0].child = a.unwrap();
     t.backup(&path[..1], 0.6);
-    let b = t.add(&[Edge::new(mv("h1L"), 1.0, None)], 0);
+    let b = t.add(&[Edge::new(mv("h1L"), 1.0, None)], 0, 0.7);
     t.edges[2].child = b.unwrap();
     t.backup(&path[..2], 0.3);
     for n in &mut t.nodes {
@@ -152,4 +153,48 @@ fn selection_passes_over_a_proven_loss() {
     assert_eq!(t.select_plain(1), 3);
     t.edges[3].set_proof(Some(Proof::Loss(3)));
     assert!([2, 3].contains(&t.select(1)));
+}
+
+/// With `mcts_minimax`, each backup sets the nodes on its path to the
+/// best of their edges' minimax values: one strong reply found below a
+/// move takes its value down at once, where its mean moves by half, and
+/// PUCT (here without exploration) turns to the other move.
+#[test]
+fn minimax_backs_up_the_best_reply_and_steers_selection() {
+    let grow = |t: &mut Tree, e: usize, own: f64| {
+        let child = t.add(&[Edge::new(mv("b3L"), 1.0, None)], 0, own).unwrap();
+        t.edges[e].child = child;
+        child
+    };
+    for minimax in [0.0, 0.5] {
+        let mut t = Tree::new(1 << 20);
+        t.puct.c = 0.0;
+        t.puct.minimax = minimax;
+        t.add_root(&[
+            Edge::new(mv("h0L"), 0.5, None),
+            Edge::new(mv("g4L"), 0.5, None),
+        ]);
+        let a = grow(&mut t, 0, 0.4);
+        let up = |t: &mut Tree, path: &[(u32, usize)], value: f64| {
+            t.backup(path, value);
+            t.minimax_up(path);
+        };
+        up(&mut t, &[(ROOT, 0)], 0.6);
+        grow(&mut t, 1, 0.7);
+        up(&mut t, &[(ROOT, 1)], 0.3);
+        // Below h0L the reply b3L leaves the root's side with 0.1.
+        let b3l = t.range(a).start;
+        grow(&mut t, b3l, 0.1);
+        up(&mut t, &[(ROOT, 0), (a, b3l)], 0.9);
+        assert!((t.edges[0].q().unwrap() - 0.35).abs() < 1e-9);
+        if minimax == 0.0 {
+            assert_eq!(t.nodes[ROOT as usize].minimax, 0.5);
+            assert_eq!(t.select_plain(ROOT), 0);
+            continue;
+        }
+        assert!((t.nodes[a as usize].minimax - 0.9).abs() < 1e-6);
+        assert!((t.edge_minimax(&t.edges[0]).unwrap() - 0.1).abs() < 1e-6);
+        assert!((t.nodes[ROOT as usize].minimax - 0.3).abs() < 1e-6);
+        assert_eq!(t.select_plain(ROOT), 1);
+    }
 }

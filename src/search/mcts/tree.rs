@@ -371,10 +371,11 @@ impl Tree {
     /// value, which a single good or bad reply moves as the mean does not.
     fn blend(&self, e: &Edge, mean: f64) -> f64 {
         let share = self.puct.minimax;
-        match self.edge_minimax(e).filter(|_| share > 0.0) {
-            Some(m) => (1.0 - share) * mean + share * m,
-            None => mean,
+        if share == 0.0 {
+            return mean;
         }
+        self.edge_minimax(e)
+            .map_or(mean, |m| (1.0 - share) * mean + share * m)
     }
 
     /// Takes the playout of `path` off the edges' playouts in flight.

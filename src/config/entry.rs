@@ -6,8 +6,9 @@
 use super::{EngineConfig, OptionError, ENGINE_FIRST, ENGINE_LAST};
 use crate::declaration::{Declaration, Effect, Kind, Store};
 use crate::eval::{Weights, WEIGHTS};
-use crate::search::params::{Params, TableSize, DEBUG_PARAMS, PARAMS, TABLE};
+use crate::search::params::{Params, DEBUG_PARAMS, PARAMS};
 use crate::search::time::{ClockUse, TIME};
+use crate::search::tt::size::{TableSize, TABLE};
 use crate::user_text::quote;
 
 /// A declaration and the part of [`EngineConfig`] it sets.

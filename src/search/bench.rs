@@ -16,10 +16,10 @@
 
 use super::bestfirst;
 use super::mcts;
-use super::params::TableSize;
 use super::pvs::order::Order;
 use super::pvs::think;
 use super::time::SearchLimits;
+use super::tt::size::TableSize;
 use super::{Params, Root, Shared};
 use crate::rules::fen;
 use crate::rules::moves::Move;

@@ -1,5 +1,5 @@
-//! The search's tunable parameters and the table's shape, each declared
-//! once with its UCI name, default and range.
+//! The search's tunable parameters, each declared once with its UCI name,
+//! default and range (the table's shape is `tt::size`).
 
 use crate::declaration::{self, bool_field, number_field, Declaration, Effect};
 use crate::eval::Weights;
@@ -77,6 +77,15 @@ pub struct Params {
     /// backed up by minimax) rather than its playouts' mean (see
     /// `mcts::tree::Tree::minimax`; 0: the mean alone).
     pub mcts_minimax: u32,
+    /// MCTS with `mcts_ab_visits`: the move played is the root's last
+    /// search's best, unless the tree has proven a win or that move lost
+    /// (see `mcts::tree::Tree::best`); off, the most visited edge. On
+    /// since its SPRT (BENCHMARKS.md, "MCTS in games").
+    pub mcts_root_move: bool,
+    /// MCTS with `mcts_minimax` and `mcts_ab_visits`: a searched node's
+    /// implicit minimax value is its last search's score, not its edges'
+    /// best, so that the minimax backs up the searches' values.
+    pub mcts_ab_minimax: bool,
     /// MCTS with `mcts_ab_visits`: the percentage of a searched node's
     /// mean (its edge's, and so its ancestors') replaced by its search's
     /// score (see `mcts::tree::Tree::revalue`; 0: the search gives only
@@ -304,6 +313,18 @@ pub const PARAMS: &[Declaration<Params>] = &[
         "MCTS: PUCT's exploration constant, in hundredths",
     ),
     Declaration::check(
+        "mcts_root_move",
+        true,
+        bool_field!(mcts_root_move),
+        "MCTS with mcts_ab_visits: play the root's last search's best move unless the tree proves a win or that move lost (off: the most visited)",
+    ),
+    Declaration::check(
+        "mcts_ab_minimax",
+        false,
+        bool_field!(mcts_ab_minimax),
+        "MCTS with mcts_minimax and mcts_ab_visits: a searched node's minimax value is its last search's score",
+    ),
+    Declaration::check(
         "mcts_tt_leaf",
         false,
         bool_field!(mcts_tt_leaf),
@@ -418,6 +439,8 @@ impl Default for Params {
             mcts_ab_nodes: 0,
             mcts_root_nodes: 0,
             mcts_minimax: 0,
+            mcts_root_move: false,
+            mcts_ab_minimax: false,
             mcts_ab_value: 0,
             mcts_cpuct: 0,
             mcts_tt_leaf: false,
@@ -432,47 +455,6 @@ impl Default for Params {
             check_rep: false,
         };
         declaration::defaults(declaration::defaults(zero, PARAMS), DEBUG_PARAMS)
-    }
-}
-
-/// The transposition table's shape: the `hash` and `tt_ways` options, and
-/// what `leiserchess bench` and the profile use.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct TableSize {
-    /// Megabytes.
-    pub hash_mb: usize,
-    /// Entries per bucket (the k of the k-way table).
-    pub ways: usize,
-}
-
-pub const TABLE: &[Declaration<TableSize>] = &[
-    Effect::NewTable.on(Declaration::spin(
-        "hash",
-        16,
-        1,
-        4096,
-        number_field!(hash_mb),
-        "The transposition table's size in MB",
-    )),
-    Effect::NewTable.on(Declaration::spin(
-        "tt_ways",
-        4,
-        1,
-        16,
-        number_field!(ways),
-        "Entries a bucket of the transposition table holds (the k of k-way)",
-    )),
-];
-
-impl Default for TableSize {
-    fn default() -> Self {
-        declaration::defaults(
-            TableSize {
-                hash_mb: 0,
-                ways: 0,
-            },
-            TABLE,
-        )
     }
 }
 

@@ -11,6 +11,7 @@
 //! Its invariants and the `dump tt` text are in `check`.
 
 mod check;
+pub mod size;
 mod slots;
 
 use crate::rules::moves::Move;

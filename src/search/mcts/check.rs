@@ -4,7 +4,8 @@
 //! visits (a proven one may have more: playouts end at it), no edge after
 //! the node's ordered ones has been tried, every mean is an expected result (0 to 1), and a proven edge
 //! into a node agrees with what the node's edges prove, and (with
-//! `mcts_minimax`) a node's minimax value is its edges' best. While playouts are
+//! `mcts_minimax`) a node's minimax value is its edges' best (with
+//! `mcts_ab_minimax`, a searched node's is its search's). While playouts are
 //! in flight (more than one thread) the visit counts are not yet settled
 //! and only the rest is checked. The search checks the nodes of each
 //! playout's path, and the whole tree at the end, while the `check_rep`
@@ -87,7 +88,7 @@ impl Tree {
         }
         let best = self.best_minimax(node).filter(|_| self.puct.minimax > 0.0);
         ensure(
-            !settled || best.is_none_or(|b| (b as f32 - n.minimax).abs() < 1e-6),
+            !settled || n.scored || best.is_none_or(|b| (b as f32 - n.minimax).abs() < 1e-6),
             || {
                 format!(
                     "node {node}: minimax {}, its edges' best {best:?}",

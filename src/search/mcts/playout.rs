@@ -360,6 +360,7 @@ impl<'a> Search<'a> {
             tree
         });
         tree.puct = Puct::of(&params);
+        tree.trust_root_move = params.mcts_root_move;
         Search {
             tree,
             walker,
@@ -446,8 +447,8 @@ impl<'a> Search<'a> {
 
 /// What the search of `node`, reached by `path`, `found` (its score for
 /// the side to move and best move) does to the tree: the best move gets
-/// `pv_prior` of the node's priors, and the score replaces `share` of
-/// the node's mean.
+/// `pv_prior` of the node's priors, the score replaces `share` of the
+/// node's mean and (`mcts_ab_minimax`) becomes its minimax value.
 pub fn searched(
     tree: &mut Tree,
     path: &[(u32, usize)],
@@ -459,7 +460,11 @@ pub fn searched(
     let (cp, best) = found;
     if let Some(best) = best {
         tree.lead(node, best, pv_prior);
+        if node == ROOT {
+            tree.root_move = Some(best);
+        }
     }
+    tree.score(node, expected(cp));
     if share > 0.0 {
         tree.revalue(path, 1.0 - expected(cp), share);
     }

@@ -22,6 +22,8 @@ pub struct Puct {
     /// The share of an edge's value that is its implicit minimax value
     /// rather than its mean (`mcts_minimax`, in hundredths).
     pub minimax: f64,
+    /// A searched node's minimax value is its search's (`mcts_ab_minimax`).
+    pub searched_minimax: bool,
 }
 
 impl Puct {
@@ -32,6 +34,7 @@ impl Puct {
             base: f64::from(params.mcts_cpuct_base.max(1)),
             fpu_reduction: f64::from(params.mcts_fpu) / 100.0,
             minimax: f64::from(params.mcts_minimax.min(100)) / 100.0,
+            searched_minimax: params.mcts_ab_minimax,
         }
     }
 }
@@ -64,6 +67,7 @@ mod tests {
             base: 1000.0,
             fpu_reduction: 0.1,
             minimax: 0.0,
+            searched_minimax: false,
         };
         assert_eq!((flat.c(0), flat.c(1 << 30)), (1.5, 1.5));
         let growing = Puct {

@@ -44,6 +44,9 @@ pub struct Node {
     /// its position's own value until one of its edges has a value, then
     /// the best of those (see [`Tree::minimax`]).
     pub minimax: f32,
+    /// Whether `minimax` is a search's score (`mcts_ab_minimax`), which
+    /// backups leave alone.
+    pub scored: bool,
 }
 
 pub struct Tree {
@@ -53,6 +56,10 @@ pub struct Tree {
     full: bool,
     /// Selection's constants: the search's, set by it.
     pub puct: Puct,
+    /// With `mcts_root_move`, the root's last search's best move, which
+    /// [`Tree::best`] then takes at the root.
+    pub root_move: Option<Move>,
+    pub trust_root_move: bool,
 }
 
 impl Tree {
@@ -64,6 +71,8 @@ impl Tree {
             budget,
             full: false,
             puct: Puct::default(),
+            root_move: None,
+            trust_root_move: false,
         }
     }
 
@@ -81,6 +90,7 @@ impl Tree {
     pub fn add_root(&mut self, edges: &[Edge]) {
         self.nodes.clear();
         self.edges.clear();
+        self.root_move = None;
         self.edges.extend_from_slice(edges);
         self.nodes.push(Node {
             first: 0,
@@ -90,6 +100,7 @@ impl Tree {
             ordered: 0,
             searches: 0,
             minimax: 0.5,
+            scored: false,
         });
     }
 
@@ -127,6 +138,7 @@ impl Tree {
             ordered: 0,
             searches: 0,
             minimax: value as f32,
+            scored: false,
         });
         self.edges.extend_from_slice(edges);
         // Its edges proven at birth (King zaps, draws) are its minimax.
@@ -330,54 +342,6 @@ impl Tree {
         }
     }
 
-    /// With `mcts_minimax`, sets each node of `path` (whose values and
-    /// proofs are backed up) to the best of its edges' implicit minimax
-    /// values (Lanctot, Winands, Pepels and Sturtevant, 2014: a minimax
-    /// of the leaves' own values beside the playouts' means), from the
-    /// bottom up; a node none of whose edges has one keeps its
-    /// position's own value.
-    pub fn minimax_up(&mut self, path: &[(u32, usize)]) {
-        if self.puct.minimax == 0.0 {
-            return;
-        }
-        for &(node, _) in path.iter().rev() {
-            if let Some(best) = self.best_minimax(node) {
-                self.nodes[node as usize].minimax = best as f32;
-            }
-        }
-    }
-
-    /// An edge's implicit minimax value for its mover: its proof's, else
-    /// one less its child's (for the child's side to move), else its mean
-    /// if it has playouts (a leaf the full tree did not keep), else none.
-    pub fn edge_minimax(&self, e: &Edge) -> Option<f64> {
-        match (e.proof(), e.child()) {
-            (Some(p), _) => Some(p.value()),
-            (None, Some(c)) => Some(1.0 - f64::from(self.nodes[c as usize].minimax)),
-            (None, None) => e.q(),
-        }
-    }
-
-    /// The best implicit minimax value of `node`'s edges, if one has any.
-    pub fn best_minimax(&self, node: u32) -> Option<f64> {
-        self.edges[self.range(node)]
-            .iter()
-            .filter_map(|e| self.edge_minimax(e))
-            .reduce(f64::max)
-    }
-
-    /// The value PUCT gives an unproven edge of `mean`: with
-    /// `mcts_minimax`, that share of it replaced by its implicit minimax
-    /// value, which a single good or bad reply moves as the mean does not.
-    fn blend(&self, e: &Edge, mean: f64) -> f64 {
-        let share = self.puct.minimax;
-        if share == 0.0 {
-            return mean;
-        }
-        self.edge_minimax(e)
-            .map_or(mean, |m| (1.0 - share) * mean + share * m)
-    }
-
     /// Takes the playout of `path` off the edges' playouts in flight.
     pub fn release(&mut self, path: &[(u32, usize)]) {
         for &(_, e) in path {
@@ -404,8 +368,9 @@ impl Tree {
         }
     }
 
-    /// The edge to play at `node`: the quickest proven win; else the most
-    /// visited edge not proven lost (ties to the better mean, then the
+    /// The edge to play at `node`: the quickest proven win; else, at the
+    /// root with `trust_root_move`, the root search's move unless proven
+    /// lost; else the most visited edge not proven lost (ties to the better mean, then the
     /// first); else, all lost, the longest defence.
     pub fn best(&self, node: u32) -> Option<usize> {
         let range = self.range(node);
@@ -421,6 +386,15 @@ impl Tree {
             .filter_map(|(i, e)| win(e).map(|k| (i, k)))
             .min_by_key(|&(i, k)| (k, i))
         {
+            return Some(at(i));
+        }
+        let root_move = self
+            .root_move
+            .filter(|_| node == ROOT && self.trust_root_move);
+        if let Some(i) = root_move.and_then(|m| {
+            let lost = |e: &Edge| matches!(e.proof(), Some(Proof::Loss(_)));
+            edges.iter().position(|e| e.mv == m && !lost(e))
+        }) {
             return Some(at(i));
         }
         let mut best: Option<(usize, u32, f64)> = None;
@@ -506,5 +480,6 @@ fn reserve<T>(v: &mut Vec<T>, extra: usize, spare: usize) -> bool {
     true
 }
 
+mod minimax;
 #[cfg(test)]
 mod tests;

@@ -198,3 +198,50 @@ fn minimax_backs_up_the_best_reply_and_steers_selection() {
         assert_eq!(t.select_plain(ROOT), 1);
     }
 }
+
+/// With `mcts_root_move`, the root's search's move is played over the
+/// most visited, but never when proven lost or when another edge is a
+/// proven win; other nodes keep the most visited.
+#[test]
+fn the_root_search_s_move_is_played_only_when_trusted_and_not_lost() {
+    let (mut t, _) = chain();
+    t.root_move = Some(mv("g4L"));
+    assert_eq!(t.best(ROOT), Some(0));
+    t.trust_root_move = true;
+    assert_eq!(t.best(ROOT), Some(1));
+    t.root_move = Some(mv("b3L"));
+    assert_eq!(t.best(1), Some(2));
+    t.root_move = Some(mv("g4L"));
+    t.edges[1].set_proof(Some(Proof::Loss(2)));
+    assert_eq!(t.best(ROOT), Some(0));
+    t.edges[1].set_proof(None);
+    t.edges[0].set_proof(Some(Proof::Win(3)));
+    assert_eq!(t.best(ROOT), Some(0));
+    t.add_root(&[Edge::new(mv("h0L"), 0.5, None)]);
+    assert_eq!(t.root_move, None);
+}
+
+/// With `mcts_ab_minimax`, a searched node's minimax value is its search's
+/// score whatever its edges back up, and its ancestors take it by minimax;
+/// without, the search leaves the minimax alone.
+#[test]
+fn a_search_s_score_is_its_node_s_minimax_when_asked() {
+    for asked in [false, true] {
+        let (mut t, path) = chain();
+        t.puct.minimax = 0.5;
+        t.puct.searched_minimax = asked;
+        t.score(1, 0.4);
+        t.backup(&path, 0.9);
+        t.minimax_up(&path);
+        let below = t.best_minimax(1).unwrap();
+        let node = f64::from(t.nodes[1].minimax);
+        if asked {
+            assert!((node - 0.4).abs() < 1e-6);
+            let root = f64::from(t.nodes[ROOT as usize].minimax);
+            assert!((root - 0.6).abs() < 1e-6);
+        } else {
+            assert!((node - below).abs() < 1e-6);
+        }
+        assert!((below - 0.4).abs() > 0.1);
+    }
+}

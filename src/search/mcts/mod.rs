@@ -14,8 +14,9 @@
 //! answer. Nodes are playouts; a report's `depth` and `seldepth` are both
 //! the longest playout's length in plies, and `go depth N` stops once a
 //! playout reaches N. The best move is the quickest proven win, else the
-//! most visited root edge not proven lost; the line follows the same rule
-//! down the tree. The score is the best edge's mean turned back into
+//! root's last search's move unless proven lost (`mcts_root_move`), else
+//! the most visited root edge not proven lost; below the root the line
+//! follows the last two rules. The score is the best edge's mean turned back into
 //! centipawns, or for a proven root `±(MATE − plies)` (a draw: 0). With
 //! `MultiPV` k, the root's first k edges by the same rule, then by visits,
 //! each with its share of the playouts. `go mate` stops at a proven win

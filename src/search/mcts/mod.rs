@@ -16,7 +16,7 @@
 //! playout reaches N. The best move is the quickest proven win, else the
 //! root's last search's move unless proven lost (`mcts_root_move`), else
 //! the most visited root edge not proven lost; below the root the line
-//! follows the last two rules. The score is the best edge's mean turned back into
+//! follows the first rule and the last. The score is the best edge's mean turned back into
 //! centipawns, or for a proven root `±(MATE − plies)` (a draw: 0). With
 //! `MultiPV` k, the root's first k edges by the same rule, then by visits,
 //! each with its share of the playouts. `go mate` stops at a proven win

@@ -391,15 +391,12 @@ impl Tree {
         let root_move = self
             .root_move
             .filter(|_| node == ROOT && self.trust_root_move);
-        if let Some(i) = root_move.and_then(|m| {
-            let lost = |e: &Edge| matches!(e.proof(), Some(Proof::Loss(_)));
-            edges.iter().position(|e| e.mv == m && !lost(e))
-        }) {
+        if let Some(i) = root_move.and_then(|m| edges.iter().position(|e| e.mv == m && !lost(e))) {
             return Some(at(i));
         }
         let mut best: Option<(usize, u32, f64)> = None;
         for (i, e) in edges.iter().enumerate() {
-            if matches!(e.proof(), Some(Proof::Loss(_))) {
+            if lost(e) {
                 continue;
             }
             let q = e.q().unwrap_or(0.0);
@@ -461,6 +458,11 @@ impl Tree {
 /// Whether PUCT has tried the edge: visited, in flight or proven.
 fn tried(e: &Edge) -> bool {
     e.visits > 0 || e.in_flight > 0 || e.proof().is_some()
+}
+
+/// Whether the edge is proven lost for its mover.
+fn lost(e: &Edge) -> bool {
+    matches!(e.proof(), Some(Proof::Loss(_)))
 }
 
 /// Makes room in `v` for `extra` more items, taking at most `spare` more

@@ -1,5 +1,11 @@
-//! The self-play data format: one fixed-size record a position, little
-//! endian, no header, so files concatenate and a resumed run appends.
+//! The self-play data format, version 2: a 16-byte header, then one
+//! fixed-size record a position, little endian, so a resumed run appends
+//! and shards merge by concatenating their records.
+//!
+//! The header is the magic `D7 4C 43 48 44 41 54 41`, the version (u16,
+//! 2), the record's size (u16, 20) and four zero bytes. Version 1 had no
+//! header; its files are still read: the magic, read as a record's
+//! occupancy, sets 23 squares, more than any record may.
 //!
 //! | bytes | field |
 //! |---|---|
@@ -18,6 +24,14 @@ use std::fmt;
 
 /// Bytes per record.
 pub const RECORD: usize = 20;
+
+/// The format version this build writes.
+pub const VERSION: u16 = 2;
+
+/// The header this build writes.
+pub const HEADER: [u8; 16] = [
+    0xd7, b'L', b'C', b'H', b'D', b'A', b'T', b'A', VERSION as u8, 0, RECORD as u8, 0, 0, 0, 0, 0,
+];
 
 /// A game's result from Tangerine's (white's) view.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -54,6 +68,8 @@ pub enum DataError {
     Record { index: usize, what: String },
     /// The data ends inside a record (this many bytes past the last whole one).
     Truncated(usize),
+    /// The header is not one this build reads, and why.
+    Header(String),
 }
 
 impl fmt::Display for DataError {
@@ -63,6 +79,7 @@ impl fmt::Display for DataError {
             DataError::Truncated(n) => {
                 write!(f, "the data ends {n} bytes into a record of {RECORD}")
             }
+            DataError::Header(what) => write!(f, "header: {what}"),
         }
     }
 }
@@ -144,13 +161,61 @@ pub fn decode(r: &[u8; RECORD], index: usize) -> Result<Sample, DataError> {
     })
 }
 
-/// Every sample of `bytes` (a whole file).
-pub fn decode_all(bytes: &[u8]) -> Result<Vec<Sample>, DataError> {
-    let rest = bytes.len() % RECORD;
+/// The records of `bytes` (a whole file of version 2, or of version 1
+/// without a header), after its header is checked.
+pub fn records(bytes: &[u8]) -> Result<&[u8], DataError> {
+    let body = match bytes.get(..8) {
+        Some(magic) if magic == &HEADER[..8] => {
+            let header = bytes.get(..HEADER.len()).ok_or_else(|| {
+                DataError::Header(format!(
+                    "{} bytes, a header has {}",
+                    bytes.len(),
+                    HEADER.len()
+                ))
+            })?;
+            let version = u16::from_le_bytes([header[8], header[9]]);
+            let size = u16::from_le_bytes([header[10], header[11]]);
+            if version != VERSION {
+                return Err(DataError::Header(format!(
+                    "version {version}; this build reads versions 1 and {VERSION}"
+                )));
+            }
+            if size as usize != RECORD || header[12..] != [0; 4] {
+                return Err(DataError::Header(format!(
+                    "records of {size} bytes and reserved bytes {:?}; version {VERSION} has {RECORD} and zeros",
+                    &header[12..]
+                )));
+            }
+            &bytes[HEADER.len()..]
+        }
+        _ => bytes,
+    };
+    let rest = body.len() % RECORD;
     if rest != 0 {
         return Err(DataError::Truncated(rest));
     }
-    bytes
+    Ok(body)
+}
+
+/// A record's position (its board and side to move, not its score or
+/// result) as a 64-bit key: the same position, the same key.
+pub fn position_key(r: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    r[..16].hash(&mut h);
+    r[19].hash(&mut h);
+    h.finish()
+}
+
+/// Positions in a file of `len` bytes of version 2 (its last record torn
+/// or not).
+pub fn positions_in(len: u64) -> u64 {
+    len.saturating_sub(HEADER.len() as u64) / RECORD as u64
+}
+
+/// Every sample of `bytes` (a whole file).
+pub fn decode_all(bytes: &[u8]) -> Result<Vec<Sample>, DataError> {
+    records(bytes)?
         .chunks_exact(RECORD)
         .enumerate()
         .map(|(i, c)| decode(c.try_into().expect("a whole record"), i))
@@ -163,6 +228,54 @@ pub fn read(path: impl AsRef<std::path::Path>) -> Result<Vec<Sample>, String> {
     let name = path.display();
     let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
     decode_all(&bytes).map_err(|e| format!("{name}: {e}"))
+}
+
+/// The file at `path` opened to append records, with the positions it
+/// holds: a new or empty file gets the header, a torn last record is cut
+/// (a run stopped mid-write); a file of another version is refused.
+pub fn open_to_append(path: &std::path::Path) -> Result<(std::fs::File, u64), String> {
+    use std::io::{Read, Seek, Write};
+    let name = crate::user_text::quote(&path.display().to_string());
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(|e| format!("cannot open {name}: {e}"))?;
+    let len = file
+        .metadata()
+        .map_err(|e| format!("cannot read {name}: {e}"))?
+        .len();
+    let mut head = vec![0u8; HEADER.len().min(len as usize)];
+    file.read_exact(&mut head)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    if head.len() < HEADER.len() && HEADER.starts_with(&head) {
+        // New, or stopped while its header was written.
+        file.set_len(0)
+            .and_then(|()| file.rewind())
+            .and_then(|()| file.write_all(&HEADER))
+            .map_err(|e| format!("cannot write {name}: {e}"))?;
+        return Ok((file, 0));
+    }
+    if head != HEADER {
+        let what = match records(&head) {
+            Err(e @ DataError::Header(_)) => e.to_string(),
+            _ => "no header (version 1)".to_string(),
+        };
+        return Err(format!(
+            "{name}: {what}; datagen appends only to files of version {VERSION}: name a new file"
+        ));
+    }
+    let torn = (len - HEADER.len() as u64) % RECORD as u64;
+    if torn != 0 {
+        file.set_len(len - torn)
+            .map_err(|e| format!("cannot cut the torn last record of {name}: {e}"))?;
+        eprintln!("datagen: {name}: cut a torn last record ({torn} bytes)");
+    }
+    file.seek(std::io::SeekFrom::End(0))
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    Ok((file, positions_in(len)))
 }
 
 #[cfg(test)]
@@ -213,6 +326,77 @@ mod tests {
             outcome: Outcome::WhiteWins,
         };
         assert_eq!(encode(&over), None);
+    }
+
+    #[test]
+    fn a_file_of_version_2_or_1_is_read_and_another_header_refused() {
+        let s = Sample {
+            board: fen::parse(fen::STARTPOS).unwrap(),
+            score: 5,
+            outcome: Outcome::Draw,
+        };
+        let r = encode(&s).unwrap();
+        let v2: Vec<u8> = HEADER.iter().chain(&r).chain(&r).copied().collect();
+        assert_eq!(decode_all(&v2).unwrap(), vec![s.clone(), s.clone()]);
+        assert_eq!(decode_all(&v2[16..]).unwrap().len(), 2, "version 1");
+        assert_eq!(decode_all(&HEADER).unwrap(), vec![]);
+        assert_eq!(positions_in(v2.len() as u64 + 7), 2);
+        let mut v3 = v2.clone();
+        v3[8] = 3;
+        assert_eq!(
+            decode_all(&v3).unwrap_err().to_string(),
+            "header: version 3; this build reads versions 1 and 2"
+        );
+        let mut wide = v2.clone();
+        wide[10] = 22;
+        assert!(decode_all(&wide)
+            .unwrap_err()
+            .to_string()
+            .starts_with("header: records of 22 bytes"));
+        assert_eq!(
+            decode_all(&HEADER[..12]).unwrap_err().to_string(),
+            "header: 12 bytes, a header has 16"
+        );
+        assert_eq!(decode_all(&v2[..40]), Err(DataError::Truncated(4)));
+    }
+
+    #[test]
+    fn a_file_is_opened_to_append_after_its_header_and_whole_records() {
+        use std::io::Write;
+        let dir = std::env::temp_dir().join(format!("data-open-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("d.bin");
+        let r = encode(&Sample {
+            board: fen::parse(fen::STARTPOS).unwrap(),
+            score: 1,
+            outcome: Outcome::WhiteWins,
+        })
+        .unwrap();
+        for partial in [&[][..], &HEADER[..5]] {
+            std::fs::write(&path, partial).unwrap();
+            let (mut f, held) = open_to_append(&path).unwrap();
+            assert_eq!(held, 0);
+            f.write_all(&r).unwrap();
+            drop(f);
+            assert_eq!(std::fs::read(&path).unwrap().len(), HEADER.len() + RECORD);
+        }
+        let mut torn = std::fs::read(&path).unwrap();
+        torn.extend_from_slice(&r[..7]);
+        std::fs::write(&path, &torn).unwrap();
+        let (mut f, held) = open_to_append(&path).unwrap();
+        assert_eq!(held, 1);
+        f.write_all(&r).unwrap();
+        drop(f);
+        assert_eq!(decode_all(&std::fs::read(&path).unwrap()).unwrap().len(), 2);
+        std::fs::write(&path, r).unwrap();
+        let e = open_to_append(&path).unwrap_err();
+        assert!(e.contains("no header (version 1); datagen appends only to files of version 2"), "{e}");
+        let mut v3 = HEADER.to_vec();
+        v3[8] = 3;
+        std::fs::write(&path, v3).unwrap();
+        let e = open_to_append(&path).unwrap_err();
+        assert!(e.contains("header: version 3"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -27,6 +27,7 @@ use autotest::pgn::read::{self as pgn_read, PgnGame};
 use autotest::slurm::run_dir::RunDir;
 use autotest::slurm::scheduler;
 use common::*;
+use leiserchess::lab::data;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -418,24 +419,31 @@ fn datagen_shards_play_their_own_seeds_and_merge_each_position_once() {
         .map(|k| std::fs::read(run.shard_data(k)).unwrap())
         .collect();
     assert_eq!(shards[1], std::fs::read(&local).unwrap());
-    assert_ne!(shards[0][..20], shards[1][..20], "two shards, one seed");
+    let body = |bytes: &[u8]| bytes[data::HEADER.len()..].to_vec();
+    assert_ne!(
+        body(&shards[0])[..20],
+        body(&shards[1])[..20],
+        "two shards, one seed"
+    );
     // The merge: every position of the shards, once, in task order.
     let mut want: Vec<&[u8]> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for r in shards.iter().flat_map(|s| s.chunks_exact(20)) {
+    let bodies: Vec<Vec<u8>> = shards.iter().map(|s| body(s)).collect();
+    for r in bodies.iter().flat_map(|s| s.chunks_exact(20)) {
         if seen.insert(position(r)) {
             want.push(r);
         }
     }
     let merged = std::fs::read(&out).unwrap();
-    assert_eq!(merged.chunks_exact(20).collect::<Vec<_>>(), want);
+    assert_eq!(merged[..16], data::HEADER, "the merge is of version 2");
+    assert_eq!(body(&merged).chunks_exact(20).collect::<Vec<_>>(), want);
     // Recorded beside the output: its positions, the games the tasks
     // played, the file.
     let (kind, status, jobs, _, detail) = the_run(&dir.join("lab.db"));
     assert_eq!((kind.as_str(), status.as_str()), ("datagen", "finished"));
     assert!(!jobs.is_empty());
     let detail: serde_json::Value = serde_json::from_str(&detail.unwrap()).unwrap();
-    assert_eq!(detail["positions"], merged.len() / 20);
+    assert_eq!(detail["positions"], want.len());
     assert_eq!(detail["out"], out.display().to_string());
     let games = detail["games"].as_u64().unwrap();
     assert!((1..=300).contains(&games), "{detail}");

@@ -30,7 +30,22 @@ pub const VERSION: u16 = 2;
 
 /// The header this build writes.
 pub const HEADER: [u8; 16] = [
-    0xd7, b'L', b'C', b'H', b'D', b'A', b'T', b'A', VERSION as u8, 0, RECORD as u8, 0, 0, 0, 0, 0,
+    0xd7,
+    b'L',
+    b'C',
+    b'H',
+    b'D',
+    b'A',
+    b'T',
+    b'A',
+    VERSION as u8,
+    0,
+    RECORD as u8,
+    0,
+    0,
+    0,
+    0,
+    0,
 ];
 
 /// A game's result from Tangerine's (white's) view.
@@ -390,7 +405,10 @@ mod tests {
         assert_eq!(decode_all(&std::fs::read(&path).unwrap()).unwrap().len(), 2);
         std::fs::write(&path, r).unwrap();
         let e = open_to_append(&path).unwrap_err();
-        assert!(e.contains("no header (version 1); datagen appends only to files of version 2"), "{e}");
+        assert!(
+            e.contains("no header (version 1); datagen appends only to files of version 2"),
+            "{e}"
+        );
         let mut v3 = HEADER.to_vec();
         v3[8] = 3;
         std::fs::write(&path, v3).unwrap();

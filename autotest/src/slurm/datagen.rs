@@ -27,7 +27,7 @@ use crate::slurm::record::{datagen_detail, Record};
 use crate::slurm::run_dir::{current_dir, RunDir};
 use crate::slurm::scheduler;
 use crate::tournament::progress::duration;
-use leiserchess::lab::data::RECORD;
+use leiserchess::lab::data::{self, HEADER, RECORD};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -214,7 +214,7 @@ pub fn is_datagen(run: &RunDir) -> Result<bool, String> {
 }
 
 fn held(path: &Path) -> u64 {
-    std::fs::metadata(path).map_or(0, |m| m.len() / RECORD as u64)
+    std::fs::metadata(path).map_or(0, |m| data::positions_in(m.len()))
 }
 
 fn follow(run: &RunDir, plan: &Plan, cwd: &Path) -> Result<(), String> {
@@ -350,18 +350,18 @@ fn games_in(line: &str) -> Option<u64> {
 /// were kept.
 fn merge(run: &RunDir, plan: &Plan) -> Result<u64, String> {
     let mut seen = HashSet::new();
-    let (mut out, mut read, mut repeated) = (Vec::new(), 0u64, 0u64);
+    let (mut out, mut read, mut repeated) = (HEADER.to_vec(), 0u64, 0u64);
+    let kept = |out: &Vec<u8>| ((out.len() - HEADER.len()) / RECORD) as u64;
     for k in 0..plan.tasks() {
         let path = run.shard_data(k);
         let bytes =
             std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        for r in bytes.chunks_exact(RECORD) {
+        let records = data::records(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        for r in records.chunks_exact(RECORD) {
             read += 1;
-            // The position: occupancy, pieces and the side to move.
-            let key: [u8; 17] = std::array::from_fn(|i| if i < 16 { r[i] } else { r[19] });
-            if !seen.insert(key) {
+            if !seen.insert(data::position_key(r)) {
                 repeated += 1;
-            } else if (out.len() / RECORD) < plan.positions as usize {
+            } else if kept(&out) < plan.positions {
                 out.extend_from_slice(r);
             }
         }
@@ -372,9 +372,9 @@ fn merge(run: &RunDir, plan: &Plan) -> Result<u64, String> {
         "autotest: merged {read} positions of {} shards into {}: {} kept, {repeated} seen before",
         plan.tasks(),
         plan.out.display(),
-        out.len() / RECORD
+        kept(&out)
     );
-    Ok((out.len() / RECORD) as u64)
+    Ok(kept(&out))
 }
 
 #[cfg(test)]

@@ -60,7 +60,12 @@ pub(super) struct Played {
 }
 
 /// Plays game number `n` of the run; `None` if it ended in its opening.
-pub(super) fn play_game(c: &Config, n: u64, shared: &Shared, memory: &mut Memory) -> Option<Played> {
+pub(super) fn play_game(
+    c: &Config,
+    n: u64,
+    shared: &Shared,
+    memory: &mut Memory,
+) -> Option<Played> {
     let mut rng = fastrand::Rng::with_seed(c.seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut game = Game::from_fen(fen::STARTPOS).expect("the start position parses");
     for _ in 0..c.random_plies {

@@ -258,7 +258,10 @@ fn held_keys(path: &std::path::Path) -> Result<HashSet<u64>, String> {
     let name = crate::user_text::quote(&path.display().to_string());
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {name}: {e}"))?;
     let records = data::records(&bytes).map_err(|e| format!("{name}: {e}"))?;
-    Ok(records.chunks_exact(RECORD).map(data::position_key).collect())
+    Ok(records
+        .chunks_exact(RECORD)
+        .map(data::position_key)
+        .collect())
 }
 
 /// What a run has done so far, for its progress lines.

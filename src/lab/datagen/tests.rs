@@ -124,7 +124,6 @@ fn progress_shows_rate_and_time_left() {
     );
 }
 
-
 #[test]
 fn a_streak_calls_the_side_ahead_only_when_the_searches_agree() {
     let a = Adjudication { cp: 500, plies: 3 };
@@ -225,7 +224,11 @@ fn a_decided_game_is_called_where_the_searches_agree() {
     };
     let played_out = (0..6).filter_map(|n| play_game(&off, n, &shared, &mut memory));
     assert!(played_out.into_iter().all(|g| !g.adjudicated));
-    for bad in ["--adjudicate -1", "--adjudicate 20001", "--adjudicate-plies 0"] {
+    for bad in [
+        "--adjudicate -1",
+        "--adjudicate 20001",
+        "--adjudicate-plies 0",
+    ] {
         let e = parse(&format!("x.bin {bad}")).unwrap_err();
         assert!(e.contains(bad.split(' ').next().unwrap()), "{bad}: {e}");
     }
@@ -241,7 +244,10 @@ fn a_run_keeps_each_position_once_and_stops_when_no_game_adds_one() {
     ))
     .unwrap();
     let e = run(&c).unwrap_err();
-    assert!(e.contains("100 games in a row added no new position"), "{e}");
+    assert!(
+        e.contains("100 games in a row added no new position"),
+        "{e}"
+    );
     let bytes = std::fs::read(&out).unwrap();
     let records = crate::lab::data::records(&bytes).unwrap();
     let keys: HashSet<u64> = records

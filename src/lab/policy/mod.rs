@@ -37,9 +37,9 @@ fn records(a: &Args) -> Result<Vec<[u8; RECORD]>, String> {
     for f in &a.files {
         let bytes = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
         data::decode_all(&bytes).map_err(|e| format!("{}: {e}", f.display()))?;
+        let body = data::records(&bytes).map_err(|e| format!("{}: {e}", f.display()))?;
         out.extend(
-            bytes
-                .chunks_exact(RECORD)
+            body.chunks_exact(RECORD)
                 .map(|r| <[u8; RECORD]>::try_from(r).expect("a whole record")),
         );
     }

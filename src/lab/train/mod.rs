@@ -162,6 +162,15 @@ pub fn command(a: &Args) -> Result<(), String> {
             a.validation
         ));
     }
+    // The net kept is the one of the best held-out loss: with nothing
+    // held out every epoch would score 0 and the first would be kept.
+    if valid.is_empty() {
+        return Err(format!(
+            "--validation {} holds out no position of {}: positions are held out in blocks of {HELD_OUT_BLOCK}, and the net kept is the one of the best held-out loss; give more positions or a larger --validation",
+            a.validation,
+            train.len()
+        ));
+    }
     println!(
         "{} positions to train on, {} held out ({:.1} s); K {k:.6}; the hand-written evaluation's held-out loss: on the targets {bar_target:.6}, on the results {bar:.6}",
         train.len(),

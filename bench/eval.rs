@@ -16,7 +16,9 @@
 //! - `nnue/make-update-evaluate`: what the search pays per node: a move
 //!   made, the parent's accumulator copied and updated, the net
 //!   evaluated, the move unmade — the first four moves of every position;
-//! - `nnue/refresh`: an accumulator from scratch, for comparison.
+//! - `nnue/refresh`: an accumulator from scratch, for comparison;
+//! - `nnue/load`: what `EvalFile` pays once: the embedded net's file
+//!   (`src/eval/nnue/default.nnue`) read, checked and parsed.
 //!
 //! Before timing, the fast and plain results are checked equal on every
 //! position, and the boards are checked unchanged afterwards.
@@ -228,5 +230,20 @@ fn bench_nnue(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, bench_coverage, bench_eval, bench_nnue);
+fn bench_nnue_load(c: &mut Criterion) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/nnue/default.nnue");
+    let mut g = group(c, "nnue", 1);
+    g.bench_function("load", |b| {
+        b.iter(|| Network::load(black_box(path)).expect("the embedded net's file"))
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_coverage,
+    bench_eval,
+    bench_nnue,
+    bench_nnue_load
+);
 criterion_main!(benches);

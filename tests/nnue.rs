@@ -2,7 +2,8 @@
 //! built from scratch; the vector kernels' evaluation equals the scalar
 //! oracle's to the bit; the quantised net agrees with its float model
 //! within the bound the model states; training drives the loss down;
-//! checkpoints round trip; and `EvalFile` with a bad file keeps the net.
+//! checkpoints round trip; `EvalFile` with a bad file keeps the net; and
+//! the record beside the embedded net names its bytes.
 
 use clap::Parser;
 use leiserchess::eval::nnue::accumulator::{Accumulator, Before, Stack};
@@ -15,6 +16,7 @@ use leiserchess::rules::fen;
 use leiserchess::rules::movegen::generate;
 use leiserchess::rules::moves::MoveList;
 use session::Engine;
+use sha2::{Digest, Sha256};
 use std::time::Duration;
 
 #[path = "common/session.rs"]
@@ -333,4 +335,34 @@ fn eval_file_with_a_bad_file_names_it_and_keeps_the_net() {
     assert!(!e.answer(Duration::from_secs(30)).best.is_empty());
     e.quit();
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `n` with a comma every three digits: `295,700`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[test]
+fn the_record_beside_the_embedded_net_names_its_size_and_sha256() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/nnue/");
+    let net = std::fs::read(format!("{dir}default.nnue")).unwrap();
+    let record = std::fs::read_to_string(format!("{dir}default.md")).unwrap();
+    let sha: String = Sha256::digest(&net)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let line = format!("| file | {} bytes, sha256 `{sha}` |", thousands(net.len()));
+    assert!(
+        record.contains(&line),
+        "src/eval/nnue/default.md does not say: {line}"
+    );
+    assert_eq!(Network::from_bytes(&net).unwrap(), Network::embedded());
 }

@@ -321,6 +321,38 @@ fn go_nodes_is_repeatable() {
     assert!(first.1 > 0 && first.1 <= 20000 + 1024, "nodes {}", first.1);
 }
 
+/// Referees take a move's nodes and depth from the last `info` before
+/// `bestmove`: a search stopped inside an iteration says its last line
+/// again with every node searched; one that ends its iterations says each
+/// once.
+#[test]
+fn the_last_info_line_counts_every_node_searched() {
+    let _cpu = shared_cpu();
+    let mut e = Engine::spawn();
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos");
+    e.send("go nodes 5000");
+    let a = e.answer(PATIENCE);
+    let [.., before, last] = &a.infos[..] else {
+        e.fail("fewer than two info lines")
+    };
+    assert!(
+        before.nodes < 5000 && last.nodes >= 5000,
+        "{} then {} nodes",
+        before.nodes,
+        last.nodes
+    );
+    assert_eq!(
+        (last.depth, &last.score, &last.pv),
+        (before.depth, &before.score, &before.pv)
+    );
+    e.send("go depth 3");
+    let a = e.answer(PATIENCE);
+    let depths: Vec<u32> = a.infos.iter().map(|i| i.depth).collect();
+    assert_eq!(depths, [1, 2, 3]);
+    e.quit();
+}
+
 // ---------------------------------------------------------------------------
 // 3. Legal answers on all reference positions.
 

@@ -402,6 +402,7 @@ impl Engine {
             .store(limits.ponder, Ordering::Relaxed);
         let (shared, output) = (self.shared.clone(), self.output.clone());
         let thread = std::thread::spawn(move || {
+            let mut reported = 0;
             let run = algorithm::think(
                 setup,
                 &root,
@@ -418,8 +419,24 @@ impl Engine {
                         shared.tt.hashfull(),
                     );
                     output.write(text.as_bytes());
+                    reported = nodes;
                 },
             );
+            // A search stopped inside an iteration searched more than its
+            // last line says: the last line again with every node and the
+            // whole time, as referees take a move's nodes and depth from
+            // the last line before `bestmove`.
+            let answer = &run.answer;
+            if let Some(last) = answer.last.as_ref().filter(|_| answer.nodes > reported) {
+                let text = info::lines(
+                    last,
+                    style,
+                    answer.elapsed.as_millis() as u64,
+                    answer.nodes,
+                    shared.tt.hashfull(),
+                );
+                output.write(text.as_bytes());
+            }
             if run.reused > 0 {
                 let kept = format!(
                     "info string the search started from the last tree's {} playouts under this position\n",

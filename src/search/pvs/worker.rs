@@ -58,9 +58,6 @@ pub struct Worker<'a> {
     /// With `MultiPV`, the last iteration's lines (line k's aspiration
     /// centre).
     pub(super) last_lines: Vec<Line>,
-    /// An iteration the stop cut short, kept when a root move finished
-    /// at its depth and raised alpha: that move, its score, its line.
-    pub(super) cut_short: Option<Iteration>,
     pub(super) pv: Vec<Vec<Move>>,
     /// A move list per ply, reused so that no node allocates.
     pub(super) lists: Vec<Vec<Scored>>,
@@ -113,7 +110,6 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             last_score: None,
             last_lines: Vec::new(),
-            cut_short: None,
             pv: vec![Vec::new(); MAX_PLY + 1],
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             eval_cache: vec![(0, 0); EVAL_CACHE],
@@ -144,7 +140,6 @@ impl<'a> Worker<'a> {
         self.seldepth = 0;
         self.last_score = None;
         self.last_lines.clear();
-        self.cut_short = None;
         self.pv.iter_mut().for_each(Vec::clear);
         self.accumulators.clear();
         if let Some(net) = self.evaluator.net() {
@@ -226,23 +221,8 @@ impl<'a> Worker<'a> {
         let score = self.root_search(depth as i32, self.last_score);
         check_rep!(self, self.check_iteration());
         // A stopped iteration is incomplete; depth 1 still counts if it
-        // finished at least its first root move. Deeper, a root move that
-        // finished and raised alpha is kept aside (`cut_short`): only the
-        // root's moves that finished fill `pv[0]`.
+        // finished at least its first root move.
         if self.stopped() && (depth > 1 || self.pv[0].is_empty()) {
-            self.cut_short =
-                (depth > 1 && self.multipv == 1 && !self.pv[0].is_empty()).then(|| Iteration {
-                    depth,
-                    seldepth: self.seldepth,
-                    score,
-                    nodes: self.nodes,
-                    pv: self.pv[0].clone(),
-                    lines: vec![Line {
-                        score,
-                        pv: self.pv[0].clone(),
-                        visits: None,
-                    }],
-                });
             return None;
         }
         self.last_score = Some(score);

@@ -1,7 +1,7 @@
 //! `leiserchess train` is reproducible: the same data and seed give the
 //! same net to the byte, a run killed after an epoch and resumed gives
-//! the net of an unbroken one, another seed another net; a run that would hold out
-//! nothing is refused.
+//! the net of an unbroken one, another seed another net; a run that
+//! would hold out nothing is refused.
 
 use clap::Parser;
 use leiserchess::lab::train::{command, Args, State};
@@ -28,11 +28,14 @@ fn data(dir: &Path) -> String {
     path.display().to_string()
 }
 
-/// `train`'s command line `args` with small settings, parsed and run.
+/// The settings every run here has besides its own: small steps.
+const SMALL: [&str; 3] = ["--beam", "--batch", "2048"];
+
+/// `train`'s command line `args` with [`SMALL`], parsed and run.
 fn train(data: &str, out: &Path, args: &[&str]) -> Result<(), String> {
     let out = out.display().to_string();
-    let words = ["train", data, "--out", &out, "--beam", "--batch", "2048"];
-    command(&Args::try_parse_from(words.iter().chain(args)).map_err(|e| e.to_string())?)
+    let words = ["train", data, "--out", &out].into_iter().chain(SMALL);
+    command(&Args::try_parse_from(words.chain(args.iter().copied())).map_err(|e| e.to_string())?)
 }
 
 /// `train` run as a user runs it and killed as soon as its first epoch's
@@ -42,7 +45,7 @@ fn killed_after_the_first_epoch(data: &str, out: &Path, args: &[&str]) -> usize 
     let _ = std::fs::remove_file(&ckpt);
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_leiserchess"))
         .args(["train", data, "--out", &out.display().to_string()])
-        .args(["--beam", "--batch", "2048"])
+        .args(SMALL)
         .args(args)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

@@ -124,7 +124,10 @@ start() {
   munge_key
   alive $munge_pid || runuser -u munge -- /usr/sbin/munged --origin=127.0.0.1 ||
     die "munged did not start (see /var/log/munge/munged.log)"
-  /usr/sbin/slurmctld || die "slurmctld did not start (see /var/log/slurm/slurmctld.log)"
+  # -c: a test cluster starts empty. Jobs saved by a controller that was
+  # killed (a machine restarted mid-run) would otherwise be requeued and
+  # hold the node, so that it never comes up idle.
+  /usr/sbin/slurmctld -c || die "slurmctld did not start (see /var/log/slurm/slurmctld.log)"
   /usr/sbin/slurmd || die "slurmd did not start (see /var/log/slurm/slurmd.log)"
   local state=""
   for _ in $(seq 1 60); do
@@ -133,7 +136,7 @@ start() {
     sleep 0.5
   done
   [ "$state" = idle ] ||
-    die "the node is '${state:-not known}' after 30 s (see /var/log/slurm/slurmd.log and slurmctld.log)"
+    die "the node is '${state:-not known}' after 30 s; jobs: $(squeue -h -o '%A %T %j' 2>/dev/null | tr '\n' ';'); reason: $(sinfo -h -o %E 2>/dev/null) (see /var/log/slurm/slurmd.log and slurmctld.log)"
   echo "slurm-local: one node up and idle ($(sinfo -h -o '%c CPUs, %m MB, partition %P'))"
 }
 

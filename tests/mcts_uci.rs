@@ -99,7 +99,7 @@ fn a_small_tree_fills_says_so_and_still_answers() {
     e.send("setoption name mcts_tree_mb value 1");
     e.send("position startpos");
     let start = Instant::now();
-    e.send("go nodes 60000");
+    e.send("go nodes 5000");
     let (_, said) = e.until(PATIENCE, |l| {
         l.starts_with("info string the search tree filled")
     });

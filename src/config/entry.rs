@@ -6,7 +6,7 @@
 use super::{EngineConfig, OptionError, ENGINE_FIRST, ENGINE_LAST};
 use crate::declaration::{Declaration, Effect, Kind, Store};
 use crate::eval::{Weights, WEIGHTS};
-use crate::search::params::{Params, DEBUG_PARAMS, PARAMS};
+use crate::search::params::{Params, DEBUG_PARAMS, MCTS_PARAMS, PARAMS};
 use crate::search::time::{ClockUse, TIME};
 use crate::search::tt::size::{TableSize, TABLE};
 use crate::user_text::quote;
@@ -36,6 +36,7 @@ pub fn options() -> impl Iterator<Item = Entry> {
     engine(ENGINE_FIRST)
         .chain(WEIGHTS.iter().map(Entry::Weights))
         .chain(PARAMS.iter().map(Entry::Search))
+        .chain(MCTS_PARAMS.iter().map(Entry::Search))
         .chain(TABLE.iter().map(Entry::Table))
         .chain(TIME.iter().map(Entry::Clock))
         .chain(engine(ENGINE_LAST))

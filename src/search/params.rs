@@ -1,5 +1,10 @@
 //! The search's tunable parameters, each declared once with its UCI name,
-//! default and range (the table's shape is `tt::size`).
+//! default and range (the table's shape is `tt::size`; MCTS's own in
+//! `mcts`).
+
+mod mcts;
+
+pub use mcts::MCTS_PARAMS;
 
 use crate::declaration::{self, bool_field, number_field, Declaration, Effect};
 use crate::eval::Weights;
@@ -91,6 +96,11 @@ pub struct Params {
     /// score (see `mcts::tree::Tree::revalue`; 0: the search gives only
     /// its best move's prior).
     pub mcts_ab_value: u32,
+    /// MCTS with `mcts_root_move`, searching on a clock: the percentage
+    /// of the move's time goal kept for a last PVS of the root, with the
+    /// table the tree's searches filled; its move is the one played (see
+    /// `mcts::think_within`; 0: none).
+    pub mcts_root_time: u32,
     /// MCTS with `mcts_ab`: a new leaf's evaluation is kept within what
     /// the shared table holds of its position from the nodes' searches
     /// (see `mcts::playout::Walker::leaf_value`).
@@ -233,148 +243,12 @@ pub const PARAMS: &[Declaration<Params>] = &[
         "The root's N best lines, one `info … multipv k` line each",
     ),
     Declaration::spin(
-        "mcts_settle",
-        0,
-        0,
-        16,
-        number_field!(mcts_settle),
-        "MCTS: plies of zaps searched to value each new leaf (0: the evaluation alone)",
-    ),
-    Declaration::spin(
-        "mcts_ab",
-        4,
-        0,
-        8,
-        number_field!(mcts_ab),
-        "MCTS: the nodes' (or leaves') searches, a PVS of N-1 plies and its quiescence (0: none)",
-    ),
-    Declaration::spin(
-        "mcts_pv_prior",
-        70,
-        0,
-        100,
-        number_field!(mcts_pv_prior),
-        "MCTS with mcts_ab: percent of a searched node's priors given to its search's best move",
-    ),
-    Declaration::spin(
-        "mcts_ab_visits",
-        64,
-        0,
-        1_000_000,
-        number_field!(mcts_ab_visits),
-        "MCTS with mcts_ab: search a node once N playouts passed through it (0, 1: value each new leaf by the search)",
-    ),
-    Declaration::spin(
-        "mcts_ab_grow",
-        200,
-        0,
-        10_000,
-        number_field!(mcts_ab_grow),
-        "MCTS with mcts_ab_visits: search a node again, a ply deeper, each time its visits grow N/100-fold (0 to 100: once)",
-    ),
-    Declaration::spin(
-        "mcts_ab_nodes",
-        100,
-        0,
-        1_000_000,
-        number_field!(mcts_ab_nodes),
-        "MCTS with mcts_ab: a node's search stops after N PVS nodes per visit of the node, with its deepest iteration (0: no bound)",
-    ),
-    Declaration::spin(
-        "mcts_root_nodes",
-        0,
-        0,
-        1_000_000,
-        number_field!(mcts_root_nodes),
-        "MCTS with mcts_ab_visits: the root's searches go as deep as N PVS nodes per root visit let them (0: as any node's)",
-    ),
-    Declaration::spin(
-        "mcts_minimax",
-        0,
-        0,
-        100,
-        number_field!(mcts_minimax),
-        "MCTS: percent of an edge's value in PUCT that is its implicit minimax value (its subtree's leaf values backed up by minimax) rather than its mean",
-    ),
-    Declaration::spin(
-        "mcts_ab_value",
-        0,
-        0,
-        100,
-        number_field!(mcts_ab_value),
-        "MCTS with mcts_ab_visits: percent of a searched node's mean replaced by its search's score",
-    ),
-    Declaration::spin(
-        "mcts_cpuct",
-        150,
-        1,
-        10_000,
-        number_field!(mcts_cpuct),
-        "MCTS: PUCT's exploration constant, in hundredths",
-    ),
-    Declaration::check(
-        "mcts_root_move",
-        true,
-        bool_field!(mcts_root_move),
-        "MCTS with mcts_ab_visits: play the root's last search's best move unless the tree proves a win or that move lost (off: the most visited)",
-    ),
-    Declaration::check(
-        "mcts_ab_minimax",
-        false,
-        bool_field!(mcts_ab_minimax),
-        "MCTS with mcts_minimax and mcts_ab_visits: a searched node's minimax value is its last search's score",
-    ),
-    Declaration::check(
-        "mcts_tt_leaf",
-        false,
-        bool_field!(mcts_tt_leaf),
-        "MCTS with mcts_ab: a new leaf's evaluation kept within the table's score of it from the nodes' searches",
-    ),
-    Declaration::spin(
-        "mcts_cpuct_growth",
-        0,
-        0,
-        10_000,
-        number_field!(mcts_cpuct_growth),
-        "MCTS: PUCT's constant grows by N hundredths each time a node's visits pass another e-fold of mcts_cpuct_base",
-    ),
-    Declaration::spin(
-        "mcts_cpuct_base",
-        1000,
-        1,
-        10_000_000,
-        number_field!(mcts_cpuct_base),
-        "MCTS: the visits past which PUCT's constant grows (mcts_cpuct_growth)",
-    ),
-    Declaration::spin(
-        "mcts_policy_temp",
-        100,
-        10,
-        1000,
-        number_field!(mcts_policy_temp),
-        "MCTS: the priors' temperature in hundredths: each prior raised to 100/N, renormalised",
-    ),
-    Declaration::spin(
-        "mcts_fpu",
-        10,
-        0,
-        100,
-        number_field!(mcts_fpu),
-        "MCTS: an untried move's value below its node's mean, in hundredths",
-    ),
-    Declaration::spin(
         "no_zap_plies",
         NO_ZAP_PLIES as i64,
         0,
         10000,
         number_field!(no_zap_plies),
         "Plies without a zap that make a draw (0: never); set 200 for the course referee",
-    ),
-    Declaration::check(
-        "mcts_policy",
-        true,
-        bool_field!(mcts_policy),
-        "MCTS: priors from the trained policy (`PolicyFile`); off: a plain zap heuristic",
     ),
     Declaration::spin(
         "bf_stop",
@@ -442,6 +316,7 @@ impl Default for Params {
             mcts_root_move: false,
             mcts_ab_minimax: false,
             mcts_ab_value: 0,
+            mcts_root_time: 0,
             mcts_cpuct: 0,
             mcts_tt_leaf: false,
             mcts_cpuct_growth: 0,
@@ -454,7 +329,8 @@ impl Default for Params {
             split_depth: 0,
             check_rep: false,
         };
-        declaration::defaults(declaration::defaults(zero, PARAMS), DEBUG_PARAMS)
+        let search = declaration::defaults(zero, PARAMS);
+        declaration::defaults(declaration::defaults(search, MCTS_PARAMS), DEBUG_PARAMS)
     }
 }
 

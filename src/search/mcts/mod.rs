@@ -40,7 +40,7 @@ pub use reuse::Kept;
 use super::pvs::order::Order;
 use super::root::{Answer, Iteration, Line, Root, Visits};
 use super::shared::Shared;
-use super::time::SearchLimits;
+use super::time::{Plan, SearchLimits};
 use super::{Params, MATE};
 use crate::rules::moves::Move;
 use playout::Search;
@@ -77,6 +77,9 @@ pub struct Outcome {
     pub root_edges: Vec<(Move, u32, Option<f64>)>,
     /// The root's playouts kept from the last search (tree reuse).
     pub reused: u64,
+    /// The move of the root's last PVS on what was left of the clock
+    /// (`mcts_root_time`), if one ran and answered.
+    pub root_searched: Option<Move>,
 }
 
 /// What a search may use: the tree's bytes (the root's node aside) and
@@ -129,7 +132,12 @@ pub fn think_within(
         .take()
         .and_then(|k| k.reuse(root, params, &shared.net, budget));
     let start = Instant::now();
-    let mut watch = Watch::new(limits, shared, start);
+    let root_pct = if params.mcts_root_move && params.ab_visits().is_some() {
+        params.mcts_root_time
+    } else {
+        0
+    };
+    let mut watch = Watch::new(limits, shared, start, root_pct);
     let mut reports = Reports {
         report,
         start,
@@ -145,7 +153,7 @@ pub fn think_within(
     let clock = watch.leaf_plan();
     let search = Search::new(root, params, shared, budget, reused, &mut order, clock);
     let reused = u64::from(search.tree.nodes[ROOT as usize].visits);
-    let (tree, playouts) = if resources.threads > 1 {
+    let (mut tree, playouts) = if resources.threads > 1 {
         let work = parallel::Work {
             root,
             params,
@@ -153,11 +161,25 @@ pub fn think_within(
             threads: resources.threads,
             clock,
         };
-        parallel::run(&work, search.tree, &mut watch, &mut reports)
+        let Search { tree, .. } = search;
+        parallel::run(&work, tree, &mut watch, &mut reports)
     } else {
         let every = if params.mcts_ab > 0 { 1 } else { CLOCK_EVERY };
         one_thread(search, shared, every, &mut watch, &mut reports)
     };
+    let mut root_searched = None;
+    if let Some(plan) = watch
+        .last_plan(shared)
+        .filter(|_| tree.solve(ROOT).is_none())
+    {
+        let mut orders = vec![std::mem::take(&mut order)];
+        orders.resize_with(resources.threads.max(1), Order::default);
+        root_searched = last_root_search(root, limits, plan, params, shared, &mut orders);
+        if root_searched.is_some() {
+            tree.root_move = root_searched;
+            reports.again(&tree);
+        }
+    }
     watch.wait_for_stop(shared);
     #[cfg(feature = "debug-commands")]
     if params.check_rep {
@@ -183,7 +205,36 @@ pub fn think_within(
         nodes,
         root_edges,
         reused,
+        root_searched,
     }
+}
+
+/// The root searched by PVS on `plan`'s clock, with the table the tree's
+/// searches filled and every thread (`mcts_root_time`): its best move.
+/// The tree's playouts ended on the clock, and the leaves' searches may
+/// have set `stop` as they ran out: it is cleared for this one.
+fn last_root_search(
+    root: &Root,
+    limits: &SearchLimits,
+    plan: Plan,
+    params: Params,
+    shared: &Shared,
+    orders: &mut [Order],
+) -> Option<Move> {
+    shared
+        .stop
+        .store(false, std::sync::atomic::Ordering::Relaxed);
+    let limits = SearchLimits {
+        clock: limits.clock,
+        ..SearchLimits::default()
+    };
+    let params = Params {
+        multipv: 1,
+        ..params
+    };
+    let answer =
+        super::pvs::think_planned(root, &limits, plan, params, shared, orders, |_, _, _| {});
+    answer.best
 }
 
 /// The playouts on this thread until a limit or a proof ends them: the
@@ -240,6 +291,14 @@ impl<R: FnMut(&Iteration, Duration, u64)> Reports<R> {
         let it = iteration(tree, depth, self.multipv, playouts);
         (self.report)(&it, self.start.elapsed(), playouts);
         self.last = Some(it);
+    }
+
+    /// The last report again, of `tree` as it stands now (its root's
+    /// move chosen after the playouts ended).
+    fn again(&mut self, tree: &Tree) {
+        if let Some((depth, playouts)) = self.last.as_ref().map(|l| (l.depth, l.nodes)) {
+            self.send(tree, depth, playouts);
+        }
     }
 
     /// The report at the end (none for a root without moves).

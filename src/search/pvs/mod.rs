@@ -64,12 +64,28 @@ pub fn think(
     params: Params,
     shared: &Shared,
     orders: &mut [Order],
+    report: impl FnMut(&Iteration, Duration, u64),
+) -> Answer {
+    shared.tt.new_search();
+    let plan = Plan::new(limits, Instant::now());
+    think_planned(root, limits, plan, params, shared, orders, report)
+}
+
+/// `think` on `plan`'s clock rather than the one `limits` give, in the
+/// table's current generation: a search that follows another of the
+/// same move (MCTS's last search of its root, `mcts_root_time`) and
+/// inherits what is left of its time.
+pub fn think_planned(
+    root: &Root,
+    limits: &SearchLimits,
+    plan: Plan,
+    params: Params,
+    shared: &Shared,
+    orders: &mut [Order],
     mut report: impl FnMut(&Iteration, Duration, u64),
 ) -> Answer {
-    let start = Instant::now();
+    let start = plan.start;
     shared.nodes.store(0, Ordering::Relaxed);
-    shared.tt.new_search();
-    let plan = Plan::new(limits, start);
     let params = match limits.mate {
         Some(_) => params.exhaustive(),
         None => params,

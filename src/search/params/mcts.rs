@@ -1,0 +1,156 @@
+//! The Monte-Carlo tree search's options (`Search mcts`), in the order
+//! `uci` lists them, after the other search options.
+
+use super::Params;
+use crate::declaration::{bool_field, number_field, Declaration};
+
+/// MCTS's UCI options: name, default, range, field (docs/ENGINE.md says
+/// what they do together; BENCHMARKS.md the SPRTs behind the defaults).
+pub const MCTS_PARAMS: &[Declaration<Params>] = &[
+    Declaration::spin(
+        "mcts_settle",
+        0,
+        0,
+        16,
+        number_field!(mcts_settle),
+        "MCTS: plies of zaps searched to value each new leaf (0: the evaluation alone)",
+    ),
+    Declaration::spin(
+        "mcts_ab",
+        4,
+        0,
+        8,
+        number_field!(mcts_ab),
+        "MCTS: the nodes' (or leaves') searches, a PVS of N-1 plies and its quiescence (0: none)",
+    ),
+    Declaration::spin(
+        "mcts_pv_prior",
+        70,
+        0,
+        100,
+        number_field!(mcts_pv_prior),
+        "MCTS with mcts_ab: percent of a searched node's priors given to its search's best move",
+    ),
+    Declaration::spin(
+        "mcts_ab_visits",
+        64,
+        0,
+        1_000_000,
+        number_field!(mcts_ab_visits),
+        "MCTS with mcts_ab: search a node once N playouts passed through it (0, 1: value each new leaf by the search)",
+    ),
+    Declaration::spin(
+        "mcts_ab_grow",
+        200,
+        0,
+        10_000,
+        number_field!(mcts_ab_grow),
+        "MCTS with mcts_ab_visits: search a node again, a ply deeper, each time its visits grow N/100-fold (0 to 100: once)",
+    ),
+    Declaration::spin(
+        "mcts_ab_nodes",
+        100,
+        0,
+        1_000_000,
+        number_field!(mcts_ab_nodes),
+        "MCTS with mcts_ab: a node's search stops after N PVS nodes per visit of the node, with its deepest iteration (0: no bound)",
+    ),
+    Declaration::spin(
+        "mcts_root_nodes",
+        0,
+        0,
+        1_000_000,
+        number_field!(mcts_root_nodes),
+        "MCTS with mcts_ab_visits: the root's searches go as deep as N PVS nodes per root visit let them (0: as any node's)",
+    ),
+    Declaration::spin(
+        "mcts_minimax",
+        0,
+        0,
+        100,
+        number_field!(mcts_minimax),
+        "MCTS: percent of an edge's value in PUCT that is its implicit minimax value (its subtree's leaf values backed up by minimax) rather than its mean",
+    ),
+    Declaration::spin(
+        "mcts_ab_value",
+        0,
+        0,
+        100,
+        number_field!(mcts_ab_value),
+        "MCTS with mcts_ab_visits: percent of a searched node's mean replaced by its search's score",
+    ),
+    Declaration::spin(
+        "mcts_cpuct",
+        150,
+        1,
+        10_000,
+        number_field!(mcts_cpuct),
+        "MCTS: PUCT's exploration constant, in hundredths",
+    ),
+    Declaration::check(
+        "mcts_root_move",
+        true,
+        bool_field!(mcts_root_move),
+        "MCTS with mcts_ab_visits: play the root's last search's best move unless the tree proves a win or that move lost (off: the most visited)",
+    ),
+    Declaration::check(
+        "mcts_ab_minimax",
+        false,
+        bool_field!(mcts_ab_minimax),
+        "MCTS with mcts_minimax and mcts_ab_visits: a searched node's minimax value is its last search's score",
+    ),
+    Declaration::check(
+        "mcts_tt_leaf",
+        false,
+        bool_field!(mcts_tt_leaf),
+        "MCTS with mcts_ab: a new leaf's evaluation kept within the table's score of it from the nodes' searches",
+    ),
+    Declaration::spin(
+        "mcts_cpuct_growth",
+        0,
+        0,
+        10_000,
+        number_field!(mcts_cpuct_growth),
+        "MCTS: PUCT's constant grows by N hundredths each time a node's visits pass another e-fold of mcts_cpuct_base",
+    ),
+    Declaration::spin(
+        "mcts_cpuct_base",
+        1000,
+        1,
+        10_000_000,
+        number_field!(mcts_cpuct_base),
+        "MCTS: the visits past which PUCT's constant grows (mcts_cpuct_growth)",
+    ),
+    Declaration::spin(
+        "mcts_policy_temp",
+        100,
+        10,
+        1000,
+        number_field!(mcts_policy_temp),
+        "MCTS: the priors' temperature in hundredths: each prior raised to 100/N, renormalised",
+    ),
+    Declaration::spin(
+        "mcts_fpu",
+        10,
+        0,
+        100,
+        number_field!(mcts_fpu),
+        "MCTS: an untried move's value below its node's mean, in hundredths",
+    ),
+    Declaration::check(
+        "mcts_policy",
+        true,
+        bool_field!(mcts_policy),
+        "MCTS: priors from the trained policy (`PolicyFile`); off: a plain zap heuristic",
+    ),
+    // 50 since its SPRT against 0 (BENCHMARKS.md, "The root searched
+    // last").
+    Declaration::spin(
+        "mcts_root_time",
+        50,
+        0,
+        90,
+        number_field!(mcts_root_time),
+        "MCTS with mcts_root_move, on a clock: percent of the move's time goal kept for a last PVS of the root, whose move is played (0: none)",
+    ),
+];

@@ -2,7 +2,7 @@
 CARGO ?= cargo
 
 .DEFAULT_GOAL := build
-.PHONY: help deps slurm-local build pedantic test lint signature perft bench bench-record profile tournament consistency consistency-quick soak clean
+.PHONY: help deps slurm-local build pedantic test lint signature perft bench bench-record profile tournament consistency consistency-quick soak fuzz fuzz-long clean
 
 # Every target with its `## ` line.
 help: ## this list
@@ -106,6 +106,18 @@ consistency-quick: deps ## the short consistency run (CI's), and its self-test
 GAMES ?= 2000
 soak: ## GAMES self-play games (2000) at 1+0.01 with check_rep on; counts faults
 	scripts/soak.sh $(GAMES)
+
+# Coverage-guided fuzzing (scripts/fuzz.sh; docs/TESTING.md "Fuzzing"):
+# every libFuzzer target of fuzz/ in turn from its committed corpus,
+# FUZZ_SECONDS each (CI-sized), or FUZZ_LONG each: seconds, or -runs=N
+# for N executions. Fails on a crash; inputs and logs in target/fuzz/.
+FUZZ_SECONDS ?= 20
+FUZZ_LONG ?= 3600
+fuzz: ## every fuzz target FUZZ_SECONDS s (20); fails on a crash (scripts/fuzz.sh)
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+fuzz-long: ## every fuzz target FUZZ_LONG s (3600), or FUZZ_LONG=-runs=N executions
+	scripts/fuzz.sh $(FUZZ_LONG)
 
 clean: ## cargo clean
 	$(CARGO) clean

@@ -209,7 +209,8 @@ impl Book {
                 games: u32_at(10),
                 points2: u32_at(14),
             };
-            if e.games == 0 || e.points2 > 2 * e.games {
+            // In 64 bits: twice a count of 2^31 games or more overflows 32.
+            if e.games == 0 || u64::from(e.points2) > 2 * u64::from(e.games) {
                 return Err(format!(
                     "entry {i}: {} points in {} games",
                     e.points2, e.games
@@ -458,5 +459,29 @@ mod tests {
         let mut bytes = book.to_bytes();
         bytes[8 + 14] = 0xff;
         assert!(Book::from_bytes(&bytes).unwrap_err().contains("entry 0"));
+    }
+
+    /// A move played in 2^31 games or more (the fuzz target `book` found
+    /// the overflow): its points, at most twice its games, are checked
+    /// without overflowing, and too many points are still refused.
+    #[test]
+    fn entries_of_billions_of_games_load() {
+        let mv = Move::parse("g4L").unwrap();
+        let file = |games, points2| {
+            let entries = vec![Entry {
+                key: 1,
+                mv,
+                games,
+                points2,
+            }];
+            Book { entries }.to_bytes()
+        };
+        for games in [1 << 31, u32::MAX] {
+            let book = Book::from_bytes(&file(games, u32::MAX)).unwrap();
+            assert_eq!(book.moves(1)[0].games, games);
+            assert!(book.moves(1)[0].score() <= 1.0);
+        }
+        let too_many = Book::from_bytes(&file(3, 7)).unwrap_err();
+        assert_eq!(too_many, "entry 0: 7 points in 3 games");
     }
 }

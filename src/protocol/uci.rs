@@ -14,6 +14,7 @@ mod net;
 mod perft;
 mod setoption;
 mod table;
+mod wait;
 
 use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
@@ -215,22 +216,12 @@ impl Engine {
     /// search is stopped (its thread prints the `bestmove`); a `perft` is
     /// stopped only if `stop_perft`, else waited for.
     fn end_job(&mut self, stop_perft: bool) {
-        match self.running.take() {
-            None => {}
-            Some(Running::Search { thread }) => {
-                self.shared.stop.store(true, Ordering::Relaxed);
-                if let Ok(memory) = thread.join() {
-                    self.memory = memory;
-                }
-            }
-            Some(Running::Perft { thread, stop }) => {
-                if stop_perft {
-                    stop.store(true, Ordering::Relaxed);
-                }
-                // A perft thread that panicked has nothing to hand back.
-                let _ = thread.join();
-            }
+        match &self.running {
+            Some(Running::Search { .. }) => self.shared.stop.store(true, Ordering::Relaxed),
+            Some(Running::Perft { stop, .. }) if stop_perft => stop.store(true, Ordering::Relaxed),
+            _ => {}
         }
+        self.wait();
     }
 
     /// Joins work that has finished by itself.
@@ -243,8 +234,7 @@ impl Engine {
     /// Handles one line of input, writing the answer to `out`.
     pub fn handle(&mut self, line: &str, out: &mut Vec<u8>) -> Flow {
         let tokens: Vec<&str> = line.split_whitespace().collect();
-        // Unknown tokens before a command are skipped, as in UCI.
-        let Some(at) = tokens.iter().position(|t| commands::is_command(t)) else {
+        let Some(at) = command_at(&tokens) else {
             if let Some(first) = tokens.first() {
                 say(
                     out,
@@ -467,6 +457,12 @@ fn new_game(c: &EngineConfig) -> Game {
         fen::parse(fen::STARTPOS).expect("the start position parses"),
         c.draw_rules(),
     )
+}
+
+/// Where a line's command is among its `tokens`: the first that names one
+/// (unknown tokens before it are skipped, as in UCI).
+pub fn command_at(tokens: &[&str]) -> Option<usize> {
+    tokens.iter().position(|t| commands::is_command(t))
 }
 
 /// `position`'s arguments split in two: the FEN its setup names (`startpos`,

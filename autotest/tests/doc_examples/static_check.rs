@@ -17,6 +17,11 @@ const OTHERS: &[&str] = &[
     "scancel", "scontrol", "munge", "perf", "valgrind", "time", "env",
 ];
 
+/// The cargo subcommands these documents use (`fuzz`: cargo-fuzz's).
+const CARGO: &[&str] = &[
+    "build", "run", "test", "install", "bench", "clippy", "fmt", "fuzz",
+];
+
 pub fn commands(repo: &Path, bins: &Binaries, block: &Block) -> Result<(), String> {
     let joined = block.text.replace("\\\n", " ").replace("2>&1", "");
     for line in joined.lines() {
@@ -87,7 +92,7 @@ fn cargo(repo: &Path, bins: &Binaries, args: &[&str]) -> Result<(), String> {
     let Some((&sub, rest)) = args.split_first() else {
         return Err("cargo without a subcommand".into());
     };
-    if !["build", "run", "test", "install", "bench", "clippy", "fmt"].contains(&sub) {
+    if !CARGO.contains(&sub) {
         return Err(format!(
             "'cargo {sub}' is not a command these documents use"
         ));

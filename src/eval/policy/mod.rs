@@ -9,8 +9,8 @@
 //!
 //! File format (`.policy`, little endian): the 8-byte magic `LPOLICY\0`;
 //! `u32` version (1); `u32` the feature count (must be
-//! [`features::COUNT`]); that many `f32` weights, each finite, in feature
-//! order. Nothing after them.
+//! [`features::COUNT`]); that many `f32` weights, each finite and within
+//! ±[`MAX_WEIGHT`], in feature order. Nothing after them.
 
 pub mod features;
 
@@ -32,6 +32,12 @@ pub const VERSION: u32 = 1;
 
 /// Bytes before the weights: magic, version, feature count.
 const HEADER: usize = 16;
+
+/// The largest weight a policy may have, either sign: far beyond any
+/// trained policy's (the embedded one's largest is 3.2), far below where a
+/// move's logit (the zap score times its weight, plus twelve more weights)
+/// would overflow `f32` and make every prior NaN.
+pub const MAX_WEIGHT: f32 = 1e6;
 
 /// The largest policy file `load` reads: over a hundred times today's
 /// (7.8 KB), so that a wrong file is refused before it is read.
@@ -63,6 +69,8 @@ pub enum PolicyError {
     },
     /// The weight of this feature is a NaN or an infinity.
     NotFinite(usize),
+    /// The weight of this feature is beyond [`MAX_WEIGHT`], either sign.
+    TooLarge(usize),
 }
 
 impl fmt::Display for PolicyError {
@@ -83,6 +91,11 @@ impl fmt::Display for PolicyError {
                 "weight {i} (at byte {}) is not a finite number",
                 HEADER + 4 * i
             ),
+            PolicyError::TooLarge(i) => write!(
+                f,
+                "weight {i} (at byte {}) is beyond ±{MAX_WEIGHT}",
+                HEADER + 4 * i
+            ),
         }
     }
 }
@@ -97,6 +110,9 @@ impl Policy {
         }
         if let Some(i) = weights.iter().position(|w| !w.is_finite()) {
             return Err(PolicyError::NotFinite(i));
+        }
+        if let Some(i) = weights.iter().position(|w| w.abs() > MAX_WEIGHT) {
+            return Err(PolicyError::TooLarge(i));
         }
         Ok(Policy { weights })
     }
@@ -134,7 +150,7 @@ impl Policy {
     }
 
     /// The priors of `moves` (generated moves of `b`) into `out`, in their
-    /// order: positive, summing to 1.
+    /// order: at least 0 (positive but for extreme weights), summing to 1.
     pub fn priors(&self, b: &Board, moves: &[Candidate], out: &mut Vec<f64>) {
         let position = Position::new(b);
         out.clear();

@@ -152,3 +152,25 @@ fn the_embedded_policy_loads() {
     assert_eq!(Policy::embedded().weights().len(), COUNT);
     assert_eq!(Policy::embedded(), *Policy::shared_embedded());
 }
+
+/// A weight so large that a move's logit overflowed `f32` made every prior
+/// NaN (the fuzz target `policy` found it): such a file is refused, naming
+/// the weight; weights at the bound give a distribution.
+#[test]
+fn weights_beyond_the_bound_are_refused() {
+    let mut bytes = Policy::embedded().to_bytes();
+    bytes[HEADER..HEADER + 4].copy_from_slice(&(-2.5e38f32).to_le_bytes());
+    assert_eq!(
+        Policy::from_bytes(&bytes).unwrap_err().to_string(),
+        format!("weight 0 (at byte {HEADER}) is beyond ±1000000")
+    );
+    let mut rng = fastrand::Rng::with_seed(9);
+    let extreme = (0..COUNT).map(|_| if rng.bool() { MAX_WEIGHT } else { -MAX_WEIGHT });
+    let policy = Policy::new(extreme.collect()).unwrap();
+    let mut out = Vec::new();
+    for b in positions().into_iter().step_by(5) {
+        policy.priors(&b, &candidates(&b), &mut out);
+        assert!((out.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{out:?}");
+        assert!(out.iter().all(|&x| x >= 0.0 && x.is_finite()), "{out:?}");
+    }
+}

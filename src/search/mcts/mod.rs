@@ -15,7 +15,9 @@
 //! the longest playout's length in plies, and `go depth N` stops once a
 //! playout reaches N. The best move is the quickest proven win, else the
 //! root's last search's move unless proven lost (`mcts_root_move`), else
-//! the most visited root edge not proven lost; below the root the line
+//! the most visited root edge not proven lost; on a clock that last
+//! search is a PVS of the root on the share of the time the playouts
+//! left it (`mcts_root_time`); below the root the line
 //! follows the first rule and the last. The score is the best edge's mean turned back into
 //! centipawns, or for a proven root `±(MATE − plies)` (a draw: 0). With
 //! `MultiPV` k, the root's first k edges by the same rule, then by visits,

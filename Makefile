@@ -2,7 +2,7 @@
 CARGO ?= cargo
 
 .DEFAULT_GOAL := build
-.PHONY: help deps slurm-local build pedantic test lint signature perft bench bench-record profile tournament consistency consistency-quick soak fuzz fuzz-long clean
+.PHONY: help deps slurm-local build pedantic test lint signature perft bench bench-record profile tournament consistency consistency-quick soak fuzz fuzz-long mutants gui-load clean
 
 # Every target with its `## ` line.
 help: ## this list
@@ -118,6 +118,21 @@ fuzz: ## every fuzz target FUZZ_SECONDS s (20); fails on a crash (scripts/fuzz.s
 
 fuzz-long: ## every fuzz target FUZZ_LONG s (3600), or FUZZ_LONG=-runs=N executions
 	scripts/fuzz.sh $(FUZZ_LONG)
+
+# Mutation testing of one folder (scripts/mutants.sh; docs/TESTING.md
+# "Mutation testing"): resumes the folder's last run unless MUTANTS_ARGS
+# has --again; results in target/mutation/.
+FOLDER ?= src/search/tt
+MUTANTS_ARGS ?=
+mutants: ## cargo-mutants on FOLDER (src/rules, src/eval, src/search/tt, autotest/src/stats, autotest/src/referee)
+	scripts/mutants.sh $(FOLDER) $(MUTANTS_ARGS)
+
+# The GUI server under load (scripts/gui_load.sh; wrk from Debian's
+# packages): requests a second, p50/p99 and errors for the page, a game's
+# state and a move; the 413 and the loopback checked. Fails on any error.
+LOAD_SECONDS ?= 10
+gui-load: build ## wrk against `leiserchess gui` on 127.0.0.1, LOAD_SECONDS each
+	scripts/gui_load.sh $(LOAD_SECONDS)
 
 clean: ## cargo clean
 	$(CARGO) clean

@@ -474,3 +474,39 @@ fn options_set_at_start_up_reach_the_uci_loop_and_bad_ones_are_refused() {
     let with_command = engine::run(&["--option", "threads=2", "perft", "1"], "");
     assert_eq!(with_command.status.code(), Some(2));
 }
+
+/// `leiserchess gui` listens on the loopback unless told otherwise, and
+/// says so when it is told to listen beyond this machine.
+#[test]
+fn the_gui_says_when_it_listens_beyond_the_loopback() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+    for (host, beyond) in [(None, false), (Some("0.0.0.0"), true)] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_leiserchess"));
+        cmd.args(["gui", "--port", "0"]);
+        if let Some(h) = host {
+            cmd.args(["--host", h]);
+        }
+        let mut child = cmd.stdout(Stdio::piped()).spawn().expect("gui starts");
+        let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut first = String::new();
+        out.read_line(&mut first).expect("the address line");
+        let expected = format!("http://{}:", host.unwrap_or("127.0.0.1"));
+        assert!(
+            first.starts_with("leiserchess gui: open ") && first.contains(&expected),
+            "{host:?}: {first}"
+        );
+        if beyond {
+            let mut second = String::new();
+            out.read_line(&mut second).expect("the warning");
+            assert!(second.contains("listening beyond this machine"), "{second}");
+        }
+        child.kill().expect("kill");
+        let mut rest = String::new();
+        out.read_to_string(&mut rest).expect("the rest");
+        child.wait().expect("wait");
+        if !beyond {
+            assert!(!rest.contains("beyond"), "{rest}");
+        }
+    }
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Mutation testing with cargo-mutants: every mutant of one folder's code
+# (an operator swapped, a function's body replaced by a default value, a
+# condition negated), each built and tested with the tests that own that
+# folder. A mutant the tests fail on (or that hangs them) is caught; one
+# they pass is missed. Prints the counts, the share caught and the missed
+# mutants; the full record goes to target/mutation/NAME/mutants.out/.
+#
+# usage: scripts/mutants.sh FOLDER [--again] [--jobs N]   (make mutants FOLDER=...)
+#   FOLDER   one of: src/rules src/eval src/search/tt autotest/src/stats
+#            autotest/src/referee
+#   --again  test every mutant again (default: resume, skipping the mutants
+#            a previous run of this folder already caught: cargo-mutants'
+#            --iterate)
+#   --jobs N mutants built and tested at once (default 1)
+#
+# cargo-mutants is installed when missing (cargo install cargo-mutants
+# --locked). Builds use the `mutants` profile (Cargo.toml): incremental and
+# lightly optimised, since every mutant is a rebuild.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+usage() { sed -n '/^# usage/,/^# cargo-mutants is/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+
+folder=${1:-}
+shift || true
+again=0
+jobs=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --again) again=1 ;;
+    --jobs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || { echo "mutants: --jobs wants a count above 0, got '${2:-}'" >&2; exit 2; }
+            jobs=$2; shift ;;
+    *) echo "mutants: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+  shift
+done
+
+# The folder's files, the package, and the tests that own the folder.
+case "${folder%/}" in
+  src/rules)
+    files=('src/rules/**') package=leiserchess
+    tests=(--lib --test=perft --test=properties --test=eval_reference) ;;
+  src/eval)
+    # The reference evaluation and its laser coverage; the net, the policy
+    # and the WDL model have their own training tests.
+    files=('src/eval/mod.rs' 'src/eval/coverage/**') package=leiserchess
+    tests=(--lib --test=eval_reference --test=coverage_properties) ;;
+  src/search/tt)
+    files=('src/search/tt/**') package=leiserchess
+    tests=(--lib --test=search) ;;
+  autotest/src/stats)
+    files=('autotest/src/stats/**') package=autotest
+    tests=(--lib --test=spsa --test=flags) ;;
+  autotest/src/referee)
+    files=('autotest/src/referee/**') package=autotest
+    tests=(--lib --test=games --test=faults --test=course_config --test=stderr) ;;
+  -h | --help) usage; exit 0 ;;
+  *) echo "mutants: FOLDER must be one of src/rules src/eval src/search/tt autotest/src/stats autotest/src/referee, not '$folder'" >&2
+     exit 2 ;;
+esac
+
+if ! cargo mutants --version >/dev/null 2>&1; then
+  echo "mutants: installing cargo-mutants (cargo install cargo-mutants --locked)"
+  cargo install cargo-mutants --locked >/dev/null 2>&1 && cargo mutants --version >/dev/null 2>&1 || {
+    echo "mutants: cargo-mutants did not install; run: cargo install cargo-mutants --locked" >&2
+    exit 1
+  }
+fi
+
+name=$(tr / - <<<"${folder%/}")
+out=target/mutation/$name
+mkdir -p "$out"
+file_args=()
+for f in "${files[@]}"; do file_args+=(--file "$f"); done
+# The test targets go to every cargo command, so that a mutant's build
+# builds only them.
+test_args=()
+for t in "${tests[@]}"; do test_args+=("--cargo-arg=$t"); done
+iterate=(--iterate)
+[ $again -eq 1 ] || [ ! -d "$out/mutants.out" ] && iterate=()
+echo "mutants: $folder: $(cargo mutants --list -p "$package" "${file_args[@]}" | wc -l) mutants, tests: ${tests[*]}"
+set +e
+cargo mutants -p "$package" "${file_args[@]}" "${iterate[@]}" --jobs "$jobs" \
+  --profile mutants --output "$out" --timeout-multiplier 3 --minimum-test-timeout 60 \
+  "${test_args[@]}"
+status=$?
+set -e
+# cargo-mutants' exit status: 0 all caught, 2 some missed, 3 some timed out.
+case $status in 0 | 2 | 3) ;; *) echo "mutants: cargo-mutants failed ($status)" >&2; exit $status ;; esac
+
+# The counts over every run of this folder (--iterate keeps earlier
+# outcomes in previously_caught.txt).
+dir=$out/mutants.out
+count() { [ -s "$dir/$1" ] && wc -l <"$dir/$1" || echo 0; }
+caught=$(( $(count caught.txt) + $(count previously_caught.txt) ))
+missed=$(count missed.txt)
+timeout=$(count timeout.txt)
+unviable=$(count unviable.txt)
+viable=$(( caught + missed + timeout ))
+share=$(awk -v c=$((caught + timeout)) -v v=$viable 'BEGIN { if (v) printf "%.1f", 100 * c / v; else print "n/a" }')
+echo "mutants: $folder: $viable viable, $caught caught, $timeout timed out (caught), $missed missed; $share% caught; $unviable unviable (do not build)"
+if [ "$missed" -gt 0 ]; then
+  echo "mutants: missed:"
+  sed 's/^/  /' "$dir/missed.txt"
+fi

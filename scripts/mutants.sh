@@ -14,8 +14,8 @@
 #            --iterate)
 #   --jobs N mutants built and tested at once (default 1)
 #
-# cargo-mutants is installed when missing (cargo install cargo-mutants
-# --locked). Builds use the `mutants` profile (Cargo.toml): incremental and
+# cargo-mutants and cargo-nextest are installed when missing (cargo
+# install … --locked). Builds use the `mutants` profile (Cargo.toml): incremental and
 # lightly optimised, since every mutant is a rebuild.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,6 +59,15 @@ case "${folder%/}" in
      exit 2 ;;
 esac
 
+# nextest stops a mutant's tests at the first failure: a caught mutant
+# costs its build and one failing test, not the whole suite.
+if ! cargo nextest --version >/dev/null 2>&1; then
+  echo "mutants: installing cargo-nextest (cargo install cargo-nextest --locked)"
+  cargo install cargo-nextest --locked >/dev/null 2>&1 && cargo nextest --version >/dev/null 2>&1 || {
+    echo "mutants: cargo-nextest did not install; run: cargo install cargo-nextest --locked" >&2
+    exit 1
+  }
+fi
 if ! cargo mutants --version >/dev/null 2>&1; then
   echo "mutants: installing cargo-mutants (cargo install cargo-mutants --locked)"
   cargo install cargo-mutants --locked >/dev/null 2>&1 && cargo mutants --version >/dev/null 2>&1 || {
@@ -81,7 +90,7 @@ iterate=(--iterate)
 echo "mutants: $folder: $(cargo mutants --list -p "$package" "${file_args[@]}" | wc -l) mutants, tests: ${tests[*]}"
 set +e
 cargo mutants -p "$package" "${file_args[@]}" "${iterate[@]}" --jobs "$jobs" \
-  --profile mutants --output "$out" --timeout-multiplier 3 --minimum-test-timeout 60 \
+  --test-tool nextest --profile mutants --output "$out" --timeout-multiplier 3 --minimum-test-timeout 60 \
   "${test_args[@]}"
 status=$?
 set -e

@@ -215,6 +215,7 @@ mod tests {
             "{d}"
         );
         assert!(d.contains("key 0000000000000005"), "{d}");
+        assert!(d.contains(", 1 entries non-empty"), "{d}");
         assert!(d.contains("check_rep ok"), "{d}");
     }
 }

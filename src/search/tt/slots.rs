@@ -252,6 +252,10 @@ mod tests {
         let mut others = s.iter().enumerate().filter(|&(i, _)| i != 5 && i != n - 1);
         assert!(others.all(|(_, x)| x.check.load(Relaxed) == 0 && x.data.load(Relaxed) == 0));
         assert_eq!(Slots::heap(n).populate(0), None);
+        // A mapping of whole parts has no part past its end.
+        let whole = Slots::new(PART / std::mem::size_of::<Slot>());
+        assert_eq!(whole.populate(0), Some(true));
+        assert_eq!(whole.populate(1), None);
     }
 
     /// Whether the kernel's map of this process marks the mapping that

@@ -2,7 +2,7 @@
 CARGO ?= cargo
 
 .DEFAULT_GOAL := build
-.PHONY: help deps slurm-local build pedantic test lint signature perft bench bench-record profile tournament consistency consistency-quick soak fuzz fuzz-long mutants gui-load clean
+.PHONY: help deps slurm-local build pedantic test lint signature perft bench bench-record profile tournament consistency consistency-quick soak fuzz fuzz-long mutants cluster-faults gui-load clean
 
 # Every target with its `## ` line.
 help: ## this list
@@ -126,6 +126,12 @@ FOLDER ?= src/search/tt
 MUTANTS_ARGS ?=
 mutants: ## cargo-mutants on FOLDER (src/rules, src/eval, src/search/tt, autotest/src/stats, autotest/src/referee)
 	scripts/mutants.sh $(FOLDER) $(MUTANTS_ARGS)
+
+# A three-node Slurm in network namespaces (scripts/slurm-nodes.sh, root):
+# a node killed or cut off, the coordinator or an engine killed mid-run;
+# the merge must equal the local run. `scripts/slurm-nodes.sh stop` ends it.
+cluster-faults: build ## autotest -slurm against node, link, coordinator and engine faults (root)
+	$(CARGO) test --release -p autotest --test cluster_faults -- --nocapture
 
 # The GUI server under load (scripts/gui_load.sh; wrk from Debian's
 # packages): requests a second, p50/p99 and errors for the page, a game's

@@ -14,36 +14,14 @@
 # there is this script's: a machine's real cluster config is never touched.
 set -euo pipefail
 
+prog=slurm-local
+# shellcheck source=scripts/slurm-common.sh
+. "$(dirname "$(readlink -f "$0")")/slurm-common.sh"
+
 conf=/etc/slurm/slurm.conf
 mark="# leiserchess scripts/slurm-local.sh: a one-node test cluster"
-ctld_pid=/run/slurmctld.pid
+ctld_pid=$local_ctld_pid
 slurmd_pid=/run/slurmd.pid
-munge_pid=/run/munge/munged.pid
-
-die() { echo "slurm-local: $*" >&2; exit 1; }
-
-install() {
-  local missing=()
-  for w in slurmctld:/usr/sbin/slurmctld slurmd:/usr/sbin/slurmd \
-           slurm-client:/usr/bin/sbatch munge:/usr/sbin/munged; do
-    [ -x "${w#*:}" ] || missing+=("${w%%:*}")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  command -v apt-get >/dev/null ||
-    die "missing ${missing[*]} (Debian package names); install them with your system's package manager"
-  [ "$(id -u)" -eq 0 ] ||
-    die "missing ${missing[*]}; run as root: apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
-  echo "slurm-local: installing ${missing[*]} (apt-get)"
-  # The packages' scripts would start the daemons under an init system
-  # this machine may not run; a policy-rc.d that says no stops that.
-  local policy=/usr/sbin/policy-rc.d had_policy=0
-  [ -e $policy ] && had_policy=1
-  [ $had_policy -eq 1 ] || { printf '#!/bin/sh\nexit 101\n' >$policy; chmod 755 $policy; }
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  [ $had_policy -eq 1 ] || rm -f $policy
-}
 
 # The node as slurmd sees it, with its address and a little memory kept
 # back for the system.
@@ -92,20 +70,6 @@ PartitionName=main Nodes=ALL Default=YES State=UP MaxTime=INFINITE
 EOF
 }
 
-munge_key() {
-  local key=/etc/munge/munge.key
-  if [ ! -s $key ]; then
-    mkdir -p /etc/munge
-    dd if=/dev/urandom of=$key bs=1024 count=1 status=none
-  fi
-  chown munge:munge $key
-  chmod 0400 $key
-  mkdir -p /run/munge /var/lib/munge /var/log/munge
-  chown munge:munge /run/munge /var/lib/munge /var/log/munge
-}
-
-alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
-
 # The node's state, or nothing if the controller does not answer.
 node_state() { sinfo -h -o %T 2>/dev/null | head -n 1 || true; }
 
@@ -113,7 +77,7 @@ node_state() { sinfo -h -o %T 2>/dev/null | head -n 1 || true; }
 node_up() { case "$(node_state)" in idle | mixed | allocated | completing) ;; *) return 1 ;; esac; }
 
 start() {
-  install
+  install_slurm
   [ "$(id -u)" -eq 0 ] || die "the daemons start as root; run: sudo $0 start"
   if alive $ctld_pid && alive $slurmd_pid && node_up; then
     echo "slurm-local: already running ($(node_state))"
@@ -121,9 +85,7 @@ start() {
   fi
   stop_daemons
   write_conf
-  munge_key
-  alive $munge_pid || runuser -u munge -- /usr/sbin/munged --origin=127.0.0.1 ||
-    die "munged did not start (see /var/log/munge/munged.log)"
+  start_munge
   # -c: a test cluster starts empty. Jobs saved by a controller that was
   # killed (a machine restarted mid-run) would otherwise be requeued and
   # hold the node, so that it never comes up idle.
@@ -143,16 +105,8 @@ start() {
 # Ends the daemons by the PIDs in their pid files, and removes the files:
 # a stale one stops the next start.
 stop_daemons() {
-  for f in $slurmd_pid $ctld_pid $munge_pid; do
-    if alive $f; then
-      local pid
-      pid=$(cat $f)
-      kill "$pid"
-      for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-      kill -9 "$pid" 2>/dev/null || true
-    fi
-    rm -f $f
-  done
+  stop_pid_files $slurmd_pid $ctld_pid
+  stop_munge
 }
 
 stop() {

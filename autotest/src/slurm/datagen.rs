@@ -10,7 +10,8 @@
 //! `1/tasks` share of the positions, its own seed `S + K` (datagen's games
 //! are seeded by the seed and their number, so the tasks play different
 //! games) and `--threads` set to `cpus`. A task that is cancelled,
-//! killed or requeued goes on from its own file, as datagen does. Once
+//! killed or requeued goes on from its own file, as datagen does, one
+//! attempt at a time (`slurm::lock`). Once
 //! every shard holds its share, the shards are merged into `OUT` in task
 //! order with each position (the board and the side to move) kept once,
 //! at most `--positions` of them. The coordinator records the run in
@@ -22,6 +23,7 @@ use crate::config::flags::key_values;
 use crate::db::write::Status;
 use crate::interrupt;
 use crate::slurm::coordinator::submit_idle;
+use crate::slurm::lock;
 use crate::slurm::options::{parse_options, SlurmOptions};
 use crate::slurm::record::{datagen_detail, Record};
 use crate::slurm::run_dir::{current_dir, RunDir};
@@ -191,6 +193,7 @@ pub fn task(run: &RunDir, k: usize) -> Result<(), String> {
         plan.engine,
         command.join(" ")
     );
+    let _lock = lock::acquire(&run.shard_lock(k), &format!("datagen shard {k}"))?;
     let status = std::process::Command::new(&plan.engine)
         .args(&command)
         .status()

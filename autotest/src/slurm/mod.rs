@@ -3,7 +3,7 @@
 //! The schedule is cut into shards of whole pairs (`options`), so that a
 //! shard is the same games whoever plays it; each array task plays one
 //! shard as a local tournament resumed from its own PGN file (`task`) in
-//! the run directory (`run_dir`); the coordinator (`coordinator`) submits,
+//! the run directory (`run_dir`), one attempt at a time (`lock`); the coordinator (`coordinator`) submits,
 //! watches and cancels through Slurm's command-line tools (`scheduler`)
 //! and merges the shards' games in schedule order (`merge`), which it
 //! records in the results database (`record`). `autotest
@@ -12,6 +12,7 @@
 
 pub mod coordinator;
 pub mod datagen;
+pub mod lock;
 pub mod merge;
 pub mod options;
 pub mod record;

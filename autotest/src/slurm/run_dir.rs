@@ -12,6 +12,7 @@
 //!                       database's path (`slurm::record`)
 //! RUN/shards/K/games.pgn  shard K's games (and its engines' stderr logs)
 //! RUN/shards/K/data.bin   or its positions, for `autotest datagen`
+//! RUN/shards/K/lock     held by the attempt playing shard K (`lock`)
 //! RUN/logs/task-K.out   task K's output, every attempt appended
 //! ```
 
@@ -139,6 +140,11 @@ impl RunDir {
             .join("shards")
             .join(k.to_string())
             .join("data.bin")
+    }
+
+    /// The file whose lock an attempt at shard `k` holds (`slurm::lock`).
+    pub fn shard_lock(&self, k: usize) -> PathBuf {
+        self.root.join("shards").join(k.to_string()).join("lock")
     }
 
     pub fn task_log(&self, k: usize) -> PathBuf {

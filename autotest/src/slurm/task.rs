@@ -3,12 +3,19 @@
 //! schedule as a local tournament with `-resume` into the shard's own PGN
 //! file: the games it finished before a cancel, a kill or a requeue count
 //! and are not played again. The SPRT is the coordinator's: a task plays
-//! its whole shard unless cancelled.
+//! its whole shard unless cancelled. It plays holding the shard's lock
+//! (`lock`), so that an attempt Slurm started while the last one still
+//! lives (on a node cut off) waits for it. An engine killed from outside
+//! (SIGKILL, SIGTERM, ...) ends the task without the game counted
+//! ([`OutsideKill::Stop`]): the coordinator submits the shard again, and
+//! its next attempt plays the game again.
 
 use crate::openings;
+use crate::slurm::lock;
 use crate::slurm::options::{shards, stored};
 use crate::slurm::run_dir::RunDir;
 use crate::tournament::play::play;
+use crate::tournament::run::OutsideKill;
 use crate::tournament::schedule::{pair_count, schedule};
 
 pub fn run(run: &RunDir, k: usize) -> Result<(), String> {
@@ -28,10 +35,11 @@ pub fn run(run: &RunDir, k: usize) -> Result<(), String> {
             .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
     }
     eprintln!("autotest: shard {k} of {}: pairs {pairs:?}", plan.len());
+    let _lock = lock::acquire(&run.shard_lock(k), &format!("shard {k}"))?;
     spec.only_pairs = Some(pairs.clone());
     spec.sprt = None;
     spec.pgn_out = Some(pgn);
     spec.resume = true;
     spec.concurrency = opts.cpus;
-    play(&spec)
+    play(&spec, OutsideKill::Stop)
 }

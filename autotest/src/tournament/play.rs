@@ -2,9 +2,10 @@
 //! openings loaded (and shuffled by the seed), an earlier run's games
 //! taken up with `-resume`, the running report on standard error, the
 //! final table on standard output, and after a stop signal how to go on.
-//! A cluster task (`crate::slurm::task`) plays its shard the same way;
-//! only the local runner records the run in the results database
-//! ([`play_and_record`], `crate::db`).
+//! A cluster task (`crate::slurm::task`) plays its shard the same way,
+//! but stops rather than scores a game whose engine was killed from
+//! outside ([`OutsideKill`]); only the local runner records the run in
+//! the results database ([`play_and_record`], `crate::db`).
 
 use crate::config::spec::{PgnStyle, TournamentSpec};
 use crate::db::recorder::Recorder;
@@ -15,18 +16,27 @@ use crate::referee::record::GameRecord;
 use crate::stats::sprt::SprtDecision;
 use crate::tournament::progress::Progress;
 use crate::tournament::resume;
-use crate::tournament::run::{run_jobs, Summary};
+use crate::tournament::run::{run_jobs, OutsideKill, Summary};
 use crate::tournament::schedule::{to_play, Job};
 use crate::tournament::table;
 
-/// Plays `spec` (its shard, with `only_pairs`) and prints as it goes.
-pub fn play(spec: &TournamentSpec) -> Result<(), String> {
-    play_and_record(spec, None)
+/// Plays `spec` (its shard, with `only_pairs`) and prints as it goes;
+/// `outside` is the rule for an engine killed from outside.
+pub fn play(spec: &TournamentSpec, outside: OutsideKill) -> Result<(), String> {
+    play_with(spec, None, outside)
 }
 
-/// [`play`], and with `command` (the command line, every word) the run
-/// recorded in the results database.
+/// [`play`] on this machine, and with `command` (the command line, every
+/// word) the run recorded in the results database.
 pub fn play_and_record(spec: &TournamentSpec, command: Option<&[String]>) -> Result<(), String> {
+    play_with(spec, command, OutsideKill::Loss)
+}
+
+fn play_with(
+    spec: &TournamentSpec,
+    command: Option<&[String]>,
+    outside: OutsideKill,
+) -> Result<(), String> {
     let book = openings::book(spec)?;
     let total = to_play(spec, book.len()).len();
     let mut progress = Progress::new(spec, total);
@@ -47,7 +57,7 @@ pub fn play_and_record(spec: &TournamentSpec, command: Option<&[String]>) -> Res
             r.game(job, rec, llr);
         }
     };
-    let outcome = run_jobs(spec, &book, resumed.as_ref(), report);
+    let outcome = run_jobs(spec, &book, resumed.as_ref(), outside, report);
     if let Some(r) = recorder.as_mut() {
         r.finish(status(&outcome));
     }

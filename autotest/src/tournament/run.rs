@@ -8,6 +8,8 @@
 //! earlier run wrote count and are not played again (`resume`). After a
 //! stop signal (`crate::interrupt`), no new game starts and those in
 //! flight finish; one that ends by an engine dying then is not counted.
+//! An engine killed by a signal from outside ([`OutsideKill`]) loses the
+//! game on this machine, and stops a cluster task without counting it.
 
 use crate::config::spec::{PgnStyle, TournamentSpec};
 use crate::interrupt;
@@ -23,6 +25,41 @@ use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
+
+/// What a game counts for when an engine in it was killed by a signal
+/// that comes from outside (SIGKILL, SIGTERM, SIGINT, SIGHUP: the OOM
+/// killer, an administrator, a lost node), not by its own fault (SIGSEGV,
+/// SIGABRT, a panic's exit status, which are crashes and lose everywhere).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutsideKill {
+    /// A loss for it, as a crash: on one machine whoever runs the
+    /// tournament sees the kill, and a game left out would have to be
+    /// played again by hand (`-resume`).
+    Loss,
+    /// Not counted: no new game starts, and the run ends with an error
+    /// naming the game and the signal. A cluster task's shard is then
+    /// submitted again and the game replayed (`crate::slurm::task`).
+    Stop,
+}
+
+/// The signal that killed an engine, by name, if it is one from outside.
+/// `detail` is the referee's account of the crash: `exited: ` and the
+/// exit status as the standard library prints it (`signal: 9 (SIGKILL)`).
+/// An engine found dead by a failed write has no status there: that counts
+/// as a crash.
+pub fn outside_signal(detail: &str) -> Option<&'static str> {
+    let rest = detail.strip_prefix("exited: signal: ")?;
+    let end = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    match rest[..end].parse::<i32>().ok()? {
+        1 => Some("SIGHUP"),
+        2 => Some("SIGINT"),
+        9 => Some("SIGKILL"),
+        15 => Some("SIGTERM"),
+        _ => None,
+    }
+}
 
 /// What the tournament produced.
 pub struct Summary {
@@ -56,16 +93,17 @@ pub fn run_resumed(
     resumed: Option<&Resumed>,
     mut report: impl FnMut(&GameRecord, usize, usize, Option<f64>),
 ) -> Result<Summary, String> {
-    run_jobs(spec, openings, resumed, |_, rec, done, total, llr| {
-        report(rec, done, total, llr)
-    })
+    let report = |_: &Job, rec: &GameRecord, done, total, llr| report(rec, done, total, llr);
+    run_jobs(spec, openings, resumed, OutsideKill::Loss, report)
 }
 
-/// [`run_resumed`], with each game's [`Job`] given to `report` too.
+/// [`run_resumed`], with each game's [`Job`] given to `report` too, and
+/// `outside` the rule for an engine killed from outside.
 pub fn run_jobs(
     spec: &TournamentSpec,
     openings: &[Opening],
     resumed: Option<&Resumed>,
+    outside: OutsideKill,
     mut report: impl FnMut(&Job, &GameRecord, usize, usize, Option<f64>),
 ) -> Result<Summary, String> {
     let jobs = to_play(spec, openings.len());
@@ -103,6 +141,7 @@ pub fn run_jobs(
     let opening_offset = if course { games_before.div_ceil(2) } else { 0 };
     let default_opening = Opening::startpos();
     let mut games = Vec::new();
+    let mut killed = Vec::new();
     let (tx, rx) = mpsc::channel::<(Job, GameRecord)>();
     std::thread::scope(|scope| {
         for _ in 0..spec.concurrency.max(1) {
@@ -137,9 +176,13 @@ pub fn run_jobs(
         }
         drop(tx);
         for (job, rec) in rx {
-            let fault = match &rec.termination {
-                Termination::Fault { engine, kind, .. } => Some((engine.as_str(), *kind)),
-                _ => None,
+            let (fault, detail) = match &rec.termination {
+                Termination::Fault {
+                    engine,
+                    kind,
+                    detail,
+                } => (Some((engine.as_str(), *kind)), detail.as_str()),
+                _ => (None, ""),
             };
             let crashed = fault.is_some_and(|(_, kind)| kind == FaultKind::Crash);
             if crashed && interrupt::received().is_some() {
@@ -150,6 +193,20 @@ pub fn run_jobs(
                     "game {}: an engine died after the stop signal: not counted",
                     job.number
                 );
+                continue;
+            }
+            let killed_by = match outside {
+                OutsideKill::Stop if crashed => outside_signal(detail),
+                _ => None,
+            };
+            if let Some(signal) = killed_by {
+                stop.store(true, Ordering::Relaxed);
+                let engine = fault.map_or("", |(e, _)| e);
+                killed.push(format!(
+                    "game {} (round {}, {} vs {}): engine {engine} was killed by {signal}, \
+                     from outside: not its fault, and not counted",
+                    job.number, rec.round, rec.white, rec.black
+                ));
                 continue;
             }
             if sprt.is_some_and(|(_, d)| d != SprtDecision::Continue) {
@@ -179,6 +236,17 @@ pub fn run_jobs(
             games.push(rec);
         }
     });
+    if !killed.is_empty() {
+        return Err(format!(
+            "{}; stopped so that {} played again",
+            killed.join("; "),
+            if killed.len() == 1 {
+                "it is"
+            } else {
+                "they are"
+            }
+        ));
+    }
     Ok(Summary {
         standings: tally.standings,
         games,
@@ -210,4 +278,127 @@ fn open_pgn(spec: &TournamentSpec) -> Result<(Option<std::fs::File>, usize), Str
         .open(path)
         .map_err(cannot)?;
     Ok((Some(file), before))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::spec::{EngineSpec, Schedule};
+    use crate::referee::engine::EngineError;
+    use std::os::unix::process::ExitStatusExt;
+    use std::path::Path;
+    use std::process::ExitStatus;
+    use std::time::{Duration, Instant};
+
+    /// The detail the referee gives a crash (the error, as a string) of
+    /// an engine that ended with raw wait status `raw`.
+    fn died(raw: i32) -> String {
+        let status = ExitStatus::from_raw(raw).to_string();
+        EngineError::Exited(status + "\nits last words").to_string()
+    }
+
+    #[test]
+    fn signals_from_outside_by_name() {
+        assert_eq!(outside_signal(&died(9)), Some("SIGKILL"));
+        assert_eq!(outside_signal(&died(15)), Some("SIGTERM"));
+        assert_eq!(outside_signal(&died(2)), Some("SIGINT"));
+        assert_eq!(outside_signal(&died(1)), Some("SIGHUP"));
+        // SIGSEGV; SIGABRT with a core; a panic's exit status 101.
+        for raw in [11, 6 | 0x80, 101 << 8] {
+            assert_eq!(outside_signal(&died(raw)), None, "{}", died(raw));
+        }
+        let write = EngineError::Exited("cannot write 'uci': Broken pipe".into());
+        assert_eq!(outside_signal(&write.to_string()), None);
+    }
+
+    /// Engine `a` (a fake that never answers `go`, its pids appended to
+    /// `pids`) against a good fake, one game; `a` is sent `signal` once it
+    /// is thinking.
+    fn killed_in_game(signal: &str, outside: OutsideKill) -> Result<Summary, String> {
+        let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake/scripted.sh");
+        let dir = std::env::temp_dir().join(format!(
+            "autotest-outside-{signal}-{outside:?}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let pids = dir.join("pids");
+        let script = format!(
+            "echo $$ >> '{}'; exec bash '{}' hang",
+            pids.display(),
+            fake.display()
+        );
+        let engine = |name: &str, command: Vec<String>| EngineSpec {
+            name: name.to_string(),
+            command,
+            dir: None,
+            options: Vec::new(),
+            limits: Default::default(),
+        };
+        let spec = TournamentSpec {
+            engines: vec![
+                engine("a", vec!["sh".into(), "-c".into(), script]),
+                engine(
+                    "b",
+                    vec!["bash".into(), fake.display().to_string(), "good".into()],
+                ),
+            ],
+            schedule: Schedule::RoundRobin,
+            games: 1,
+            rounds: 1,
+            concurrency: 1,
+            ..TournamentSpec::default()
+        };
+        // The preflight's `a`, then the game's.
+        let killer = {
+            let (pids, signal) = (pids.clone(), signal.to_string());
+            std::thread::spawn(move || kill_second(&pids, &signal))
+        };
+        let result = run_jobs(&spec, &[], None, outside, |_, _, _, _, _| {});
+        killer.join().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        result
+    }
+
+    fn kill_second(pids: &Path, signal: &str) {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            let text = std::fs::read_to_string(pids).unwrap_or_default();
+            if let Some(pid) = text.lines().nth(1) {
+                // Long enough for the referee to wait for its move.
+                std::thread::sleep(Duration::from_millis(300));
+                let ok = std::process::Command::new("kill")
+                    .args([format!("-{signal}"), pid.to_string()])
+                    .status()
+                    .unwrap();
+                assert!(ok.success());
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("the game's engine did not start");
+    }
+
+    #[test]
+    fn an_engine_killed_from_outside_stops_a_cluster_task_uncounted() {
+        let err = match killed_in_game("KILL", OutsideKill::Stop) {
+            Ok(s) => panic!("counted: {:?}", s.standings),
+            Err(e) => e,
+        };
+        assert!(err.contains("game 1 (round 1.1, a vs b)"), "{err}");
+        assert!(err.contains("engine a was killed by SIGKILL"), "{err}");
+    }
+
+    #[test]
+    fn an_engine_killed_from_outside_loses_on_one_machine() {
+        let s = killed_in_game("TERM", OutsideKill::Loss).unwrap();
+        assert_eq!((s.standings[0].losses, s.standings[1].wins), (1, 1));
+        assert_eq!(s.standings[0].faults.get("crash"), Some(&1));
+    }
+
+    #[test]
+    fn an_engine_that_crashes_loses_in_a_cluster_task() {
+        let s = killed_in_game("SEGV", OutsideKill::Stop).unwrap();
+        assert_eq!((s.standings[0].losses, s.standings[1].wins), (1, 1));
+    }
 }

@@ -1,13 +1,15 @@
 //! What the autotest tests share: the scripted fake engine
 //! (`tests/fake/scripted.sh`) and the real one, per-test directories for
 //! the fakes' pids, the check that no engine process is left behind, and
-//! time-bounded runs.
+//! time-bounded runs; `slurm`, what the tests on a real Slurm share.
 //!
 //! Leftover processes: each fake writes its pid to a directory of its own
 //! test (its second argument); after the game every one of those pids must
 //! be gone from /proc (neither running nor an unreaped zombie).
 
 #![allow(dead_code)] // Each test file uses its own part.
+
+pub mod slurm;
 
 use autotest::config::spec::{Clock, EngineLimits, EngineSpec, Schedule, TournamentSpec};
 use std::os::unix::fs::PermissionsExt;

@@ -257,9 +257,20 @@ impl Engine {
     /// standard-error lines, once it has exited (so that they are all
     /// read).
     fn failed(&mut self, e: ClientError) -> EngineError {
-        if let ClientError::Write { .. } = e {
-            let _ = self.client.wait(Instant::now() + EXIT_GRACE);
-        }
+        let e = match e {
+            // A write that failed found the engine gone: its exit status
+            // says how (a signal from outside is not the engine's fault).
+            ClientError::Write { what, source } => {
+                match self.client.wait(Instant::now() + EXIT_GRACE) {
+                    Ok(status) => {
+                        let why = format!("{status} (found writing {what}: {source})");
+                        return EngineError::Exited(why + &stderr_log::tail(&self.client.stderr()));
+                    }
+                    Err(_) => ClientError::Write { what, source },
+                }
+            }
+            e => e,
+        };
         match EngineError::from(e) {
             EngineError::Exited(why) => {
                 EngineError::Exited(why + &stderr_log::tail(&self.client.stderr()))

@@ -44,9 +44,8 @@ pub enum OutsideKill {
 
 /// The signal that killed an engine, by name, if it is one from outside.
 /// `detail` is the referee's account of the crash: `exited: ` and the
-/// exit status as the standard library prints it (`signal: 9 (SIGKILL)`).
-/// An engine found dead by a failed write has no status there: that counts
-/// as a crash.
+/// exit status as the standard library prints it (`signal: 9 (SIGKILL)`),
+/// also when a failed write found it dead.
 pub fn outside_signal(detail: &str) -> Option<&'static str> {
     let rest = detail.strip_prefix("exited: signal: ")?;
     let end = rest
@@ -309,6 +308,11 @@ mod tests {
         }
         let write = EngineError::Exited("cannot write 'uci': Broken pipe".into());
         assert_eq!(outside_signal(&write.to_string()), None);
+        // Killed while waiting for its turn: the failed write's account
+        // (`Engine::failed`) leads with the exit status.
+        let status = ExitStatus::from_raw(9);
+        let found = EngineError::Exited(format!("{status} (found writing 'go': Broken pipe)"));
+        assert_eq!(outside_signal(&found.to_string()), Some("SIGKILL"));
     }
 
     /// Engine `a` (a fake that never answers `go`, its pids appended to

@@ -111,9 +111,9 @@ stop_daemons() {
 
 stop() {
   if [ -n "$(node_state)" ]; then
-    local jobs
-    jobs=$(squeue -h -o %A 2>/dev/null || true)
-    [ -z "$jobs" ] || scancel $jobs || true
+    local jobs=()
+    mapfile -t jobs < <(squeue -h -o %A 2>/dev/null || true)
+    [ ${#jobs[@]} -eq 0 ] || scancel "${jobs[@]}" || true
   fi
   stop_daemons
   echo "slurm-local: stopped"

@@ -30,13 +30,9 @@ case "${1:-}" in
   *) budget=(-max_total_time="$1"); shift ;;
 esac
 
-if ! cargo fuzz --version >/dev/null 2>&1; then
-  echo "fuzz: installing cargo-fuzz (cargo install cargo-fuzz --locked)"
-  cargo install cargo-fuzz --locked >/dev/null 2>&1 && cargo fuzz --version >/dev/null 2>&1 || {
-    echo "fuzz: cargo-fuzz did not install; run: cargo install cargo-fuzz --locked" >&2
-    exit 1
-  }
-fi
+# shellcheck source=scripts/cargo-tool.sh
+. scripts/cargo-tool.sh
+need_cargo_tool fuzz fuzz cargo-fuzz
 
 all=$(cargo fuzz list)
 targets=("$@")

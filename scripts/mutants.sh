@@ -19,7 +19,7 @@
 # lightly optimised, since every mutant is a rebuild.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { sed -n '/^# usage/,/^# cargo-mutants is/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+usage() { sed -n '/^# usage/,/^# cargo-mutants and cargo-nextest/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
 folder=${1:-}
 shift || true
@@ -61,20 +61,10 @@ esac
 
 # nextest stops a mutant's tests at the first failure: a caught mutant
 # costs its build and one failing test, not the whole suite.
-if ! cargo nextest --version >/dev/null 2>&1; then
-  echo "mutants: installing cargo-nextest (cargo install cargo-nextest --locked)"
-  cargo install cargo-nextest --locked >/dev/null 2>&1 && cargo nextest --version >/dev/null 2>&1 || {
-    echo "mutants: cargo-nextest did not install; run: cargo install cargo-nextest --locked" >&2
-    exit 1
-  }
-fi
-if ! cargo mutants --version >/dev/null 2>&1; then
-  echo "mutants: installing cargo-mutants (cargo install cargo-mutants --locked)"
-  cargo install cargo-mutants --locked >/dev/null 2>&1 && cargo mutants --version >/dev/null 2>&1 || {
-    echo "mutants: cargo-mutants did not install; run: cargo install cargo-mutants --locked" >&2
-    exit 1
-  }
-fi
+# shellcheck source=scripts/cargo-tool.sh
+. scripts/cargo-tool.sh
+need_cargo_tool mutants nextest cargo-nextest
+need_cargo_tool mutants mutants cargo-mutants
 
 name=$(tr / - <<<"${folder%/}")
 out=target/mutation/$name

@@ -84,3 +84,25 @@ stop_pid_files() {
 stop_munge() {
   alive $local_ctld_pid || alive $nodes_ctld_pid || stop_pid_files $munge_pid
 }
+
+# The slurm.conf lines both test clusters share: munge, no cgroups or
+# accounting, cores as the unit, a node back in service once it answers,
+# and a scheduler that starts jobs at once.
+conf_common() {
+  cat <<EOF
+SlurmUser=slurm
+AuthType=auth/munge
+AuthInfo=cred_expire=5
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+MpiDefault=none
+ReturnToService=2
+MinJobAge=300
+KillWait=5
+SchedulerParameters=batch_sched_delay=0,sched_min_interval=0,sched_interval=1,bf_interval=1
+EOF
+}

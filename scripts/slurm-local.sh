@@ -45,26 +45,13 @@ write_conf() {
 $mark
 ClusterName=leiserchess
 SlurmctldHost=$host(127.0.0.1)
-SlurmUser=slurm
-AuthType=auth/munge
-AuthInfo=cred_expire=5
+$(conf_common)
 StateSaveLocation=/var/spool/slurmctld
 SlurmdSpoolDir=/var/spool/slurmd
 SlurmctldPidFile=$ctld_pid
 SlurmdPidFile=$slurmd_pid
 SlurmctldLogFile=/var/log/slurm/slurmctld.log
 SlurmdLogFile=/var/log/slurm/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-MpiDefault=none
-ReturnToService=2
-MinJobAge=300
-KillWait=5
-SchedulerParameters=batch_sched_delay=0,sched_min_interval=0,sched_interval=1,bf_interval=1
 $(node_line)
 PartitionName=main Nodes=ALL Default=YES State=UP MaxTime=INFINITE
 EOF

@@ -99,29 +99,16 @@ ClusterName=leiserchess-nodes
 SlurmctldHost=$host($subnet.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
-SlurmUser=slurm
-AuthType=auth/munge
-AuthInfo=cred_expire=5
+$(conf_common)
 StateSaveLocation=$spool/ctld
 SlurmdSpoolDir=$spool/%n
 SlurmctldPidFile=$ctld_pid
 SlurmdPidFile=$run/slurmd-%n.pid
 SlurmctldLogFile=$logs/slurmctld.log
 SlurmdLogFile=$logs/slurmd-%n.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
 SlurmdParameters=config_overrides
-MpiDefault=none
-ReturnToService=2
 SlurmdTimeout=10
 JobRequeue=1
-MinJobAge=300
-KillWait=5
-SchedulerParameters=batch_sched_delay=0,sched_min_interval=0,sched_interval=1,bf_interval=1
 EOF
     for i in $(seq 1 "$n"); do
       echo "NodeName=$(ns "$i") NodeAddr=$(addr "$i") CPUs=1 RealMemory=256 State=UNKNOWN"

@@ -383,20 +383,32 @@ fn signal(name: &str, pids: &[u32]) -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// Injects `fault` (a `slurm-nodes.sh` command) on `node`, where shard
+/// `k` has had `attempts` attempts: the times from the fault until the
+/// controller sets the node down and until the shard's next attempt.
+fn fault_on_node(
+    r: &ClusterRun,
+    fault: &str,
+    node: usize,
+    k: usize,
+    attempts: usize,
+) -> (Duration, Duration) {
+    nodes(&[fault, &node.to_string()]);
+    let at = Instant::now();
+    let noticed = wait_for("node set down", || {
+        node_state(node).starts_with("down").then(|| at.elapsed())
+    });
+    let requeued = wait_for("next attempt", || {
+        (r.attempts(k) > attempts).then(|| at.elapsed())
+    });
+    (noticed, requeued)
+}
+
 fn a_killed_node_s_shard_runs_again_elsewhere() {
     let r = start("kill-node");
     let (k, node) = wait_for("task with games left", || r.playing());
     let before = (r.attempts(k), r.holder(k));
-    nodes(&["kill-node", &node.to_string()]);
-    let fault = Instant::now();
-    let noticed = wait_for("node set down", || {
-        node_state(node)
-            .starts_with("down")
-            .then(|| fault.elapsed())
-    });
-    let requeued = wait_for("next attempt", || {
-        (r.attempts(k) > before.0).then(|| fault.elapsed())
-    });
+    let (noticed, requeued) = fault_on_node(&r, "kill-node", node, k, before.0);
     let holder = wait_for("lock taken again", || {
         let h = r.holder(k);
         (!h.is_empty() && h != before.1).then_some(h)
@@ -448,16 +460,7 @@ fn a_cut_node_s_orphan_holds_its_shard_until_slurm_kills_it() {
         None
     });
     let before = r.attempts(k);
-    nodes(&["cut", &node.to_string()]);
-    let fault = Instant::now();
-    let noticed = wait_for("node set down", || {
-        node_state(node)
-            .starts_with("down")
-            .then(|| fault.elapsed())
-    });
-    let requeued = wait_for("next attempt", || {
-        (r.attempts(k) > before).then(|| fault.elapsed())
-    });
+    let (noticed, requeued) = fault_on_node(&r, "cut", node, k, before);
     let waits = format!("autotest: shard {k} is held by another attempt (node lc-n{node},");
     wait_for("attempt waiting for the orphan", || {
         r.log(k).contains(&waits).then_some(())
@@ -501,12 +504,7 @@ fn a_killed_coordinator_started_again_goes_on() {
     let fault = Instant::now();
     let _ = r.coordinator.wait();
     let run = r.run_dir().expect("the run directory");
-    let jobs: Vec<String> = run
-        .submissions()
-        .unwrap()
-        .into_iter()
-        .map(|s| s.job)
-        .collect();
+    let jobs = job_ids(&run);
     let alive = scheduler::alive(&jobs).unwrap();
     assert!(
         !alive.is_empty(),

@@ -191,12 +191,7 @@ fn a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run() {
     let (kind, status, jobs, pgn_path, _) = the_run(&db);
     assert_eq!((kind.as_str(), status.as_str()), ("sprt", "finished"));
     assert_eq!(pgn_path, merged.display().to_string());
-    let ids: Vec<String> = run
-        .submissions()
-        .unwrap()
-        .into_iter()
-        .map(|s| s.job)
-        .collect();
+    let ids = job_ids(&run);
     assert_eq!(jobs, ids.join(" "));
     recorded_as_merged(&db, &merged_text, &table);
 }
@@ -226,12 +221,7 @@ fn an_sprt_decision_cancels_the_tasks_left() {
         .unwrap_or_else(|| panic!("no cancel reported: {said:#?}"));
     println!("{cancelled}");
     let run = RunDir::open(&run_dir).unwrap();
-    let jobs: Vec<String> = run
-        .submissions()
-        .unwrap()
-        .into_iter()
-        .map(|s| s.job)
-        .collect();
+    let jobs = job_ids(&run);
     assert!(scheduler::alive(&jobs).unwrap().is_empty(), "tasks left");
     let merged = run.root.join("games.pgn");
     let merged_text = std::fs::read_to_string(&merged).unwrap();

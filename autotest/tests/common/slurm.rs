@@ -6,6 +6,7 @@
 
 use super::{leiserchess, strings};
 use autotest::pgn::read::{self as pgn_read, PgnGame};
+use autotest::slurm::run_dir::RunDir;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -148,4 +149,13 @@ pub fn finished_games(pgn: &Path) -> usize {
         .iter()
         .filter(|g| g.result().is_some())
         .count()
+}
+
+/// The job ids of a run's submissions, in the order they were made.
+pub fn job_ids(run: &RunDir) -> Vec<String> {
+    run.submissions()
+        .unwrap()
+        .into_iter()
+        .map(|s| s.job)
+        .collect()
 }

@@ -100,12 +100,14 @@ consistency-quick: deps ## the short consistency run (CI's), and its self-test
 	scripts/consistency.sh --quick
 	scripts/consistency.sh --selftest
 
-# Self-play at a short clock with check_rep on: crashes, time forfeits,
-# illegal moves and check_rep failures counted, all must be zero
-# (scripts/soak.sh; resumable; games in target/soak/).
-GAMES ?= 2000
-soak: ## GAMES self-play games (2000) at 1+0.01 with check_rep on; counts faults
-	scripts/soak.sh $(GAMES)
+# The soak: 10,000 games of PVS, MCTS and best-first (1 and 2 threads,
+# check_rep and the dev build for a share) over the multi-node Slurm
+# cluster, engines kept from game to game; faults and each session's
+# memory counted (scripts/soak.sh; resumable; target/soak/). SOAK_SCALE
+# divides every leg (10: 1,000 games).
+SOAK_SCALE ?= 1
+soak: ## 10,000 games over the multi-node cluster (/SOAK_SCALE); faults and memory counted
+	scripts/soak.sh $(SOAK_SCALE)
 
 # Coverage-guided fuzzing (scripts/fuzz.sh; docs/TESTING.md "Fuzzing"):
 # every libFuzzer target of fuzz/ in turn from its committed corpus,

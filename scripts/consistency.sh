@@ -40,12 +40,15 @@
 # (any engine, perft or bench process, by /usr/bin/time -v; instrumentation
 # included) above --max-rss-mb (default 512).
 #
-# A gauntlet: engine a plays half the games against b, half against c. a
+# A gauntlet: engine a plays a third of the games against each of b, c
+# and d (GAMES rounded up to a multiple of 3). a
 # and b search depth 3 (a with the learned evaluation and a 1 MB table of 2
 # ways, b with the hand-written evaluation and without margin pruning: both
 # evaluations are checked); c is the Monte-Carlo search tree-parallel on two
 # threads, 500 playouts a move in a 16 MB tree (its nodes' searches, deeper
-# as the visits grow, make a playout cost about 30 of the evaluation's). a and b are capped at
+# as the visits grow, make a playout cost about 30 of the evaluation's); d
+# is the best-first search, 30,000 nodes a move in a 1 MB table (its tree is
+# checked after every promotion). a and b are capped at
 # 150,000 nodes of the main thread, so results do not depend on speed: without margin pruning a
 # depth-3 search can take 700,000 nodes in quiescence (3.6 s natively with
 # check_rep on, over a minute under valgrind, which autotest would call a
@@ -57,13 +60,11 @@
 # and sanitizer summaries at exit still run; the script then waits for the
 # lock.
 #
-# Timings on the 2-core machine (builds cached; BENCHMARKS.md has more):
-#   --quick  (4 games a flavour, at most 40 moves; 2 under valgrind, at most
-#            30 moves): asan 45 s, tsan 95 s, valgrind 195 s, debug 223 s;
-#            558 s in all, and --selftest 172 s more.
-#   full     (20 games a flavour, at most 100 moves; 6 under valgrind, at
-#            most 60; 10 in the debug build, at most 60): asan 152 s,
-#            tsan 230 s, valgrind 199 s, debug 184 s; 765 s in all.
+# Games (rounded up to a multiple of 3, one third a pairing) and their
+# length: --quick 6 a flavour, at most 40 moves (3 under valgrind, at most
+# 30); full 21, at most 100 (6 under valgrind, at most 60; 12 in the debug
+# build, at most 60). Timings on the 2-core machine are in BENCHMARKS.md
+# ("Consistency runs").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -116,9 +117,9 @@ fi
 
 # Games and their length (a draw after N moves), per flavour.
 if [ "$quick" = 1 ]; then
-  games=4; maxmoves=40; vg_games=2; vg_maxmoves=30; dbg_games=4; dbg_maxmoves=40
+  games=6; maxmoves=40; vg_games=3; vg_maxmoves=30; dbg_games=6; dbg_maxmoves=40
 else
-  games=20; maxmoves=100; vg_games=6; vg_maxmoves=60; dbg_games=10; dbg_maxmoves=60
+  games=21; maxmoves=100; vg_games=6; vg_maxmoves=60; dbg_games=12; dbg_maxmoves=60
 fi
 if [ -n "$games_arg" ]; then games=$games_arg; vg_games=$games_arg; dbg_games=$games_arg; fi
 
@@ -308,14 +309,18 @@ EOF
   chmod +x "$wrapper"
   local common="option.check_rep=true option.threads=2"
   local status=0
-  # A gauntlet: a plays half the games against b, half against c, the
-  # Monte-Carlo search tree-parallel on two threads with a 16 MB tree. a's two
-  # threads share the tree (the split search), b's race through it (Lazy SMP).
+  # A gauntlet: a plays a third of the games against each of b, c (the
+  # Monte-Carlo search tree-parallel on two threads with a 16 MB tree) and d
+  # (the best-first search). a's two threads share the tree (the split
+  # search), b's race through it (Lazy SMP).
+  local per_pairing=$(((n_games + 2) / 3))
+  n_games=$((3 * per_pairing))
   "$autotest" -tournament gauntlet \
     -engine cmd="$wrapper" name=a depth=$depth_a nodes=150000 $common option.hash=1 option.tt_ways=2 option.split_depth=2 \
     -engine cmd="$wrapper" name=b depth=$depth_b nodes=150000 $common option.split_depth=0 option.use_nmm=false option.use_nnue=false \
     -engine cmd="$wrapper" name=c nodes=500 $common option.Search=mcts option.mcts_tree_mb=16 \
-    -games "$((n_games / 2))" -concurrency 2 -maxmoves "$n_moves" \
+    -engine cmd="$wrapper" name=d nodes=30000 $common option.Search=bestfirst option.hash=1 \
+    -games "$per_pairing" -concurrency 2 -maxmoves "$n_moves" \
     -openings file=autotest/openings.txt -pgnout "$dir/games.pgn" \
     -event "consistency $flavour" >"$dir/autotest.out" 2>"$dir/autotest.stderr" || status=$?
   # Wait for every engine to finish its exit (leak checks, summaries).

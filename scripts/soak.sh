@@ -1,57 +1,93 @@
 #!/usr/bin/env bash
-# The soak: many self-play games under autotest at a short clock, with
-# check_rep on in the release build with the debug commands (the default
-# build), two games at once, one search thread each (no more threads than
-# cores, so that a forfeit is the engine's fault). It counts what must never happen:
-# crashes (and hangs), time forfeits, illegal moves and check_rep failures,
-# and exits 1 if any count is not zero.
+# The soak: 10,000 games across the searches and settings users run,
+# spread over the multi-node Slurm cluster (scripts/slurm-nodes.sh, two
+# nodes of one CPU each), every engine kept from game to game
+# (`restart=off`) so that each plays a whole shard in one process and its
+# resident memory is measured after every game. It counts what must never
+# happen (crashes, hangs, time forfeits, illegal moves, check_rep failures)
+# and each long session's memory growth (scripts/soak_report.sh), and exits
+# 1 if anything is wrong.
 #
-# usage: scripts/soak.sh [GAMES] [TC]
-#   GAMES  games to play (default 2000), in colour-swapped pairs
-#   TC     the clock, autotest's tc= (default 1+0.01: 1 s and 10 ms a move)
-# One engine plays the learned evaluation, the other the hand-written one,
-# so that both run under check_rep. The games go to target/soak/games.pgn
-# (autotest shows progress and the time left); the engines' standard error
-# to target/soak/NAME.stderr.log. Run it again to resume: the games already
-# in the PGN count and are not played again, and the counts cover them all.
-# Run it on an otherwise idle machine: with check_rep on a node costs many
-# times more, and on shared cores the clock checks can come too late
-# (BENCHMARKS.md "The soak").
+# usage: scripts/soak.sh [SCALE]
+#   SCALE  a divisor of every leg's games and shard (default 1: 10,000
+#          games; 10 plays 1,000 as a quick check of the machinery)
+#
+# The legs, each a `-slurm` run in target/soak/LEG (its PGN games.pgn;
+# target/soak-scaleN/LEG at another scale):
+#   threads1  PVS, MCTS and best-first, release build, one thread each, at
+#             1+0.01, a round robin: 6,000 games in 4 shards of 1,500, in
+#             which each engine plays 1,000 games in one process
+#   check_rep the same three with check_rep on: 1,500 games, one shard
+#   debug     the dev-profile build (debug assertions, overflow checks) of
+#             PVS with check_rep on, at 5+0.05 (it searches about 10,000
+#             nodes a second), against the release PVS with check_rep on
+#             at 1+0.01: 500 games, one shard
+#   threads2  PVS and MCTS on two threads each, at 1+0.01: 2,000 games in 2
+#             shards of 1,000, after the others and all on one node, so
+#             that no more threads think than there are cores
+# Run it again to resume: each leg's run directory keeps its finished
+# games (docs/DISTRIBUTED.md); a shard that was cut short starts its
+# engines afresh, so its memory session restarts too. Run it on an
+# otherwise idle machine: a loaded one makes clock checks late.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { sed -n '/^# usage/,/^#   TC/p' "$0" | sed 's/^# \{0,1\}//'; }
+root=$PWD
+usage() { sed -n '/^# usage/,/^#          games/p' "$0" | sed 's/^# \{0,1\}//'; }
 case "${1:-}" in -h | --help) usage; exit 0 ;; esac
-games=${1:-2000}
-tc=${2:-1+0.01}
-if ! [[ $games =~ ^[1-9][0-9]*$ ]]; then echo "soak: GAMES must be a count, got '$games'" >&2; usage >&2; exit 2; fi
-cargo build --release --quiet -p leiserchess -p autotest
-out=target/soak
+scale=${1:-1}
+if ! [[ $scale =~ ^[1-9][0-9]*$ ]]; then echo "soak: SCALE must be a whole number, got '$scale'" >&2; usage >&2; exit 2; fi
+
+out=$root/target/soak
+[ "$scale" = 1 ] || out=$root/target/soak-scale$scale
 mkdir -p "$out/bin"
+cargo build --release --quiet -p leiserchess -p autotest
+cargo build --quiet -p leiserchess --bin leiserchess
 # The run's own copies: a rebuild meanwhile does not change its engines.
 cp target/release/leiserchess target/release/autotest "$out/bin/"
-resume=()
-if [ -s "$out/games.pgn" ]; then
-  resume=(-resume)
-else
-  rm -f "$out/autotest.log" "$out"/*.stderr.log
-fi
-start=$SECONDS
-status=0
-# `-games` counts games per pairing per round: one pairing, one round.
-"$out/bin/autotest" \
-  -engine cmd="$out/bin/leiserchess" name=net \
-  -engine cmd="$out/bin/leiserchess" name=hand option.use_nnue=false \
-  -each tc="$tc" option.check_rep=true option.threads=1 option.OwnBook=false \
-  -games "$games" -concurrency 2 -openings file=autotest/openings.txt order=random \
-  -pgnout "$out/games.pgn" "${resume[@]}" -event "soak" 2>&1 | tee -a "$out/autotest.log" || status=$?
+cp target/debug/leiserchess "$out/bin/leiserchess-debug"
+release=$out/bin/leiserchess debug=$out/bin/leiserchess-debug autotest=$out/bin/autotest
 
-count() { grep -cE "$1" "$out/autotest.log" || true; }
-crashes=$(count 'loses: (crash|hang):')
-forfeits=$(count 'loses: time forfeit:')
-illegal=$(count 'loses: illegal move:')
-check_rep=$(cat "$out"/*.stderr.log 2>/dev/null | grep -c 'check_rep FAILED' || true)
-played=$(grep -c '^\[Result ' "$out/games.pgn" || true)
-echo "soak: $played games in the PGN ($((SECONDS - start)) s this run, tc $tc):" \
-  "crashes $crashes, time forfeits $forfeits, illegal moves $illegal, check_rep failures $check_rep"
-[ "$status" = 0 ] || { echo "soak: autotest exited with status $status" >&2; exit 1; }
-[ "$crashes$forfeits$illegal$check_rep" = 0000 ]
+scripts/slurm-nodes.sh status >/dev/null 2>&1 || scripts/slurm-nodes.sh start 2
+export SLURM_CONF=/etc/slurm-nodes/slurm.conf
+
+common=(-openings file="$root/autotest/openings.txt" order=random -repeat -recover)
+each=(restart=off option.OwnBook=false option.threads=1)
+pvs=(-engine cmd="$release" name=pvs)
+mcts=(-engine cmd="$release" name=mcts option.Search=mcts)
+bestfirst=(-engine cmd="$release" name=bestfirst option.Search=bestfirst)
+
+# leg NAME GAMES SHARD_GAMES PAIRINGS [autotest arguments...]: the leg's
+# coordinator in the background (its pid appended to `pids`), its output
+# in LEG.log; `sbatch` holds more sbatch arguments. A round robin of
+# PAIRINGS pairings plays two games a pairing a round.
+pids=()
+sbatch=""
+leg() {
+  local name=$1 games=$(($2 / scale)) shard=$(($3 / scale)) pairings=$4
+  shift 4
+  echo "soak: leg $name, $games games in shards of $shard (log: $out/$name.log)"
+  "$autotest" "$@" "${common[@]}" -games 2 -rounds "$((games / 2 / pairings))" \
+    -pgnout "$out/$name/games.pgn" -event "soak $name" \
+    -slurm dir="$out/$name" pairs="$((shard / 2))" ${sbatch:+sbatch="$sbatch"} \
+    >"$out/$name.log" 2>&1 &
+  pids+=("$!")
+}
+
+# Three engines: each plays two thirds of a shard's games.
+leg threads1 6000 1500 3 "${pvs[@]}" "${mcts[@]}" "${bestfirst[@]}" \
+  -each tc=1+0.01 "${each[@]}"
+leg check_rep 1500 1500 3 "${pvs[@]}" "${mcts[@]}" "${bestfirst[@]}" \
+  -each tc=1+0.01 "${each[@]}" option.check_rep=true
+leg debug 500 500 1 -engine cmd="$debug" name=debug-pvs tc=5+0.05 \
+  -engine cmd="$release" name=pvs tc=1+0.01 -each "${each[@]}" option.check_rep=true
+status=0
+for p in "${pids[@]}"; do wait "$p" || status=1; done
+pids=()
+sbatch="--nodelist=lc-n1"
+leg threads2 2000 1000 1 -engine cmd="$release" name=pvs2 \
+  -engine cmd="$release" name=mcts2 option.Search=mcts \
+  -each tc=1+0.01 restart=off option.OwnBook=false option.threads=2
+wait "${pids[0]}" || status=1
+
+scripts/soak_report.sh "$out"/{threads1,check_rep,debug,threads2} || status=1
+exit $status

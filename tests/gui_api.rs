@@ -1010,6 +1010,7 @@ async fn the_pgn_is_autotests_standard_style() {
         termination_tag: "normal",
         termination: "King zapped",
         started_unix: before,
+        extra: &[],
     });
     let dated = |unix| got.contains(&format!("[Date \"{}\"]", pgn::date(unix)));
     assert!(dated(before) || dated(now()), "{got}");

@@ -65,11 +65,13 @@ usage:
 
 Flags (cutechess-cli's; defaults in brackets):
   -engine cmd=COMMAND [name=NAME] [dir=DIR] [option.NAME=VALUE ...]
-          [tc=[MOVES/]SECONDS[+INC]|inf] [st=SECONDS] [depth=D] [nodes=N] [proto=uci]
+          [tc=[MOVES/]SECONDS[+INC]|inf] [st=SECONDS] [depth=D] [nodes=N]
+          [restart=on|off] [proto=uci]
                            one engine (at least two), each option.NAME one
                            its `uci` answer lists; name [the program's file
                            name], dir [the current one]; with no tc, st, depth
-                           or nodes: [tc=10+0.1]
+                           or nodes: [tc=10+0.1]; restart=off keeps its
+                           process from game to game [on]
   -each KEY=VALUE ...      the -engine keys for every engine [none]
   -games N                 games per pairing per round [2]
   -rounds N                rounds [1]

@@ -59,6 +59,7 @@ lmr_r1 = 5
                     clock: fischer_clock(60_000, 500),
                     ..EngineLimits::default()
                 },
+                restart: true,
             },
             EngineSpec {
                 name: "myLeiserchess-test".to_string(),
@@ -70,6 +71,7 @@ lmr_r1 = 5
                     depth: Some(8),
                     ..EngineLimits::default()
                 },
+                restart: true,
             },
         ],
         schedule: Schedule::RoundRobin,

@@ -284,6 +284,7 @@ fn missing_command(test: &str, bad_white: bool) {
         dir: None,
         options: Vec::new(),
         limits: fischer(BAD_CLOCK_MS),
+        restart: true,
     };
     let rec = game(test, bad, bad_white, pids.clone(), GAME_LIMIT);
     check_fault(&rec, "missing", FaultKind::Crash, bad_white);
@@ -341,6 +342,7 @@ fn missing_program_stops_the_run() {
         dir: None,
         options: Vec::new(),
         limits: fischer(BAD_CLOCK_MS),
+        restart: true,
     };
     let err = stopped_before_the_first_game("missing_program", bad, &pids);
     assert!(
@@ -398,6 +400,7 @@ fn engine_exiting_in_the_handshake_stops_the_run() {
         dir: None,
         options: Vec::new(),
         limits: fischer(BAD_CLOCK_MS),
+        restart: true,
     };
     let err = stopped_before_the_first_game("exiting", bad, &pids);
     assert!(

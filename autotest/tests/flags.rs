@@ -97,6 +97,7 @@ fn full_flags() {
                     clock: fischer_clock(60_000, 600),
                     ..EngineLimits::default()
                 },
+                restart: true,
             },
             EngineSpec {
                 name: "leiserchess".to_string(),
@@ -112,6 +113,7 @@ fn full_flags() {
                     depth: Some(12),
                     nodes: Some(1_000_000),
                 },
+                restart: true,
             },
         ],
         schedule: Schedule::Gauntlet,

@@ -203,6 +203,7 @@ impl Entry {
             termination_tag: tag,
             termination,
             started_unix: self.started_unix,
+            extra: &[],
         })
     }
 }

@@ -289,6 +289,11 @@ impl Client {
         Ok(Exit { status, rest })
     }
 
+    /// The child's process id.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Its standard error so far (empty unless captured).
     pub fn stderr(&self) -> Vec<u8> {
         self.stderr.lock().map(|s| s.clone()).unwrap_or_default()

@@ -54,6 +54,8 @@ pub struct Standard<'a> {
     pub termination: &'a str,
     /// Unix time the game started (for the `Date` tag).
     pub started_unix: u64,
+    /// Tags of the program's own after the standard ones, in order.
+    pub extra: &'a [(String, String)],
 }
 
 /// The game in the Standard style, ending with its blank line.
@@ -75,6 +77,9 @@ pub fn standard(g: &Standard) -> String {
     tag(&mut out, "PlyCount", &plies.to_string());
     if !g.opening.is_empty() {
         tag(&mut out, "Opening", &g.opening.join(" "));
+    }
+    for (name, value) in g.extra {
+        tag(&mut out, name, value);
     }
     out.push('\n');
     let mut units = movetext(g);
@@ -257,6 +262,7 @@ mod tests {
             termination_tag: "normal",
             termination: "King zapped",
             started_unix: 0,
+            extra: &[],
         };
         let pgn = standard(&g);
         let body = pgn.split("\n\n").nth(1).unwrap();

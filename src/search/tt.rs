@@ -105,6 +105,11 @@ impl Table {
         self.ways
     }
 
+    /// The entries the table holds (its buckets times its ways).
+    pub fn entries(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Has the kernel back the pages of part `k` of the table now,
     /// keeping its entries (it may run beside a search): whether it did,
     /// `None` past the last part or where the table is not a mapping of

@@ -202,6 +202,7 @@ pub fn parse_course_config(text: &str) -> Result<TournamentSpec, ConfigError> {
             dir: None,
             options: p.options,
             limits: p.limits,
+            restart: true,
         })
         .collect();
     validate(&spec)?;

@@ -61,6 +61,7 @@ struct EngineDraft {
     movetime_ms: Option<u64>,
     depth: Option<u32>,
     nodes: Option<u64>,
+    restart: Option<bool>,
 }
 
 impl EngineDraft {
@@ -85,6 +86,7 @@ impl EngineDraft {
             movetime_ms: self.movetime_ms.or(base.movetime_ms),
             depth: self.depth.or(base.depth),
             nodes: self.nodes.or(base.nodes),
+            restart: self.restart.or(base.restart),
         }
     }
 }
@@ -159,11 +161,18 @@ fn parse_engine(args: &[String], i: usize) -> Result<EngineDraft, ConfigError> {
             }
             "depth" => e.depth = Some(whole(value, "depth").map_err(err)?),
             "nodes" => e.nodes = Some(whole(value, "nodes").map_err(err)?),
+            "restart" => {
+                e.restart = Some(match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(err(format!("restart is on or off, got '{value}'"))),
+                })
+            }
             "proto" if value == "uci" => {}
             "proto" => return Err(err(format!("only proto=uci is supported, got '{value}'"))),
             _ => {
                 return Err(err(format!(
-                    "unknown engine setting '{key}' (known: cmd, name, dir, option.NAME, tc, st, depth, nodes, proto)"
+                    "unknown engine setting '{key}' (known: cmd, name, dir, option.NAME, tc, st, depth, nodes, restart, proto)"
                 )))
             }
         }
@@ -385,6 +394,7 @@ fn finish_engines(
                 depth: e.depth,
                 nodes: e.nodes,
             },
+            restart: e.restart.unwrap_or(true),
         });
     }
     // Repeated names: the first keeps it, the others get the first free

@@ -43,6 +43,10 @@ pub struct EngineSpec {
     /// UCI options sent as `setoption name <k> value <v>` at start.
     pub options: Vec<(String, String)>,
     pub limits: EngineLimits,
+    /// A fresh process for every game (`restart=on`, the default); with
+    /// `restart=off` a worker keeps the process from game to game
+    /// (`referee::kept`), as cutechess-cli does.
+    pub restart: bool,
 }
 
 /// Where openings come from and in which order.

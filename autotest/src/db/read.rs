@@ -127,6 +127,7 @@ pub fn standings(conn: &Connection, id: i64) -> Result<Option<(TournamentSpec, S
                 dir: None,
                 options: Vec::new(),
                 limits: Default::default(),
+                restart: true,
             })
             .collect(),
         repeat,

@@ -159,6 +159,7 @@ mod tests {
             termination: Termination::KingZapped,
             started_unix: 1_543_492_800,
             duration_ms: 0,
+            memory: Vec::new(),
         }
     }
 

@@ -6,7 +6,9 @@
 //! documents the layout and also writes the browser GUI's games): the
 //! record's tags, its book moves as the `Opening`, `Termination` from
 //! [`Termination::pgn_tag`](crate::referee::record::Termination::pgn_tag)
-//! and its words as the closing comment.
+//! and its words as the closing comment; engines kept between games
+//! (`restart=off`) add their process and memory
+//! ([`GameRecord::memory_tags`]).
 //!
 //! # Course
 //!
@@ -49,6 +51,7 @@ pub fn to_pgn(r: &GameRecord, style: PgnStyle) -> String {
             termination_tag: r.termination.pgn_tag(),
             termination: &r.termination.to_string(),
             started_unix: r.started_unix,
+            extra: &r.memory_tags(),
         }),
         PgnStyle::Course => course(r, fen, result),
     }
@@ -186,6 +189,7 @@ mod tests {
             // 2018-11-29 12:00:00 UTC.
             started_unix: 1_543_492_800,
             duration_ms: 0,
+            memory: Vec::new(),
         }
     }
 
@@ -275,6 +279,7 @@ mod tests {
             termination: Termination::KingZapped,
             started_unix: 1_543_492_800,
             duration_ms: 0,
+            memory: Vec::new(),
         }
     }
 

@@ -75,6 +75,9 @@ pub struct Engine {
     /// The option names its `uci` answer listed.
     pub options: Vec<String>,
     log: Option<StderrLog>,
+    /// How much of its standard error went to earlier logs (a kept
+    /// engine's earlier games).
+    logged: usize,
     /// Where on its standard error the option handshake began (at
     /// `uciok`), if options were sent.
     handshake: Option<usize>,
@@ -145,6 +148,7 @@ impl Engine {
             client: Client::start(cmd, Stderr::Capture)?,
             options: Vec::new(),
             log,
+            logged: 0,
             handshake: None,
             ready: HANDSHAKE,
         };
@@ -247,6 +251,31 @@ impl Engine {
         self.answer("isready", "readyok", self.ready).map(drop)
     }
 
+    /// The process's id.
+    pub fn pid(&self) -> u32 {
+        self.client.id()
+    }
+
+    /// Appends the standard error so far to the current log and sends
+    /// what follows to `log`: a kept engine's next game.
+    pub fn next_log(&mut self, log: Option<StderrLog>) {
+        self.write_log();
+        self.log = log;
+    }
+
+    /// Appends the standard error not yet logged to the log, if any.
+    fn write_log(&mut self) {
+        let stderr = self.client.stderr();
+        let new = stderr.get(self.logged..).unwrap_or_default();
+        if let Some(log) = &self.log {
+            if let Err(e) = log.append(new) {
+                // Not worth a game: the run goes on without the log.
+                eprintln!("autotest: cannot write {}: {e}", log.path.display());
+            }
+        }
+        self.logged = stderr.len();
+    }
+
     /// Asks the engine to quit, and kills it if it does not.
     pub fn quit(mut self) {
         let _ = self.send("quit");
@@ -282,12 +311,7 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        if let Some(log) = &self.log {
-            if let Err(e) = log.append(&self.client.stderr()) {
-                // Not worth a game: the run goes on without the log.
-                eprintln!("autotest: cannot write {}: {e}", log.path.display());
-            }
-        }
+        self.write_log();
     }
 }
 

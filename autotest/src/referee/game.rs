@@ -7,6 +7,7 @@ use crate::config::spec::{Clock, EngineSpec, TournamentSpec};
 use crate::openings::Opening;
 use crate::referee::adjudication::{self, Adjudicator, Verdict};
 use crate::referee::engine::{Engine, EngineError};
+use crate::referee::kept::Kept;
 use crate::referee::record::{Adjudication, FaultKind, GameRecord, MoveRecord, Start, Termination};
 use crate::referee::stderr_log::StderrLog;
 use leiserchess::rules::game::{DrawRules, Game, Outcome};
@@ -78,6 +79,8 @@ impl ClockState {
 struct Side<'a> {
     spec: &'a EngineSpec,
     engine: Option<Engine>,
+    /// The games its process played before this one (a kept engine's).
+    games: u32,
     clock: Option<ClockState>,
     log: Option<StderrLog>,
 }
@@ -92,13 +95,28 @@ impl Side<'_> {
     }
 }
 
-/// Plays `opening` with `white` and `black` under the tournament's rules.
+/// Plays `opening` with `white` and `black` under the tournament's rules,
+/// each engine in a process of its own that ends with the game.
 pub fn play(
     white: &EngineSpec,
     black: &EngineSpec,
     opening: &Opening,
     t: &TournamentSpec,
     round: &str,
+) -> GameRecord {
+    play_kept(white, black, opening, t, round, &mut Kept::default())
+}
+
+/// [`play`] with a worker's kept engines: an engine with `restart=off`
+/// plays in its kept process if there is one, and is kept after the game
+/// unless it was at fault.
+pub fn play_kept(
+    white: &EngineSpec,
+    black: &EngineSpec,
+    opening: &Opening,
+    t: &TournamentSpec,
+    round: &str,
+    kept: &mut Kept,
 ) -> GameRecord {
     let started = Instant::now();
     let started_unix = std::time::SystemTime::now()
@@ -116,28 +134,36 @@ pub fn play(
         termination: Termination::Adjudicated(Adjudication::MoveLimit),
         started_unix,
         duration_ms: 0,
+        memory: Vec::new(),
     };
     // The log's header names the game as the PGN does: its Round tag.
     let what = format!("round {round}: {} vs {}", white.name, black.name);
     let mut sides = [white, black].map(|spec| Side {
         spec,
         engine: None,
+        games: 0,
         clock: clock_of(spec),
         log: StderrLog::of(t, &spec.name, &what),
     });
-    let (termination, winner) = run_game(&mut sides, opening, t, &mut record.moves);
+    let (termination, winner) = run_game(&mut sides, opening, t, &mut record.moves, kept);
     record.result = match winner {
         Some(Color::White) => "1-0",
         Some(Color::Black) => "0-1",
         None => "1/2-1/2",
     }
     .to_string();
-    record.termination = termination;
-    for s in sides {
-        if let Some(e) = s.engine {
+    for (s, side) in sides.into_iter().zip(["White", "Black"]) {
+        let Some(e) = s.engine else { continue };
+        let at_fault =
+            matches!(&termination, Termination::Fault { engine, .. } if *engine == s.spec.name);
+        if s.spec.restart || at_fault {
             e.quit();
+        } else {
+            let memory = kept.keep(&s.spec.name, e, s.games + 1, side);
+            record.memory.push(memory);
         }
     }
+    record.termination = termination;
     record.duration_ms = started.elapsed().as_millis() as u64;
     record
 }
@@ -168,6 +194,7 @@ fn run_game(
     opening: &Opening,
     t: &TournamentSpec,
     moves: &mut Vec<MoveRecord>,
+    kept: &mut Kept,
 ) -> (Termination, Option<Color>) {
     let rules = DrawRules {
         repetitions: t.repetitions,
@@ -199,7 +226,15 @@ fn run_game(
     let colours = [Color::White, Color::Black];
     let defaults = option_defaults(t);
     for (i, side) in sides.iter_mut().enumerate() {
-        match Engine::start(side.spec, &defaults, side.log.take()).and_then(|mut e| {
+        let started = match kept.take(&side.spec.name).filter(|_| !side.spec.restart) {
+            Some((mut e, games)) => {
+                e.next_log(side.log.take());
+                side.games = games;
+                Ok(e)
+            }
+            None => Engine::start(side.spec, &defaults, side.log.take()),
+        };
+        match started.and_then(|mut e| {
             e.send("ucinewgame")?;
             e.sync()?;
             Ok(e)

@@ -171,6 +171,40 @@ pub struct GameRecord {
     pub started_unix: u64,
     /// Wall time of the whole game, engine start-up included.
     pub duration_ms: u64,
+    /// The engines kept for the next game (`restart=off`), measured after
+    /// this one.
+    pub memory: Vec<EngineMemory>,
+}
+
+/// A kept engine's process after a game: which process, how many games
+/// it has played, and its resident memory.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct EngineMemory {
+    /// `White` or `Black`: the side it played.
+    pub side: &'static str,
+    /// `HOST:PID`.
+    pub process: String,
+    /// Games the process has played, this one included.
+    pub games: u32,
+    /// Its resident set (`VmRSS`), kB; none where /proc does not say.
+    pub rss_kb: Option<u64>,
+}
+
+impl GameRecord {
+    /// The PGN tags of the kept engines' memory (the Standard style's):
+    /// `WhiteProcess "HOST:PID"`, `WhiteProcessGames "17"`, `WhiteRSS
+    /// "45678"` (kB), and the same for Black.
+    pub fn memory_tags(&self) -> Vec<(String, String)> {
+        let mut tags = Vec::new();
+        for m in &self.memory {
+            tags.push((format!("{}Process", m.side), m.process.clone()));
+            tags.push((format!("{}ProcessGames", m.side), m.games.to_string()));
+            if let Some(kb) = m.rss_kb {
+                tags.push((format!("{}RSS", m.side), kb.to_string()));
+            }
+        }
+        tags
+    }
 }
 
 /// Score of a game for white from its result: 2 win, 1 draw, 0 loss

@@ -251,6 +251,7 @@ mod tests {
             termination: Termination::KingZapped,
             started_unix: 0,
             duration_ms: 0,
+            memory: Vec::new(),
         };
         to_pgn(&rec, PgnStyle::Standard)
     }

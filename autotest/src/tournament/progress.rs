@@ -157,6 +157,7 @@ mod tests {
                     dir: None,
                     options: Vec::new(),
                     limits: Default::default(),
+                    restart: true,
                 })
                 .collect(),
             concurrency,
@@ -177,6 +178,7 @@ mod tests {
             termination: Termination::KingZapped,
             started_unix: 0,
             duration_ms,
+            memory: Vec::new(),
         }
     }
 

@@ -192,6 +192,7 @@ mod tests {
             dir: None,
             options: Vec::new(),
             limits: Default::default(),
+            restart: true,
         }
     }
 
@@ -230,6 +231,7 @@ mod tests {
             termination: Termination::KingZapped,
             started_unix: 0,
             duration_ms: 0,
+            memory: Vec::new(),
         };
         to_pgn(&rec, PgnStyle::Standard)
     }

@@ -15,6 +15,7 @@ use crate::config::spec::{PgnStyle, TournamentSpec};
 use crate::interrupt;
 use crate::openings::Opening;
 use crate::pgn::write::to_pgn;
+use crate::referee::kept::Kept;
 use crate::referee::record::{white_halves, FaultKind, GameRecord, Termination};
 use crate::referee::{game, preflight, stderr_log};
 use crate::stats::sprt::SprtDecision;
@@ -146,6 +147,9 @@ pub fn run_jobs(
         for _ in 0..spec.concurrency.max(1) {
             let tx = tx.clone();
             let (queue, stop, default_opening) = (&queue, &stop, &default_opening);
+            // The engines this worker keeps between games (`restart=off`);
+            // they quit when it ends.
+            let mut kept = Kept::default();
             scope.spawn(move || loop {
                 if stop.load(Ordering::Relaxed) || interrupt::received().is_some() {
                     break;
@@ -161,12 +165,13 @@ pub fn run_jobs(
                 } else {
                     format!("{}.{}", job.round, job.number)
                 };
-                let rec = game::play(
+                let rec = game::play_kept(
                     &spec.engines[job.white],
                     &spec.engines[job.black],
                     opening,
                     spec,
                     &round,
+                    &mut kept,
                 );
                 if tx.send((job, rec)).is_err() {
                     break;
@@ -338,6 +343,7 @@ mod tests {
             dir: None,
             options: Vec::new(),
             limits: Default::default(),
+            restart: true,
         };
         let spec = TournamentSpec {
             engines: vec![

@@ -117,6 +117,7 @@ mod tests {
             termination: Termination::KingZapped,
             started_unix: 0,
             duration_ms: 0,
+            memory: Vec::new(),
         };
         Pair {
             games: results.iter().map(game).collect(),

@@ -90,6 +90,7 @@ pub fn engine(name: &str, mode: &str, limits: EngineLimits, pids: &Path) -> Engi
         dir: None,
         options: vec![("Hash".to_string(), "1".to_string())],
         limits,
+        restart: true,
     }
 }
 

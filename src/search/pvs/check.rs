@@ -39,13 +39,18 @@ impl Worker<'_> {
         })
     }
 
-    /// At the end of an iteration: back at the root, and full scans of the
-    /// move-ordering tables and (main thread) the transposition table.
-    pub(super) fn check_iteration(&self) {
+    /// At the end of an iteration: back at the root, a full scan of the
+    /// move-ordering tables and (main thread) one of the transposition
+    /// table once the worker has searched as many nodes since the last as
+    /// the table has entries. Every node already checks its own bucket; the
+    /// cadence keeps the scans' cost within the search's own, where the
+    /// best-first search runs thousands of small iterations a move.
+    pub(super) fn check_iteration(&mut self) {
         self.check_node(0, 0);
         crate::check_rep::check(&*self.order);
-        if self.main {
+        if self.main && self.nodes >= self.tt_scan_due {
             crate::check_rep::check(&self.shared.tt);
+            self.tt_scan_due = self.nodes + self.shared.tt.entries() as u64;
         }
     }
 }

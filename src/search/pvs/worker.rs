@@ -77,6 +77,10 @@ pub struct Worker<'a> {
     /// The innermost split point the thread works under: a cutoff there
     /// or above it ends the thread's work on it.
     pub(super) split: Option<Arc<SplitPoint>>,
+    /// With `check_rep` on: the node count from which the next full scan
+    /// of the transposition table is due (`check_iteration`).
+    #[cfg(feature = "debug-commands")]
+    pub(super) tt_scan_due: u64,
 }
 
 impl<'a> Worker<'a> {
@@ -120,6 +124,8 @@ impl<'a> Worker<'a> {
             accumulators: Stack::new(),
             splits: None,
             split: None,
+            #[cfg(feature = "debug-commands")]
+            tt_scan_due: 0,
         };
         w.reset(root, root.board.side());
         w

@@ -1,0 +1,100 @@
+//! Engines kept between games (`restart=off`, as cutechess-cli's): each
+//! worker of a tournament keeps the processes of the engines it played,
+//! by name, and the next game with that engine takes its process back
+//! (after `ucinewgame` and `isready`). An engine at fault in a game is not
+//! kept: the next game starts it afresh. After each game a kept engine's
+//! resident memory is measured, so that a long session shows whether it
+//! grows (the soak's check).
+
+use crate::referee::engine::Engine;
+use crate::referee::record::EngineMemory;
+
+/// A worker's kept engines.
+#[derive(Default)]
+pub struct Kept {
+    engines: Vec<KeptEngine>,
+}
+
+struct KeptEngine {
+    name: String,
+    engine: Engine,
+    /// Games the process has played.
+    games: u32,
+}
+
+impl Kept {
+    /// Engine `name`'s kept process and the games it has played, if any.
+    pub fn take(&mut self, name: &str) -> Option<(Engine, u32)> {
+        let i = self.engines.iter().position(|k| k.name == name)?;
+        let k = self.engines.swap_remove(i);
+        Some((k.engine, k.games))
+    }
+
+    /// Keeps `engine` (named `name`) after its `games`-th game, played as
+    /// `side`; its process and memory then.
+    pub fn keep(
+        &mut self,
+        name: &str,
+        engine: Engine,
+        games: u32,
+        side: &'static str,
+    ) -> EngineMemory {
+        let memory = EngineMemory {
+            side,
+            process: format!("{}:{}", host(), engine.pid()),
+            games,
+            rss_kb: rss_kb(engine.pid()),
+        };
+        self.engines.push(KeptEngine {
+            name: name.to_string(),
+            engine,
+            games,
+        });
+        memory
+    }
+
+    /// Asks every kept engine to quit (the worker's last game is over).
+    pub fn quit_all(&mut self) {
+        for k in self.engines.drain(..) {
+            k.engine.quit();
+        }
+    }
+}
+
+impl Drop for Kept {
+    fn drop(&mut self) {
+        self.quit_all();
+    }
+}
+
+/// This machine's name, as the kernel has it.
+fn host() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "?".to_string())
+}
+
+/// Process `pid`'s resident set in kB (`VmRSS` of /proc/PID/status).
+pub fn rss_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    vm_rss(&status)
+}
+
+/// The `VmRSS:  1234 kB` line's number.
+fn vm_rss(status: &str) -> Option<u64> {
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_resident_set_is_read_from_proc() {
+        let status = "Name:\tleiserchess\nVmPeak:\t  99 kB\nVmRSS:\t   45678 kB\nThreads:\t2\n";
+        assert_eq!(vm_rss(status), Some(45678));
+        assert_eq!(vm_rss("Name:\tx\n"), None);
+        assert!(rss_kb(std::process::id()).is_some_and(|kb| kb > 0));
+    }
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The soak's counts, from each leg's run directory (scripts/soak.sh): its
+# merged games.pgn and its engines' standard-error logs (shards/K/*.log).
+#
+# usage: scripts/soak_report.sh LEG_DIR...
+#
+# Per leg: games, how they ended, and the faults that must not happen:
+# crashes (PGN Termination "abandoned"), hangs ("stalled connection"),
+# time forfeits, illegal moves ("rules infraction") and `check_rep FAILED`
+# lines. Per kept engine process (the PGN's WhiteProcess/BlackProcess
+# tags, `restart=off`) of at least 100 games: its resident memory after
+# its first game, after the tenth of its games (warm: its tables touched),
+# the most after that, and after its last; it grows if that most exceeds
+# the warm figure by more than 5%. Exits 1 on any fault, any growing
+# session, or a leg with no games.
+set -euo pipefail
+case "${1:-}" in '' | -h | --help) sed -n '/^# usage/,/^#$/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;; esac
+
+status=0
+printf '%-10s %6s %7s %6s %6s %7s %6s %8s %8s %9s\n' leg games zapped draws adjud crashes hangs forfeits illegal check_rep
+sessions=$(mktemp)
+trap 'rm -f "$sessions"' EXIT
+for dir in "$@"; do
+  leg=$(basename "$dir")
+  pgn=$dir/games.pgn
+  if [ ! -s "$pgn" ]; then
+    echo "soak_report: $leg: no games in $pgn" >&2
+    status=1
+    continue
+  fi
+  check_rep=$(cat "$dir"/shards/*/*.stderr.log 2>/dev/null | grep -c 'check_rep FAILED' || true)
+  # A line of counts; the memory samples "leg engine process games rss"
+  # go to $sessions.
+  awk -v leg="$leg" -v check_rep="$check_rep" -v sessions="$sessions" '
+    function tag(line) { sub(/^\[[A-Za-z]+ "/, "", line); sub(/"\]$/, "", line); return line }
+    function flush() {
+      if (res != "") {
+        games++
+        if (term == "normal") { if (res == "1/2-1/2") draws++; else zapped++ }
+        else t[term]++
+      }
+      for (s in proc) if (rss[s] != "") print leg, name[s], proc[s], pgames[s], rss[s] >> sessions
+      res = ""; term = ""; delete proc; delete pgames; delete rss
+    }
+    /^\[Event / { flush() }
+    /^\[White "/ { name["White"] = tag($0) }
+    /^\[Black "/ { name["Black"] = tag($0) }
+    /^\[Result "/ { res = tag($0) }
+    /^\[Termination "/ { term = tag($0) }
+    /^\[(White|Black)Process "/ { s = substr($0, 2, 5); proc[s] = tag($0) }
+    /^\[(White|Black)ProcessGames "/ { s = substr($0, 2, 5); pgames[s] = tag($0) }
+    /^\[(White|Black)RSS "/ { s = substr($0, 2, 5); rss[s] = tag($0) }
+    END {
+      flush()
+      printf "%-10s %6d %7d %6d %6d %7d %6d %8d %8d %9d\n", leg, games, zapped, draws,
+        t["adjudication"], t["abandoned"], t["stalled connection"], t["time forfeit"],
+        t["rules infraction"], check_rep
+      bad = t["abandoned"] + t["stalled connection"] + t["time forfeit"] + t["rules infraction"] + check_rep
+      exit bad > 0
+    }' "$pgn" || status=1
+done
+
+echo
+printf '%-10s %-10s %-22s %6s %10s %10s %10s %10s %8s\n' leg engine process games 'RSS 1st' 'RSS warm' 'RSS most' 'RSS last' growth
+sort -k1,1 -k2,2 -k3,3 -k4,4n "$sessions" | awk '
+  function report() {
+    if (n < 100) return
+    warm = int(n / 10)
+    while (!(warm in r)) warm++
+    most = 0
+    for (g = warm + 1; g <= n; g++) if ((g in r) && r[g] + 0 > most) most = r[g]
+    growth = (most - r[warm]) / r[warm] * 100
+    grows = growth > 5
+    printf "%-10s %-10s %-22s %6d %7d kB %7d kB %7d kB %7d kB %+7.1f%%%s\n", l, e, p, n, r[1], r[warm], most, r[n], growth, grows ? "  GROWS" : ""
+    bad += grows
+  }
+  { key = $1 " " $2 " " $3
+    if (key != last) { report(); delete r; n = 0; l = $1; e = $2; p = $3; last = key }
+    r[$4] = $5; if ($4 > n) n = $4 }
+  END { report(); exit bad > 0 }' || status=1
+exit $status

@@ -165,6 +165,27 @@ mod tests {
         assert_eq!(w.check_rep(), Ok(()));
     }
 
+    #[cfg(feature = "debug-commands")]
+    #[test]
+    fn the_whole_table_is_scanned_once_its_size_in_nodes_was_searched() {
+        let shared = Shared::new(1, 4);
+        let entries = shared.tt.entries() as u64;
+        let mut order = Order::default();
+        let mut w = worker(&shared, &mut order);
+        assert!(w.iterate(1).is_some());
+        let first = w.tt_scan_due;
+        assert_eq!(first, w.nodes + entries, "the first iteration scans");
+        // The best-first search's pattern: many small searches, one worker.
+        while w.nodes < first {
+            let before = w.nodes;
+            assert!(w.iterate(2).is_some());
+            if w.nodes < first {
+                assert_eq!(w.tt_scan_due, first, "no scan {before}..{} nodes", w.nodes);
+            }
+        }
+        assert_eq!(w.tt_scan_due, w.nodes + entries, "due: scanned again");
+    }
+
     #[test]
     fn a_stale_or_missing_accumulator_is_caught() {
         let shared = Shared::new(1, 4);

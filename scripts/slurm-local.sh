@@ -19,6 +19,9 @@ prog=slurm-local
 . "$(dirname "$(readlink -f "$0")")/slurm-common.sh"
 
 conf=/etc/slurm/slurm.conf
+# Its own clients too, whatever cluster the caller's SLURM_CONF names
+# (scripts/slurm-nodes.sh's, for one).
+export SLURM_CONF=$conf
 mark="# leiserchess scripts/slurm-local.sh: a one-node test cluster"
 ctld_pid=$local_ctld_pid
 slurmd_pid=/run/slurmd.pid

@@ -67,14 +67,8 @@ fn text(bytes: &[u8]) -> String {
 
 /// Two slow fakes, 10 games, two at once, into `pgn`.
 fn tournament(pids: &Path, pgn: &Path) -> Vec<String> {
-    let cmd = format!("cmd={} {SLOW} {}", fake().display(), pids.display());
-    strings(&[
-        "-engine",
-        &cmd,
-        "name=a",
-        "-engine",
-        &cmd,
-        "name=b",
+    let pgn = pgn.to_string_lossy();
+    let rest = [
         "-each",
         "tc=60+0",
         "-rounds",
@@ -82,8 +76,9 @@ fn tournament(pids: &Path, pgn: &Path) -> Vec<String> {
         "-concurrency",
         "2",
         "-pgnout",
-        &pgn.to_string_lossy(),
-    ])
+        &pgn,
+    ];
+    two_fakes(SLOW, pids, &rest)
 }
 
 /// The results of the games in `pgn`.

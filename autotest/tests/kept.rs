@@ -100,15 +100,8 @@ fn a_tournament_keeps_its_engines_and_writes_them_down() {
     let pids = pid_dir("kept_tournament");
     let dir = fresh_dir("kept", "tournament");
     let pgn = dir.join("games.pgn");
-    let fake = fake().to_string_lossy().into_owned();
-    let cmd = format!("cmd={fake} good {}", pids.display());
-    let args = strings(&[
-        "-engine",
-        &cmd,
-        "name=a",
-        "-engine",
-        &cmd,
-        "name=b",
+    let pgn_arg = pgn.to_string_lossy();
+    let rest = [
         "-each",
         "tc=2+0",
         "restart=off",
@@ -117,9 +110,9 @@ fn a_tournament_keeps_its_engines_and_writes_them_down() {
         "-concurrency",
         "1",
         "-pgnout",
-    ]);
-    let mut args = args;
-    args.push(pgn.to_string_lossy().into_owned());
+        &pgn_arg,
+    ];
+    let args = two_fakes("good", &pids, &rest);
     let spec = parse_flags(&args).expect("the flags parse");
     assert!(spec.engines.iter().all(|e| !e.restart));
     let (summary, _) = bounded(GAME_LIMIT * 3, move || {

@@ -187,6 +187,15 @@ pub fn assert_no_leftovers(dir: &Path) {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// `-engine` flags of two fakes in `mode`, named a and b, writing their
+/// pids into `pids`, followed by `rest`.
+pub fn two_fakes(mode: &str, pids: &Path, rest: &[&str]) -> Vec<String> {
+    let cmd = format!("cmd={} {mode} {}", fake().display(), pids.display());
+    let mut args = strings(&["-engine", &cmd, "name=a", "-engine", &cmd, "name=b"]);
+    args.extend(strings(rest));
+    args
+}
+
 /// Owned copies of `v`, as argument lists and commands are.
 pub fn strings(v: &[&str]) -> Vec<String> {
     v.iter().map(|a| a.to_string()).collect()

@@ -23,6 +23,7 @@ use crate::lab::book::Book;
 use crate::rules::fen;
 use crate::rules::game::Game;
 use crate::search::algorithm::{self, Memory};
+use crate::search::time::SearchLimits;
 use crate::search::{Root, Shared};
 use crate::user_text::{escape_controls, quote};
 use std::io::{BufRead, Write};
@@ -347,6 +348,7 @@ impl Engine {
     /// `go`: a legal move whenever the position has one, drawn or not (the
     /// referee decides draws); `bestmove 0000` only once a King is zapped.
     fn go(&mut self, args: &[&str], line: &str, out: &mut Vec<u8>) {
+        let received = std::time::Instant::now();
         let request = match go::parse(args, line, self.game.board().side()) {
             Ok(r) => r,
             Err(e) => return say(out, format!("error: {e}; no search")),
@@ -378,7 +380,10 @@ impl Engine {
         }
         let mut root = Root::from_game(&self.game);
         root.searchmoves = request.searchmoves;
-        let limits = self.config.limits(request.limits);
+        let limits = SearchLimits {
+            received: Some(received),
+            ..self.config.limits(request.limits)
+        };
         let params = self.config.search;
         let style = info::Style {
             multipv: params.multipv > 1,

@@ -133,3 +133,53 @@ pub fn think(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::fen;
+    use std::time::Instant;
+
+    /// A `go` read 10 s ago with 100 s on the clock: whatever the search,
+    /// its clock ran from then, so it answers at once (past its hard
+    /// limit of about 7.5 s), with a searched move; a clock from the
+    /// search's start would have searched its goal, about 2.5 s.
+    #[test]
+    fn every_search_counts_its_clock_from_the_go() {
+        let root = Root::new(fen::parse(fen::STARTPOS).unwrap());
+        let shared = Shared::new(1, 2);
+        for algorithm in [Algorithm::Pvs, Algorithm::Mcts, Algorithm::BestFirst] {
+            let limits = SearchLimits {
+                time: Some(100_000),
+                received: Some(Instant::now() - Duration::from_secs(10)),
+                ..SearchLimits::default()
+            };
+            let setup = Setup {
+                algorithm,
+                threads: 1,
+                tree_mb: 16,
+            };
+            let run = think(
+                setup,
+                &root,
+                &limits,
+                Params::default(),
+                &shared,
+                &mut Memory::default(),
+                |_, _, _| {},
+            );
+            let answer = run.answer;
+            assert!(answer.best.is_some(), "{algorithm:?}: no move");
+            assert!(
+                answer.elapsed >= Duration::from_secs(10),
+                "{algorithm:?}: elapsed {:?} is not counted from the go",
+                answer.elapsed
+            );
+            assert!(
+                answer.elapsed < Duration::from_millis(11_500),
+                "{algorithm:?}: searched {:?} after a go read 10 s ago",
+                answer.elapsed
+            );
+        }
+    }
+}

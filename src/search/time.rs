@@ -27,6 +27,11 @@ pub struct SearchLimits {
     pub ponder: bool,
     /// How the clock is used: the options', not the `go`'s.
     pub clock: ClockUse,
+    /// When the `go` was read: the search's clock runs from then, so that
+    /// the work before the search starts (a thread to start on a busy
+    /// machine) is charged to the move as the referee charges it. None:
+    /// from the search's start.
+    pub received: Option<Instant>,
 }
 
 /// How the clock is used, from the options in [`TIME`].
@@ -138,6 +143,7 @@ impl Default for SearchLimits {
             infinite: false,
             ponder: false,
             clock: ClockUse::default(),
+            received: None,
         }
     }
 }
@@ -193,6 +199,11 @@ impl Plan {
             }
             _ => plan(None, None),
         }
+    }
+
+    /// The plan of `l` from when its `go` was read, or from now.
+    pub fn from_go(l: &SearchLimits) -> Plan {
+        Plan::new(l, l.received.unwrap_or_else(Instant::now))
     }
 
     pub fn elapsed(&self) -> Duration {

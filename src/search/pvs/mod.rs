@@ -46,7 +46,7 @@ use super::{Params, MATE, MATE_BOUND};
 use order::{Order, MAX_PLY};
 use split_points::Splits;
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 pub use worker::Worker;
 
 /// Above every score.
@@ -67,7 +67,7 @@ pub fn think(
     report: impl FnMut(&Iteration, Duration, u64),
 ) -> Answer {
     shared.tt.new_search();
-    let plan = Plan::new(limits, Instant::now());
+    let plan = Plan::from_go(limits);
     think_planned(root, limits, plan, params, shared, orders, report)
 }
 

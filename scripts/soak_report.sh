@@ -9,10 +9,13 @@
 # time forfeits, illegal moves ("rules infraction") and `check_rep FAILED`
 # lines. Per kept engine process (the PGN's WhiteProcess/BlackProcess
 # tags, `restart=off`) of at least 100 games: its resident memory after
-# its first game, after the tenth of its games (warm: its tables touched),
-# the most after that, and after its last; it grows if that most exceeds
-# the warm figure by more than 5%. Exits 1 on any fault, any growing
-# session, or a leg with no games.
+# its first game, the most over the first and over the second half of its
+# games, and after its last. Tables (the transposition table, the MCTS
+# tree's arena) fill in the first games and then stay; a leak keeps
+# growing: the session grows if the second half's most exceeds the first
+# half's by more than 1%, judged on sessions of 1,000 games or more
+# (SOAK_JUDGED_GAMES). Exits 1 on any fault, any growing session, or a leg
+# with no games.
 set -euo pipefail
 case "${1:-}" in '' | -h | --help) sed -n '/^# usage/,/^#$/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;; esac
 
@@ -61,17 +64,20 @@ for dir in "$@"; do
 done
 
 echo
-printf '%-10s %-10s %-22s %6s %10s %10s %10s %10s %8s\n' leg engine process games 'RSS 1st' 'RSS warm' 'RSS most' 'RSS last' growth
-sort -k1,1 -k2,2 -k3,3 -k4,4n "$sessions" | awk '
+printf '%-10s %-10s %-22s %6s %10s %12s %12s %10s %8s\n' leg engine process games 'RSS 1st' 'most, 1st half' 'most, 2nd half' 'RSS last' growth
+sort -k1,1 -k2,2 -k3,3 -k4,4n "$sessions" | awk -v judged="${SOAK_JUDGED_GAMES:-1000}" '
+  function most(from, to,   g, m) {
+    m = 0
+    for (g = from; g <= to; g++) if ((g in r) && r[g] + 0 > m) m = r[g] + 0
+    return m
+  }
   function report() {
     if (n < 100) return
-    warm = int(n / 10)
-    while (!(warm in r)) warm++
-    most = 0
-    for (g = warm + 1; g <= n; g++) if ((g in r) && r[g] + 0 > most) most = r[g]
-    growth = (most - r[warm]) / r[warm] * 100
-    grows = growth > 5
-    printf "%-10s %-10s %-22s %6d %7d kB %7d kB %7d kB %7d kB %+7.1f%%%s\n", l, e, p, n, r[1], r[warm], most, r[n], growth, grows ? "  GROWS" : ""
+    half = int(n / 2); first = most(1, half); second = most(half + 1, n)
+    growth = (second - first) / first * 100
+    grows = n >= judged && growth > 1
+    verdict = n < judged ? "  (shorter than " judged ": not judged)" : grows ? "  GROWS" : ""
+    printf "%-10s %-10s %-22s %6d %7d kB %9d kB %9d kB %7d kB %+7.2f%%%s\n", l, e, p, n, r[1], first, second, r[n], growth, verdict
     bad += grows
   }
   { key = $1 " " $2 " " $3

@@ -6,13 +6,16 @@
 # they pass is missed. Prints the counts, the share caught and the missed
 # mutants; the full record goes to target/mutation/NAME/mutants.out/.
 #
-# usage: scripts/mutants.sh FOLDER [--again] [--jobs N]   (make mutants FOLDER=...)
+# usage: scripts/mutants.sh FOLDER [--again] [--jobs N] [--shard K/N]   (make mutants FOLDER=...)
 #   FOLDER   one of: src/rules src/eval src/search/tt autotest/src/stats
 #            autotest/src/referee
 #   --again  test every mutant again (default: resume, skipping the mutants
 #            a previous run of this folder already caught: cargo-mutants'
 #            --iterate)
 #   --jobs N mutants built and tested at once (default 1)
+#   --shard K/N  only every Nth mutant from the Kth (cargo-mutants'
+#            round-robin sharding, K from 0): a systematic sample of a large
+#            folder, in its own output directory
 #
 # cargo-mutants and cargo-nextest are installed when missing (cargo
 # install … --locked). Builds use the `mutants` profile (Cargo.toml): incremental and
@@ -25,11 +28,15 @@ folder=${1:-}
 shift || true
 again=0
 jobs=1
+shard=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --again) again=1 ;;
     --jobs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || { echo "mutants: --jobs wants a count above 0, got '${2:-}'" >&2; exit 2; }
             jobs=$2; shift ;;
+    --shard) [[ ${2:-} =~ ^([0-9]+)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -lt "${BASH_REMATCH[2]}" ] ||
+               { echo "mutants: --shard wants K/N with 0 <= K < N, got '${2:-}'" >&2; exit 2; }
+             shard=$2; shift ;;
     *) echo "mutants: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
   esac
   shift
@@ -53,7 +60,7 @@ case "${folder%/}" in
     tests=(--lib --test=spsa --test=flags) ;;
   autotest/src/referee)
     files=('autotest/src/referee/**') package=autotest
-    tests=(--lib --test=games --test=faults --test=course_config --test=stderr) ;;
+    tests=(--lib --test=games --test=faults --test=course_config --test=stderr --test=kept) ;;
   -h | --help) usage; exit 0 ;;
   *) echo "mutants: FOLDER must be one of src/rules src/eval src/search/tt autotest/src/stats autotest/src/referee, not '$folder'" >&2
      exit 2 ;;
@@ -67,7 +74,9 @@ need_cargo_tool mutants nextest cargo-nextest
 need_cargo_tool mutants mutants cargo-mutants
 
 name=$(tr / - <<<"${folder%/}")
-out=target/mutation/$name
+out=target/mutation/$name${shard:+-shard-${shard%/*}-of-${shard#*/}}
+sharding=()
+[ -z "$shard" ] || sharding=(--shard "$shard" --sharding round-robin)
 mkdir -p "$out"
 file_args=()
 for f in "${files[@]}"; do file_args+=(--file "$f"); done
@@ -79,7 +88,7 @@ iterate=(--iterate)
 [ $again -eq 1 ] || [ ! -d "$out/mutants.out" ] && iterate=()
 echo "mutants: $folder: $(cargo mutants --list -p "$package" "${file_args[@]}" | wc -l) mutants, tests: ${tests[*]}"
 set +e
-cargo mutants -p "$package" "${file_args[@]}" "${iterate[@]}" --jobs "$jobs" \
+cargo mutants -p "$package" "${file_args[@]}" "${iterate[@]}" "${sharding[@]}" --jobs "$jobs" \
   --test-tool nextest --profile mutants --output "$out" --timeout-multiplier 3 --minimum-test-timeout 60 \
   "${test_args[@]}"
 status=$?
@@ -97,7 +106,7 @@ timeout=$(count timeout.txt)
 unviable=$(count unviable.txt)
 viable=$(( caught + missed + timeout ))
 share=$(awk -v c=$((caught + timeout)) -v v=$viable 'BEGIN { if (v) printf "%.1f", 100 * c / v; else print "n/a" }')
-echo "mutants: $folder: $viable viable, $caught caught, $timeout timed out (caught), $missed missed; $share% caught; $unviable unviable (do not build)"
+echo "mutants: $folder${shard:+ (shard $shard)}: $viable viable, $caught caught, $timeout timed out (caught), $missed missed; $share% caught; $unviable unviable (do not build)"
 if [ "$missed" -gt 0 ]; then
   echo "mutants: missed:"
   sed 's/^/  /' "$dir/missed.txt"

@@ -25,9 +25,9 @@
 #   threads2  PVS and MCTS on two threads each, at 1+0.01: 2,000 games in 2
 #             shards of 1,000, after the others and all on one node, so
 #             that no more threads think than there are cores
-# Run it again to resume: each leg's run directory keeps its finished
-# games (docs/DISTRIBUTED.md); a shard that was cut short starts its
-# engines afresh, so its memory session restarts too. Run it on an
+# Run it again to resume, on the same build: each leg's run directory
+# keeps its finished games (docs/DISTRIBUTED.md); a shard that was cut
+# short starts its engines afresh, so its memory session restarts too. Run it on an
 # otherwise idle machine: a loaded one makes clock checks late.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,12 +39,18 @@ if ! [[ $scale =~ ^[1-9][0-9]*$ ]]; then echo "soak: SCALE must be a whole numbe
 
 out=$root/target/soak
 [ "$scale" = 1 ] || out=$root/target/soak-scale$scale
-mkdir -p "$out/bin"
-cargo build --release --quiet -p leiserchess -p autotest
-cargo build --quiet -p leiserchess --bin leiserchess
-# The run's own copies: a rebuild meanwhile does not change its engines.
-cp target/release/leiserchess target/release/autotest "$out/bin/"
-cp target/debug/leiserchess "$out/bin/leiserchess-debug"
+# The run's own copies, made when it starts: a rebuild meanwhile, or
+# before a resume, does not change its engines (remove the directory to
+# soak another build).
+if [ ! -f "$out/bin/BUILD" ]; then
+  mkdir -p "$out/bin"
+  cargo build --release --quiet -p leiserchess -p autotest
+  cargo build --quiet -p leiserchess --bin leiserchess
+  cp target/release/leiserchess target/release/autotest "$out/bin/"
+  cp target/debug/leiserchess "$out/bin/leiserchess-debug"
+  git describe --always --dirty >"$out/bin/BUILD"
+fi
+echo "soak: build $(cat "$out/bin/BUILD") ($out/bin)"
 release=$out/bin/leiserchess debug=$out/bin/leiserchess-debug autotest=$out/bin/autotest
 
 scripts/slurm-nodes.sh status >/dev/null 2>&1 || scripts/slurm-nodes.sh start 2

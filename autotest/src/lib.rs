@@ -20,13 +20,15 @@
 //! * `serve`: the results database as live web pages (`autotest serve`);
 //! * `slurm`: a tournament or SPRT as a Slurm job array, its shards
 //!   merged by a coordinator;
-//! * `openings` (where each game starts) and `interrupt` (SIGINT and
-//!   SIGTERM: the games in flight finished, nothing new started).
+//! * `openings` (where each game starts), `interrupt` (SIGINT and
+//!   SIGTERM: the games in flight finished, nothing new started) and
+//!   `host` (the machine's name in records).
 
 #![forbid(unsafe_code)]
 
 pub mod config;
 pub mod db;
+pub mod host;
 pub mod interrupt;
 pub mod openings;
 pub mod pgn;

@@ -129,6 +129,13 @@ impl Stability {
     }
 }
 
+impl SearchLimits {
+    /// When the search's clock starts: when the `go` was read, or now.
+    pub fn start(&self) -> Instant {
+        self.received.unwrap_or_else(Instant::now)
+    }
+}
+
 impl Default for SearchLimits {
     /// No limit, and the clock's use at [`TIME`]'s defaults.
     fn default() -> Self {
@@ -199,11 +206,6 @@ impl Plan {
             }
             _ => plan(None, None),
         }
-    }
-
-    /// The plan of `l` from when its `go` was read, or from now.
-    pub fn from_go(l: &SearchLimits) -> Plan {
-        Plan::new(l, l.received.unwrap_or_else(Instant::now))
     }
 
     pub fn elapsed(&self) -> Duration {

@@ -226,7 +226,7 @@ fn run_game(
     let colours = [Color::White, Color::Black];
     let defaults = option_defaults(t);
     for (i, side) in sides.iter_mut().enumerate() {
-        let started = match kept.take(&side.spec.name).filter(|_| !side.spec.restart) {
+        let started = match kept.take(&side.spec.name) {
             Some((mut e, games)) => {
                 e.next_log(side.log.take());
                 side.games = games;

@@ -41,7 +41,11 @@ impl Kept {
     ) -> EngineMemory {
         let memory = EngineMemory {
             side,
-            process: format!("{}:{}", host(), engine.pid()),
+            process: format!(
+                "{}:{}",
+                crate::host::name().as_deref().unwrap_or("?"),
+                engine.pid()
+            ),
             games,
             rss_kb: rss_kb(engine.pid()),
         };
@@ -65,13 +69,6 @@ impl Drop for Kept {
     fn drop(&mut self) {
         self.quit_all();
     }
-}
-
-/// This machine's name, as the kernel has it.
-fn host() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|h| h.trim().to_string())
-        .unwrap_or_else(|_| "?".to_string())
 }
 
 /// Process `pid`'s resident set in kB (`VmRSS` of /proc/PID/status).

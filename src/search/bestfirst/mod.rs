@@ -71,7 +71,7 @@ pub fn think(
     model: &ErrorModel,
     mut report: impl FnMut(&Iteration, Duration, u64),
 ) -> Outcome {
-    let start = limits.received.unwrap_or_else(Instant::now);
+    let start = limits.start();
     shared.nodes.store(0, Ordering::Relaxed);
     shared.tt.new_search();
     let plan = Plan::new(limits, start);

@@ -133,7 +133,7 @@ pub fn think_within(
     let reused = kept
         .take()
         .and_then(|k| k.reuse(root, params, &shared.net, budget));
-    let start = limits.received.unwrap_or_else(Instant::now);
+    let start = limits.start();
     let root_pct = if params.mcts_root_move && params.ab_visits().is_some() {
         params.mcts_root_time
     } else {

@@ -67,7 +67,7 @@ pub fn think(
     report: impl FnMut(&Iteration, Duration, u64),
 ) -> Answer {
     shared.tt.new_search();
-    let plan = Plan::from_go(limits);
+    let plan = Plan::new(limits, limits.start());
     think_planned(root, limits, plan, params, shared, orders, report)
 }
 

@@ -61,8 +61,8 @@
 # lock.
 #
 # Games (rounded up to a multiple of 3, one third a pairing) and their
-# length: --quick 6 a flavour, at most 40 moves (3 under valgrind, at most
-# 30); full 21, at most 100 (6 under valgrind, at most 60; 12 in the debug
+# length: --quick 6 a flavour, at most 30 moves (3 under valgrind, at most
+# 24); full 21, at most 100 (6 under valgrind, at most 60; 12 in the debug
 # build, at most 60). Timings on the 2-core machine are in BENCHMARKS.md
 # ("Consistency runs").
 set -euo pipefail
@@ -117,7 +117,7 @@ fi
 
 # Games and their length (a draw after N moves), per flavour.
 if [ "$quick" = 1 ]; then
-  games=6; maxmoves=40; vg_games=3; vg_maxmoves=30; dbg_games=6; dbg_maxmoves=40
+  games=6; maxmoves=30; vg_games=3; vg_maxmoves=24; dbg_games=6; dbg_maxmoves=30
 else
   games=21; maxmoves=100; vg_games=6; vg_maxmoves=60; dbg_games=12; dbg_maxmoves=60
 fi

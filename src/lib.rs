@@ -5,8 +5,9 @@
 //!
 //! - `user_text` (echoing user input in messages), `check_rep` (the
 //!   invariant tools), `declaration` (an option's one declaration: name,
-//!   kind, default, range, effect) and `user_file` (reading a file a user
-//!   names): leaves that import nothing from the crate.
+//!   kind, default, range, effect), `user_file` (reading a file a user
+//!   names) and `allocator` (the C allocator's settings): leaves that
+//!   import nothing from the crate.
 //! - `rules`: squares, pieces, moves, the board and its in-place
 //!   make/unmake, the laser, move generation, FEN, a game's history and
 //!   rules, perft.
@@ -28,11 +29,13 @@
 //! - `protocol`: the UCI loop and the `dump` registry.
 //! - `gui`: `leiserchess gui`, the browser GUI's HTTP server and page.
 
-// Two measured exceptions, each `unsafe` with its `// SAFETY:` line: the
-// transposition table's zeroed allocation (`search::tt`) and the net's AVX2
-// kernels (`eval::nnue::kernels`, checked against their scalar oracle).
+// Three measured exceptions, each `unsafe` with its `// SAFETY:` line: the
+// transposition table's zeroed allocation (`search::tt`), the net's AVX2
+// kernels (`eval::nnue::kernels`, checked against their scalar oracle) and
+// the allocator's mmap threshold (`allocator`).
 #![deny(unsafe_code)]
 
+pub mod allocator;
 pub mod check_rep;
 pub mod config;
 pub mod declaration;

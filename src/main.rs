@@ -166,6 +166,8 @@ struct OptionsArgs {
 }
 
 fn main() -> ExitCode {
+    // Whether glibc took it or not, the engine runs the same.
+    leiserchess::allocator::settle();
     let args: Vec<OsString> = std::env::args_os().collect();
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,

@@ -1,6 +1,6 @@
 //! The crate's layers import only downwards (src/lib.rs): the leaves
-//! (`user_text`, `check_rep`, `declaration`, `user_file`) nothing, `rules`
-//! the leaves, `eval` the rules, `search` the evaluation, `config` the
+//! (`user_text`, `check_rep`, `declaration`, `user_file`, `allocator`)
+//! nothing, `rules` the leaves, `eval` the rules, `search` the evaluation, `config` the
 //! search, `lab` the configuration, `play` (engines as child processes,
 //! PGN) the lab, `protocol` the layers below, `gui` everything; within
 //! `rules`, each module only the ones before it; within `search`, the
@@ -19,7 +19,13 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&str] = &[
     "leaf", "rules", "eval", "search", "config", "lab", "play", "protocol", "gui",
 ];
-const LEAVES: &[&str] = &["user_text", "check_rep", "declaration", "user_file"];
+const LEAVES: &[&str] = &[
+    "user_text",
+    "check_rep",
+    "declaration",
+    "user_file",
+    "allocator",
+];
 
 /// The search algorithms, each a folder of `src/search`; the rest of
 /// `src/search` is shared by all of them, except `bench`, whose workload

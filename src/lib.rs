@@ -32,7 +32,7 @@
 // Three measured exceptions, each `unsafe` with its `// SAFETY:` line: the
 // transposition table's zeroed allocation (`search::tt`), the net's AVX2
 // kernels (`eval::nnue::kernels`, checked against their scalar oracle) and
-// the allocator's mmap threshold (`allocator`).
+// the allocator's mmap and trim thresholds (`allocator`).
 #![deny(unsafe_code)]
 
 pub mod allocator;

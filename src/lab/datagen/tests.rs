@@ -199,7 +199,7 @@ fn positions_whose_move_zaps_are_left_out_unless_kept() {
 
 #[test]
 fn a_decided_game_is_called_where_the_searches_agree() {
-    let c = parse("x.bin --nodes 300 --adjudicate 300 --adjudicate-plies 4").unwrap();
+    let c = parse("x.bin --nodes 1000 --adjudicate 300 --adjudicate-plies 4").unwrap();
     assert_eq!(c.adjudication, Adjudication { cp: 300, plies: 4 });
     let shared = Shared::with_net(8, c.engine.table.ways, c.net.clone());
     let mut memory = Memory::default();

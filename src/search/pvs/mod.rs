@@ -48,6 +48,7 @@ use split_points::Splits;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 pub use worker::Worker;
+use worker::COUNT_EVERY;
 
 /// Above every score.
 const INF: i32 = MATE + 1;
@@ -108,7 +109,7 @@ pub fn think_planned(
     let splits = Splits::default();
     let splitting = params.split_depth > 0 && !helper_orders.is_empty();
     let splits = splitting.then_some(&splits);
-    let (last, main_nodes) = std::thread::scope(|scope| {
+    let (last, pick, main_nodes) = std::thread::scope(|scope| {
         let mut helpers = Vec::with_capacity(helper_orders.len());
         for (t, order) in helper_orders.iter_mut().enumerate() {
             helpers.push(scope.spawn(move || {
@@ -129,8 +130,10 @@ pub fn think_planned(
                         }
                     }
                 }
-                // `poll` has counted every full 1024.
-                shared.nodes.fetch_add(w.nodes() % 1024, Ordering::Relaxed);
+                // `poll` has counted every full `COUNT_EVERY`.
+                shared
+                    .nodes
+                    .fetch_add(w.nodes() % COUNT_EVERY, Ordering::Relaxed);
             }));
         }
         let mut w = Worker::new(root, params, shared, main_order, plan, limits.nodes, true);
@@ -153,6 +156,13 @@ pub fn think_planned(
                 break;
             }
         }
+        // Stopped before depth 1 scored a move: the best move one ply
+        // down by the static score, rather than no answer.
+        let pick = if last.is_none() {
+            w.static_pick()
+        } else {
+            None
+        };
         // `go infinite` and pondering answer only when told to stop.
         while (limits.infinite || shared.pondering.load(Ordering::Relaxed))
             && !shared.stop.load(Ordering::Relaxed)
@@ -166,9 +176,9 @@ pub fn think_planned(
         for h in helpers {
             h.join().expect("a search helper panicked");
         }
-        (last, w.nodes())
+        (last, pick, w.nodes())
     });
-    let best = last.as_ref().and_then(|it| it.pv.first().copied());
+    let best = last.as_ref().and_then(|it| it.pv.first().copied()).or(pick);
     Answer {
         best,
         ponder: last.as_ref().and_then(|it| it.pv.get(1).copied()),

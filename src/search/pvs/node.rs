@@ -8,6 +8,7 @@ use super::split_points::Found;
 use super::worker::Worker;
 use super::INF;
 use crate::rules::board::Undo;
+use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::search::tt::{from_tt, to_tt, Bound, Entry};
 use crate::search::{MATE, MATE_BOUND};
@@ -25,6 +26,32 @@ impl Worker<'_> {
         } else {
             MATE - at
         })
+    }
+
+    /// The root move whose position one ply down has the best static
+    /// score (a King zap scores as won or lost), ties to the first in the
+    /// picker's order: the answer when a stop comes before depth 1 scored
+    /// a move. It costs one evaluation a root move; none if the root has
+    /// no move. Counts a node a move.
+    pub fn static_pick(&mut self) -> Option<Move> {
+        self.root_only.clone_from(&self.searchmoves);
+        let side = self.board.side();
+        let mut moves = self.picker(0, None, false);
+        let mut best: Option<(i32, Move)> = None;
+        for s in moves.by_ref() {
+            self.nodes += 1;
+            let undo = self.play(&s);
+            let score = match self.king_zap_score(&undo, side, 0) {
+                Some(z) => z,
+                None => -self.static_eval(),
+            };
+            self.unplay(&s, undo);
+            if best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, s.mv));
+            }
+        }
+        self.lists[0] = moves.into_list();
+        best.map(|(_, m)| m)
     }
 
     /// The score of the current position, `ply` plies from the root,

@@ -9,7 +9,8 @@
 # time forfeits, illegal moves ("rules infraction") and `check_rep FAILED`
 # lines. Per kept engine process (the PGN's WhiteProcess/BlackProcess
 # tags, `restart=off`) of at least 100 games: its resident memory after
-# its first game, the most over the first and over the second half of its
+# its first game (each reading is taken once the engine has answered the
+# `ucinewgame` that ends a game), the most over the first and over the second half of its
 # games, and after its last. Tables (the transposition table, the MCTS
 # tree's arena) fill in the first games and then stay; a leak keeps
 # growing: the session grows if the second half's most exceeds the first

@@ -68,6 +68,33 @@ fn one_process_plays_all_its_engines_games() {
     assert_no_leftovers(&pids);
 }
 
+/// The memory is read once the engine has answered `ucinewgame`: what a
+/// game holds (the fake's 40 MB, an MCTS tree) is not counted, so that a
+/// session's readings show only what the process keeps between games.
+#[test]
+fn memory_is_measured_after_the_game_is_dropped() {
+    let pids = pid_dir("kept_game_memory");
+    let (a, b) = (kept("a", "game-memory", &pids), kept("b", "good", &pids));
+    let (recs, _) = bounded(GAME_LIMIT * 2, move || games(&a, &b, 2));
+    for (i, r) in recs.iter().enumerate() {
+        assert_eq!(r.termination, Termination::Repetition, "game {i}");
+        let kb = |side: &str| {
+            let m = r.memory.iter().find(|m| m.side == side).expect("a side");
+            m.rss_kb.expect("measured")
+        };
+        let (holder, plain) = if i % 2 == 0 {
+            (kb("White"), kb("Black"))
+        } else {
+            (kb("Black"), kb("White"))
+        };
+        assert!(
+            holder < plain + 20_000,
+            "game {i}: the game-memory fake measured {holder} kB, the plain one {plain} kB"
+        );
+    }
+    assert_no_leftovers(&pids);
+}
+
 #[test]
 fn an_engine_at_fault_starts_afresh_and_its_opponent_is_kept() {
     let pids = pid_dir("kept_fault");

@@ -226,16 +226,19 @@ fn run_game(
     let colours = [Color::White, Color::Black];
     let defaults = option_defaults(t);
     for (i, side) in sides.iter_mut().enumerate() {
+        // A kept engine was sent `ucinewgame` when it was kept.
         let started = match kept.take(&side.spec.name) {
             Some((mut e, games)) => {
                 e.next_log(side.log.take());
                 side.games = games;
-                Ok(e)
+                Ok((e, true))
             }
-            None => Engine::start(side.spec, &defaults, side.log.take()),
+            None => Engine::start(side.spec, &defaults, side.log.take()).map(|e| (e, false)),
         };
-        match started.and_then(|mut e| {
-            e.send("ucinewgame")?;
+        match started.and_then(|(mut e, renewed)| {
+            if !renewed {
+                e.send("ucinewgame")?;
+            }
             e.sync()?;
             Ok(e)
         }) {

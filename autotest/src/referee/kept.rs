@@ -2,9 +2,12 @@
 //! worker of a tournament keeps the processes of the engines it played,
 //! by name, and the next game with that engine takes its process back
 //! (after `ucinewgame` and `isready`). An engine at fault in a game is not
-//! kept: the next game starts it afresh. After each game a kept engine's
-//! resident memory is measured, so that a long session shows whether it
-//! grows (the soak's check).
+//! kept: the next game starts it afresh. After each game a kept engine is
+//! sent `ucinewgame` and `isready` at once, and its resident memory is
+//! measured then, so that a long session shows whether it grows (the
+//! soak's check): what a game leaves behind (an MCTS tree kept between
+//! moves, whose size depends on the game) is gone by then, and what is
+//! left is what the process keeps from game to game.
 
 use crate::referee::engine::Engine;
 use crate::referee::record::EngineMemory;
@@ -31,14 +34,17 @@ impl Kept {
     }
 
     /// Keeps `engine` (named `name`) after its `games`-th game, played as
-    /// `side`; its process and memory then.
+    /// `side`, once it has answered `ucinewgame`; its process and memory
+    /// then. An engine that does not answer is let go (the next game
+    /// starts it afresh) and its memory is not measured.
     pub fn keep(
         &mut self,
         name: &str,
-        engine: Engine,
+        mut engine: Engine,
         games: u32,
         side: &'static str,
     ) -> EngineMemory {
+        let ready = engine.send("ucinewgame").and_then(|()| engine.sync());
         let memory = EngineMemory {
             side,
             process: format!(
@@ -47,8 +53,12 @@ impl Kept {
                 engine.pid()
             ),
             games,
-            rss_kb: rss_kb(engine.pid()),
+            rss_kb: ready.as_ref().ok().and_then(|()| rss_kb(engine.pid())),
         };
+        if ready.is_err() {
+            engine.quit();
+            return memory;
+        }
         self.engines.push(KeptEngine {
             name: name.to_string(),
             engine,

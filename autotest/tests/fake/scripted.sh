@@ -43,6 +43,9 @@
 #   refuse-stderr      as good, and answers every `setoption` with
 #                      `scripted.sh: error: option NAME refused` on its
 #                      standard error
+#   game-memory        as good, and holds 40 MB from its first `go` of a
+#                      game until `ucinewgame` (a search tree kept between
+#                      moves and dropped by a new game)
 
 mode=${1:?usage: scripted.sh MODE [PIDDIR [LOG]]}
 piddir=${2:-}
@@ -51,6 +54,8 @@ slow_ms=1000
 ready_ms=0
 score_cp=0
 nozap_option=0
+game_memory=0
+held=""     # game-memory: the game's 40 MB
 stderr_mode=""
 case $mode in
 slow:*) slow_ms=${mode#slow:}
@@ -62,6 +67,8 @@ score:*) score_cp=${mode#score:}
 nozap-option) nozap_option=1
     mode=good ;;
 stderr | refuse-stderr) stderr_mode=$mode
+    mode=good ;;
+game-memory) game_memory=1
     mode=good ;;
 esac
 
@@ -119,6 +126,9 @@ on_go() {
     move_for
     if [[ $stderr_mode == stderr ]]; then
         echo "scripted.sh: go at ply $ply" >&2
+    fi
+    if ((game_memory)) && [[ -z $held ]]; then
+        printf -v held '%40000000s' ''
     fi
     case $mode in
     good) echo "info depth 1 seldepth 1 score cp $score_cp nodes 1 nps 1 time 0 pv $mv"
@@ -186,8 +196,9 @@ handle() {
         ply=$n
         ;;
     go) on_go ;;
+    ucinewgame) held="" ;;
     quit) exit 0 ;;
-    *) ;; # ucinewgame, stop, unknown: ignored
+    *) ;; # stop, unknown: ignored
     esac
 }
 

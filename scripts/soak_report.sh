@@ -8,13 +8,17 @@
 # crashes (PGN Termination "abandoned"), hangs ("stalled connection"),
 # time forfeits, illegal moves ("rules infraction") and `check_rep FAILED`
 # lines. Per kept engine process (the PGN's WhiteProcess/BlackProcess
-# tags, `restart=off`) of at least 100 games: its resident memory after
-# its first game (each reading is taken once the engine has answered the
-# `ucinewgame` that ends a game), the most over the first and over the second half of its
-# games, and after its last. Tables (the transposition table, the MCTS
-# tree's arena) fill in the first games and then stay; a leak keeps
-# growing: the session grows if the second half's most exceeds the first
-# half's by more than 1%, judged on sessions of 1,000 games or more
+# tags, `restart=off`) of at least 100 games, from its resident memory
+# after each game (read once the engine has answered the `ucinewgame`
+# that ends the game): the reading after its first game, the low (10th
+# percentile) of the first and of the second half of its games, the most
+# over the session, and the reading after its last. What a game holds is
+# gone by then, but the allocator keeps some of it for a while, so the
+# readings still vary by a megabyte or so; their low is what the process
+# keeps. Tables (the transposition table, caches) fill in the first games
+# and then stay; a leak lifts the low for good: the session grows if the
+# second half's low exceeds the first half's by more than 1%, judged on
+# sessions of 1,000 games or more
 # (SOAK_JUDGED_GAMES). Exits 1 on any fault, any growing session, or a leg
 # with no games.
 set -euo pipefail
@@ -65,20 +69,28 @@ for dir in "$@"; do
 done
 
 echo
-printf '%-10s %-10s %-22s %6s %10s %12s %12s %10s %8s\n' leg engine process games 'RSS 1st' 'most, 1st half' 'most, 2nd half' 'RSS last' growth
+printf '%-10s %-10s %-22s %6s %10s %13s %13s %10s %10s %8s\n' leg engine process games 'RSS 1st' 'low, 1st half' 'low, 2nd half' most 'RSS last' growth
 sort -k1,1 -k2,2 -k3,3 -k4,4n "$sessions" | awk -v judged="${SOAK_JUDGED_GAMES:-1000}" '
-  function most(from, to,   g, m) {
+  # The 10th percentile of the readings of games from..to (an insertion
+  # sort: mawk has no sort of its own).
+  function low(from, to,   g, m, i, x, s) {
     m = 0
-    for (g = from; g <= to; g++) if ((g in r) && r[g] + 0 > m) m = r[g] + 0
-    return m
+    for (g = from; g <= to; g++) if (g in r) {
+      x = r[g] + 0; i = ++m
+      while (i > 1 && s[i - 1] > x) { s[i] = s[i - 1]; i-- }
+      s[i] = x
+    }
+    return s[int((m - 1) / 10) + 1]
   }
-  function report() {
+  function report(   g, top) {
     if (n < 100) return
-    half = int(n / 2); first = most(1, half); second = most(half + 1, n)
+    half = int(n / 2); first = low(1, half); second = low(half + 1, n)
+    top = 0
+    for (g = 1; g <= n; g++) if ((g in r) && r[g] + 0 > top) top = r[g] + 0
     growth = (second - first) / first * 100
     grows = n >= judged && growth > 1
     verdict = n < judged ? "  (shorter than " judged ": not judged)" : grows ? "  GROWS" : ""
-    printf "%-10s %-10s %-22s %6d %7d kB %9d kB %9d kB %7d kB %+7.2f%%%s\n", l, e, p, n, r[1], first, second, r[n], growth, verdict
+    printf "%-10s %-10s %-22s %6d %7d kB %10d kB %10d kB %7d kB %7d kB %+7.2f%%%s\n", l, e, p, n, r[1], first, second, top, r[n], growth, verdict
     bad += grows
   }
   { key = $1 " " $2 " " $3

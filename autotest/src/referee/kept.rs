@@ -4,13 +4,14 @@
 //! (after `ucinewgame` and `isready`). An engine at fault in a game is not
 //! kept: the next game starts it afresh. After each game a kept engine is
 //! sent `ucinewgame` and `isready` at once, and its resident memory is
-//! measured then, so that a long session shows whether it grows (the
-//! soak's check): what a game leaves behind (an MCTS tree kept between
-//! moves, whose size depends on the game) is gone by then, and what is
-//! left is what the process keeps from game to game.
+//! measured once it has settled, so that a long session shows whether it
+//! grows (the soak's check): what a game leaves behind (an MCTS tree kept
+//! between moves, whose size depends on the game) is gone by then, and
+//! what is left is what the process keeps from game to game.
 
 use crate::referee::engine::Engine;
 use crate::referee::record::EngineMemory;
+use std::time::Duration;
 
 /// A worker's kept engines.
 #[derive(Default)]
@@ -53,7 +54,10 @@ impl Kept {
                 engine.pid()
             ),
             games,
-            rss_kb: ready.as_ref().ok().and_then(|()| rss_kb(engine.pid())),
+            rss_kb: ready
+                .as_ref()
+                .ok()
+                .and_then(|()| settled_rss_kb(engine.pid())),
         };
         if ready.is_err() {
             engine.quit();
@@ -79,6 +83,36 @@ impl Drop for Kept {
     fn drop(&mut self) {
         self.quit_all();
     }
+}
+
+/// Between readings of a settling resident set.
+const SETTLE_STEP: Duration = Duration::from_millis(10);
+
+/// Readings in a row that must agree: the set unchanged for 50 ms.
+const SETTLE_SAME: u32 = 5;
+
+/// Readings at most (1 s) before a resident set still moving is taken as
+/// it is.
+const SETTLE_READINGS: u32 = 100;
+
+/// Process `pid`'s resident set in kB once it has stayed the same for
+/// [`SETTLE_SAME`] readings [`SETTLE_STEP`] apart: an engine may free its
+/// old table and tree, and back its new table, on threads of their own
+/// after it has answered `isready` (ours does), and a reading in the
+/// middle of that says more of the moment than of the process.
+pub fn settled_rss_kb(pid: u32) -> Option<u64> {
+    let mut last = rss_kb(pid)?;
+    let mut same = 0;
+    for _ in 1..SETTLE_READINGS {
+        std::thread::sleep(SETTLE_STEP);
+        let now = rss_kb(pid)?;
+        same = if now == last { same + 1 } else { 0 };
+        last = now;
+        if same >= SETTLE_SAME {
+            break;
+        }
+    }
+    Some(last)
 }
 
 /// Process `pid`'s resident set in kB (`VmRSS` of /proc/PID/status).

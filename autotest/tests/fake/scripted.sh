@@ -44,8 +44,9 @@
 #                      `scripted.sh: error: option NAME refused` on its
 #                      standard error
 #   game-memory        as good, and holds 40 MB from its first `go` of a
-#                      game until `ucinewgame` (a search tree kept between
-#                      moves and dropped by a new game)
+#                      game until 30 ms after `ucinewgame` (a search tree
+#                      kept between moves, dropped by a new game on a
+#                      thread of its own once `isready` is answered)
 
 mode=${1:?usage: scripted.sh MODE [PIDDIR [LOG]]}
 piddir=${2:-}
@@ -196,7 +197,13 @@ handle() {
         ply=$n
         ;;
     go) on_go ;;
-    ucinewgame) held="" ;;
+    ucinewgame)
+        if [[ -n $held ]]; then
+            now_us
+            due_us=$((now + 30000))
+            due=free
+        fi
+        ;;
     quit) exit 0 ;;
     *) ;; # stop, unknown: ignored
     esac
@@ -209,6 +216,8 @@ while :; do
         if ((left <= 0)); then
             if [[ $due == readyok ]]; then
                 echo "readyok"
+            elif [[ $due == free ]]; then
+                held=""
             else
                 move_for
                 echo "bestmove $mv"

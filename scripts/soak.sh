@@ -11,6 +11,8 @@
 # usage: scripts/soak.sh [SCALE]
 #   SCALE  a divisor of every leg's games and shard (default 1: 10,000
 #          games; 10 plays 1,000 as a quick check of the machinery)
+#   SOAK_LEGS  the legs to play (default: all four, "threads1 check_rep
+#          debug threads2"), so that a long soak can go a leg at a time
 #
 # The legs, each a `-slurm` run in target/soak/LEG (its PGN games.pgn;
 # target/soak-scaleN/LEG at another scale):
@@ -32,10 +34,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-usage() { sed -n '/^# usage/,/^#          games/p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '/^# usage/,/^#          debug threads2/p' "$0" | sed 's/^# \{0,1\}//'; }
 case "${1:-}" in -h | --help) usage; exit 0 ;; esac
 scale=${1:-1}
 if ! [[ $scale =~ ^[1-9][0-9]*$ ]]; then echo "soak: SCALE must be a whole number, got '$scale'" >&2; usage >&2; exit 2; fi
+legs=" ${SOAK_LEGS:-threads1 check_rep debug threads2} "
+for l in $legs; do
+  case $l in threads1 | check_rep | debug | threads2) ;;
+    *) echo "soak: SOAK_LEGS: no leg '$l' (threads1 check_rep debug threads2)" >&2; exit 2 ;; esac
+done
 
 out=$root/target/soak
 [ "$scale" = 1 ] || out=$root/target/soak-scale$scale
@@ -69,6 +76,7 @@ bestfirst=(-engine cmd="$release" name=bestfirst option.Search=bestfirst)
 pids=()
 sbatch=""
 leg() {
+  [[ $legs == *" $1 "* ]] || return 0
   local name=$1 games=$(($2 / scale)) shard=$(($3 / scale)) pairings=$4
   shift 4
   echo "soak: leg $name, $games games in shards of $shard (log: $out/$name.log)"
@@ -87,13 +95,15 @@ leg check_rep 1500 1500 3 "${pvs[@]}" "${mcts[@]}" "${bestfirst[@]}" \
 leg debug 500 500 1 -engine cmd="$debug" name=debug-pvs tc=5+0.05 \
   -engine cmd="$release" name=pvs tc=1+0.01 -each "${each[@]}" option.check_rep=true
 status=0
-for p in "${pids[@]}"; do wait "$p" || status=1; done
+for p in "${pids[@]+"${pids[@]}"}"; do wait "$p" || status=1; done
 pids=()
 sbatch="--nodelist=lc-n1"
 leg threads2 2000 1000 1 -engine cmd="$release" name=pvs2 \
   -engine cmd="$release" name=mcts2 option.Search=mcts \
   -each tc=1+0.01 restart=off option.OwnBook=false option.threads=2
-wait "${pids[0]}" || status=1
+for p in "${pids[@]+"${pids[@]}"}"; do wait "$p" || status=1; done
 
-scripts/soak_report.sh "$out"/{threads1,check_rep,debug,threads2} || status=1
+report=()
+for l in $legs; do report+=("$out/$l"); done
+scripts/soak_report.sh "${report[@]}" || status=1
 exit $status

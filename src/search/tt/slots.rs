@@ -195,6 +195,10 @@ mod tests {
         }
         assert!(matches!(Slots::new(1000), Slots::Heap(_)));
         assert!(Slots::mapped(1000).is_none());
+        // The bound: exactly one huge page is mapped, a slot less is not.
+        let page = HUGE / std::mem::size_of::<Slot>();
+        assert!(Slots::mapped(page).is_some());
+        assert!(Slots::mapped(page - 1).is_none());
         assert!(
             advised_huge(s.as_ptr() as usize),
             "no `hg` flag on the mapping"

@@ -1,9 +1,9 @@
 //! Engines kept between games (`restart=off`, as cutechess-cli's): each
 //! worker of a tournament keeps the processes of the engines it played,
 //! by name, and the next game with that engine takes its process back
-//! (after `ucinewgame` and `isready`). An engine at fault in a game is not
-//! kept: the next game starts it afresh. After each game a kept engine is
-//! sent `ucinewgame` and `isready` at once, and its resident memory is
+//! (after `isready`). An engine at fault in a game is not kept: the next
+//! game starts it afresh. After each game a kept engine is sent
+//! `ucinewgame` and `isready` at once, and its resident memory is
 //! measured once it has settled, so that a long session shows whether it
 //! grows (the soak's check): what a game leaves behind (an MCTS tree kept
 //! between moves, whose size depends on the game) is gone by then, and

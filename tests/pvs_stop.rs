@@ -31,19 +31,25 @@ fn game_after(moves: &str) -> Game {
     g
 }
 
-/// PVS with the engine's defaults on one thread, `stop` already set.
-fn stopped_search(g: &Game, params: Params) -> Answer {
+/// PVS with `params` on one thread within `limits`, with `stop` set
+/// before it starts if `stopped`.
+fn search(g: &Game, params: Params, limits: &SearchLimits, stopped: bool) -> Answer {
     let shared = Shared::new(1, 4);
-    shared.stop.store(true, Ordering::Relaxed);
+    shared.stop.store(stopped, Ordering::Relaxed);
     let mut order = [Order::default()];
     pvs::think(
         &Root::from_game(g),
-        &SearchLimits::default(),
+        limits,
         params,
         &shared,
         &mut order,
         |_, _, _| {},
     )
+}
+
+/// PVS with `params` and no limit, `stop` already set.
+fn stopped_search(g: &Game, params: Params) -> Answer {
+    search(g, params, &SearchLimits::default(), true)
 }
 
 /// The plain oracle: the mover's score of `m` by playing it on a copy of
@@ -131,20 +137,11 @@ fn the_static_pick_is_the_best_move_one_ply_down() {
 fn a_node_limit_is_kept_within_64_nodes() {
     let g = game_after(SLOW_DEPTH_ONE);
     for limit in [100, 300, 700] {
-        let shared = Shared::new(1, 4);
-        let mut order = [Order::default()];
         let limits = SearchLimits {
             nodes: Some(limit),
             ..SearchLimits::default()
         };
-        let answer = pvs::think(
-            &Root::from_game(&g),
-            &limits,
-            EngineConfig::default().search,
-            &shared,
-            &mut order,
-            |_, _, _| {},
-        );
+        let answer = search(&g, EngineConfig::default().search, &limits, false);
         assert!(answer.best.is_some());
         // Depth 1 needs thousands of nodes here, so the static pick answers,
         // at a node for each of the 85 root moves.

@@ -12,7 +12,7 @@ use autotest::openings::Opening;
 use autotest::pgn::write::to_pgn;
 use autotest::referee::game::play_kept;
 use autotest::referee::kept::Kept;
-use autotest::referee::record::{FaultKind, GameRecord, Termination};
+use autotest::referee::record::{EngineMemory, FaultKind, GameRecord, Termination};
 use autotest::tournament;
 use common::*;
 use std::path::Path;
@@ -39,6 +39,11 @@ fn games(a: &EngineSpec, b: &EngineSpec, n: usize) -> Vec<GameRecord> {
     recs
 }
 
+/// The kept engine's memory record of `side` ("White" or "Black") in `r`.
+fn side_memory<'a>(r: &'a GameRecord, side: &str) -> &'a EngineMemory {
+    r.memory.iter().find(|m| m.side == side).expect("a side")
+}
+
 #[test]
 fn one_process_plays_all_its_engines_games() {
     let pids = pid_dir("kept_one_process");
@@ -55,10 +60,7 @@ fn one_process_plays_all_its_engines_games() {
     }
     // Engine a played White in the first game and Black in the second:
     // the same process both times.
-    let process = |r: &GameRecord, side: &str| {
-        let m = r.memory.iter().find(|m| m.side == side).expect("a side");
-        m.process.clone()
-    };
+    let process = |r: &GameRecord, side: &str| side_memory(r, side).process.clone();
     assert_eq!(process(&recs[0], "White"), process(&recs[1], "Black"));
     assert_ne!(process(&recs[0], "White"), process(&recs[0], "Black"));
     let pgn = to_pgn(&recs[1], PgnStyle::Standard);
@@ -78,10 +80,7 @@ fn memory_is_measured_after_the_game_is_dropped() {
     let (recs, _) = bounded(GAME_LIMIT * 2, move || games(&a, &b, 2));
     for (i, r) in recs.iter().enumerate() {
         assert_eq!(r.termination, Termination::Repetition, "game {i}");
-        let kb = |side: &str| {
-            let m = r.memory.iter().find(|m| m.side == side).expect("a side");
-            m.rss_kb.expect("measured")
-        };
+        let kb = |side: &str| side_memory(r, side).rss_kb.expect("measured");
         let (holder, plain) = if i % 2 == 0 {
             (kb("White"), kb("Black"))
         } else {

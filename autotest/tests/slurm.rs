@@ -199,10 +199,10 @@ fn a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run() {
 fn an_sprt_decision_cancels_the_tasks_left() {
     let dir = fresh_dir("slurm", "decided");
     // PVS against a tiny MCTS, 24 shards of one pair: the SPRT decides
-    // after about half of them (game 23 when this was written), with tasks
-    // still to run.
+    // after two thirds of them (game 32 when this was written), with
+    // tasks still to run.
     let args = tournament(
-        "nodes=400",
+        "nodes=1000",
         "nodes=30 option.Search=mcts",
         24,
         40,

@@ -10,15 +10,16 @@
 # lines. Per kept engine process (the PGN's WhiteProcess/BlackProcess
 # tags, `restart=off`) of at least 100 games, from its resident memory
 # after each game (read once the engine has answered the `ucinewgame`
-# that ends the game): the reading after its first game, the low (10th
-# percentile) of the first and of the second half of its games, the most
-# over the session, and the reading after its last. What a game holds is
-# gone by then, but the allocator keeps some of it for a while, so the
-# readings still vary by a megabyte or so; their low is what the process
-# keeps. Tables (the transposition table, caches) fill in the first games
-# and then stay; a leak lifts the low for good: the session grows if the
-# second half's low exceeds the first half's by more than 1%, judged on
-# sessions of 1,000 games or more
+# that ends the game): the reading after its first game, the least in the
+# second and in the third third of its games, the most over the session,
+# and the reading after its last. What a game holds is gone by then, but
+# the allocator keeps some of it for a while: free space at the top of a
+# thread's heap, up to its 2 MB trim threshold, so the readings swing up
+# from a floor by a megabyte or more. Their least is the floor, what the
+# process keeps. The first third is the warm-up (tables and caches fill,
+# and a second heap may take one of them); a leak lifts the floor for
+# good: the session grows if the third third's least exceeds the second
+# third's by more than 1%, judged on sessions of 1,000 games or more
 # (SOAK_JUDGED_GAMES). Exits 1 on any fault, any growing session, or a leg
 # with no games.
 set -euo pipefail
@@ -69,22 +70,17 @@ for dir in "$@"; do
 done
 
 echo
-printf '%-10s %-10s %-22s %6s %10s %13s %13s %10s %10s %8s\n' leg engine process games 'RSS 1st' 'low, 1st half' 'low, 2nd half' most 'RSS last' growth
+printf '%-10s %-10s %-22s %6s %10s %13s %13s %10s %10s %8s\n' leg engine process games 'RSS 1st' 'least, 2nd/3' 'least, 3rd/3' most 'RSS last' growth
 sort -k1,1 -k2,2 -k3,3 -k4,4n "$sessions" | awk -v judged="${SOAK_JUDGED_GAMES:-1000}" '
-  # The 10th percentile of the readings of games from..to (an insertion
-  # sort: mawk has no sort of its own).
-  function low(from, to,   g, m, i, x, s) {
-    m = 0
-    for (g = from; g <= to; g++) if (g in r) {
-      x = r[g] + 0; i = ++m
-      while (i > 1 && s[i - 1] > x) { s[i] = s[i - 1]; i-- }
-      s[i] = x
-    }
-    return s[int((m - 1) / 10) + 1]
+  # The least of the readings of games from..to.
+  function least(from, to,   g, m) {
+    m = -1
+    for (g = from; g <= to; g++) if ((g in r) && (m < 0 || r[g] + 0 < m)) m = r[g] + 0
+    return m
   }
   function report(   g, top) {
     if (n < 100) return
-    half = int(n / 2); first = low(1, half); second = low(half + 1, n)
+    third = int(n / 3); first = least(third + 1, 2 * third); second = least(2 * third + 1, n)
     top = 0
     for (g = 1; g <= n; g++) if ((g in r) && r[g] + 0 > top) top = r[g] + 0
     growth = (second - first) / first * 100

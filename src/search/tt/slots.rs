@@ -205,6 +205,61 @@ mod tests {
         );
     }
 
+    /// The process's virtual size in bytes (`VmSize`), read into `buf`
+    /// (allocated beforehand, so that reading allocates nothing).
+    #[cfg(target_os = "linux")]
+    fn vm_size(buf: &mut Vec<u8>) -> usize {
+        use std::io::Read;
+        buf.clear();
+        let mut f = std::fs::File::open("/proc/self/status").expect("/proc/self/status");
+        f.read_to_end(buf).expect("read /proc/self/status");
+        let line = buf
+            .split(|&b| b == b'\n')
+            .find(|l| l.starts_with(b"VmSize:"))
+            .expect("a VmSize line");
+        let kb: usize = line
+            .iter()
+            .filter(|b| b.is_ascii_digit())
+            .fold(0, |n, &b| n * 10 + usize::from(b - b'0'));
+        kb * 1024
+    }
+
+    /// What the process maps grows by exactly the table's bytes (the
+    /// extra huge page taken to align it is given back, before it and
+    /// after it) and shrinks by as much when the table is dropped. In a
+    /// process of its own, this test alone on one thread: the other tests'
+    /// threads map and unmap memory of their own meanwhile.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_mapping_keeps_only_the_table_and_is_gone_when_dropped() {
+        const CHILD: &str = "LEISERCHESS_SLOTS_ALONE";
+        if std::env::var_os(CHILD).is_none() {
+            let module = module_path!().split_once("::").map_or("", |m| m.1);
+            let name = format!("{module}::a_mapping_keeps_only_the_table_and_is_gone_when_dropped");
+            let out = std::process::Command::new(std::env::current_exe().expect("this test"))
+                .args([name.as_str(), "--exact", "--test-threads=1", "--nocapture"])
+                .env(CHILD, "1")
+                .output()
+                .expect("run this test alone");
+            let said = String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{said}");
+            assert!(said.contains("1 passed"), "{said}");
+            return;
+        }
+        // Linux 6.7 and later align an anonymous mapping of 2 MB or more
+        // themselves: the extra huge page then lies after the table, and
+        // only the unmapping of the tail is seen here.
+        let mut buf = Vec::with_capacity(1 << 16);
+        for k in 1..=3 {
+            let before = vm_size(&mut buf);
+            let s = Slots::mapped(k * HUGE / std::mem::size_of::<Slot>()).expect("mapped");
+            assert_eq!(vm_size(&mut buf) - before, k * HUGE, "table {k}");
+            drop(s);
+            assert_eq!(vm_size(&mut buf), before, "table {k} dropped");
+        }
+    }
+
     /// Whether the kernel has backed each of a table's pages.
     #[cfg(target_os = "linux")]
     #[allow(unsafe_code)]

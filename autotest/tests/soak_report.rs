@@ -50,6 +50,13 @@ fn report(dir: &Path) -> (bool, String) {
     (out.status.success(), text)
 }
 
+/// The report's memory line of process `process`.
+fn process_line<'a>(text: &'a str, process: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.contains(process))
+        .unwrap_or_else(|| panic!("no line of {process}: {text}"))
+}
+
 /// Readings that swing by up to 3 MB around a steady low, as MCTS's do:
 /// every fifth game at the low, the others above it, and in the second
 /// half now and then 4 MB above it (a peak-against-peak rule fails this).
@@ -67,10 +74,7 @@ fn swinging(g: u32) -> u64 {
 fn readings_that_swing_around_a_steady_low_pass() {
     let (ok, text) = report(&leg("swinging", 1000, swinging, None));
     assert!(ok, "{text}");
-    let line = text
-        .lines()
-        .find(|l| l.contains("n1:100"))
-        .expect("a's line");
+    let line = process_line(&text, "n1:100");
     assert!(line.contains("22000 kB      22000 kB"), "{line}");
     assert!(!line.contains("GROWS"), "{line}");
 }
@@ -82,10 +86,7 @@ fn a_step_in_the_warm_up_passes() {
     let step = |g: u32| swinging(g) + if g > 220 { 480 } else { 0 };
     let (ok, text) = report(&leg("step", 1000, step, None));
     assert!(ok, "{text}");
-    let line = text
-        .lines()
-        .find(|l| l.contains("n1:100"))
-        .expect("a's line");
+    let line = process_line(&text, "n1:100");
     assert!(line.contains("22480 kB      22480 kB"), "{line}");
 }
 
@@ -96,15 +97,9 @@ fn a_leak_that_lifts_the_low_fails() {
     let leaking = |g: u32| swinging(g) + u64::from(g);
     let (ok, text) = report(&leg("leaking", 1000, leaking, None));
     assert!(!ok, "{text}");
-    let line = text
-        .lines()
-        .find(|l| l.contains("n1:100"))
-        .expect("a's line");
+    let line = process_line(&text, "n1:100");
     assert!(line.ends_with("GROWS"), "{line}");
-    let b = text
-        .lines()
-        .find(|l| l.contains("n1:200"))
-        .expect("b's line");
+    let b = process_line(&text, "n1:200");
     assert!(!b.contains("GROWS"), "{b}");
 }
 

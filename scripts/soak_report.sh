@@ -80,13 +80,13 @@ sort -k1,1 -k2,2 -k3,3 -k4,4n "$sessions" | awk -v judged="${SOAK_JUDGED_GAMES:-
   }
   function report(   g, top) {
     if (n < 100) return
-    third = int(n / 3); first = least(third + 1, 2 * third); second = least(2 * third + 1, n)
+    third = int(n / 3); middle = least(third + 1, 2 * third); last_third = least(2 * third + 1, n)
     top = 0
     for (g = 1; g <= n; g++) if ((g in r) && r[g] + 0 > top) top = r[g] + 0
-    growth = (second - first) / first * 100
+    growth = (last_third - middle) / middle * 100
     grows = n >= judged && growth > 1
     verdict = n < judged ? "  (shorter than " judged ": not judged)" : grows ? "  GROWS" : ""
-    printf "%-10s %-10s %-22s %6d %7d kB %10d kB %10d kB %7d kB %7d kB %+7.2f%%%s\n", l, e, p, n, r[1], first, second, top, r[n], growth, verdict
+    printf "%-10s %-10s %-22s %6d %7d kB %10d kB %10d kB %7d kB %7d kB %+7.2f%%%s\n", l, e, p, n, r[1], middle, last_third, top, r[n], growth, verdict
     bad += grows
   }
   { key = $1 " " $2 " " $3

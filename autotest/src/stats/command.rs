@@ -348,6 +348,8 @@ mod tests {
         assert!(err("--wdl 1 2 3 --sprt 0 2 1.5 0.05").contains("ALPHA"));
         assert!(err("--wdl 1 2 3 --sprt 0 2 0.05 0").contains("BETA"));
         assert!(err("--wdl 1 2 3 --sprt 2 0 0.05 0.05").contains("ELO0"));
+        assert!(err("--wdl 1 2 3 --sprt 0 2 0.6 0.5").contains("sum must be below 1"));
+        assert!(err("--wdl 1 2 3 --sprt 0 2 0.5 0.5").contains("sum must be below 1"));
         assert!(err("--wdl 1 2 3 --sprt inf 2 0.05 0.05").contains("ELO0"));
         assert!(err("--sprt 0 2 0.05 0.05").contains("--wdl"));
         let big = u64::MAX.to_string();
@@ -445,6 +447,17 @@ mod tests {
             ),
             "{out}"
         );
+        // Only unfinished games: nothing to rate, and no estimate claimed.
+        let unfinished = dir.join("unfinished.pgn");
+        std::fs::write(&unfinished, &a_games[5]).unwrap();
+        let out = run(&args(&format!(
+            "--pgn {} --player new",
+            unfinished.display()
+        )))
+        .unwrap();
+        assert!(out.starts_with("new: W 0 D 0 L 0\n"), "{out}");
+        assert!(!out.contains("no complete pairs"), "{out}");
+        assert!(out.contains("no games"), "{out}");
 
         let err = |s: &str| run(&args(s)).unwrap_err();
         let missing = dir.join("missing.pgn").display().to_string();

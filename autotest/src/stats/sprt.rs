@@ -86,12 +86,9 @@ fn secular(pdf: &[(f64, f64)]) -> Option<f64> {
     if fhi >= 0.0 {
         return Some(hi);
     }
-    // f(lo) > 0 > f(hi) from here on.
-    let mut x = if lo < 0.0 && 0.0 < hi {
-        0.0
-    } else {
-        (lo + hi) / 2.0
-    };
+    // f(lo) > 0 > f(hi) from here on; v < 0 < w puts 0 inside the bracket,
+    // and f(0) = mean a, so 0 is as good a start as any.
+    let mut x = 0.0;
     for _ in 0..200 {
         let (fx, dx) = f(x);
         if fx == 0.0 {
@@ -300,13 +297,24 @@ mod tests {
         assert!(close(exact, alt, 0.05), "{exact} vs {alt}");
     }
 
+    /// Roots to machine precision, some a Newton step from 0 and some many
+    /// steps away (one near each end of the bracket); no root unless the
+    /// values straddle 0 strictly.
     #[test]
     fn secular_solves_its_equation() {
-        let pdf = [(-0.5, 0.2), (0.0, 0.3), (0.5, 0.5)];
-        let x = secular(&pdf).unwrap();
-        let f: f64 = pdf.iter().map(|&(a, p)| p * a / (1.0 + x * a)).sum();
-        assert!(f.abs() < 1e-12, "{x} {f}");
+        for pdf in [
+            &[(-0.5, 0.2), (0.0, 0.3), (0.5, 0.5)][..],
+            &[(-0.3, 0.1), (0.1, 0.5), (0.6, 0.4)],
+            &[(-0.9, 0.001), (0.2, 0.999)],
+            &[(-0.1, 0.999), (0.7, 0.001)],
+        ] {
+            let x = secular(pdf).unwrap();
+            let f: f64 = pdf.iter().map(|&(a, p)| p * a / (1.0 + x * a)).sum();
+            assert!(f.abs() < 1e-12, "{pdf:?}: x {x}, f {f}");
+        }
         assert_eq!(secular(&[(0.1, 0.5), (0.2, 0.5)]), None);
+        assert_eq!(secular(&[(-0.2, 0.5), (0.0, 0.5)]), None);
+        assert_eq!(secular(&[(0.0, 0.5), (0.2, 0.5)]), None);
     }
 
     #[test]

@@ -222,6 +222,11 @@ fn no_zap_option_is_sent_when_listed_and_not_set() {
     let (listed, listed_log) = logged("listed", "nozap-option", &[("Hash", "1")]);
     let (set, set_log) = logged("set", "nozap-option", &[("No_Zap_Plies", "77")]);
     play("no_zap_option", listed, set, t.clone(), Opening::startpos());
+    // Asked to quit at the end, not only killed.
+    for log in [&listed_log, &set_log] {
+        let text = std::fs::read_to_string(log).unwrap();
+        assert_eq!(text.lines().last(), Some("quit"), "{}", log.display());
+    }
     assert_eq!(
         setoptions(&listed_log),
         [

@@ -8,8 +8,13 @@
 //! `hash`, `threads` and `mcts_tree_mb` capped (`leiserchess_fuzz::capped`).
 //! A search or analysis that starts (its answer an event stream) is sent
 //! the game's `/stop` at once and its stream read to the end, so that it
-//! has ended, its move played or not, before the next line. The target
-//! fails on a panic or a hang, and on a 5xx answer.
+//! has ended, its move played or not, before the next line. The stream
+//! ends when the search's thread sends its last event, a moment before
+//! that thread exits: the input ends only once the process is back to the
+//! threads it had before it, so that no thread of one input is mid-exit
+//! during the next input or its leak check. The target fails on a panic or
+//! a hang (a thread that outlives its input by 10 s among them), and on a
+//! 5xx answer.
 
 #![no_main]
 
@@ -20,12 +25,14 @@ use leiserchess::gui::{router, Config};
 use leiserchess_fuzz::capped;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
+use std::time::{Duration, Instant};
 use tower::ServiceExt;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    let threads_before = threads();
     let mut config = Config::default();
     config.engine.table.hash_mb = 1;
     let app = router(config);
@@ -47,7 +54,23 @@ fuzz_target!(|data: &[u8]| {
             send(&app, method, path, body).await;
         }
     });
+    drop(runtime);
+    drop(app);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while threads() > threads_before {
+        assert!(
+            Instant::now() < deadline,
+            "a thread outlived its input by 10 s: {} threads, {threads_before} before",
+            threads()
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
 });
+
+/// The threads of this process (/proc/self/task).
+fn threads() -> usize {
+    std::fs::read_dir("/proc/self/task").map_or(0, Iterator::count)
+}
 
 /// The answer to one request; an event stream (a search started) is
 /// stopped and read to its end.

@@ -277,6 +277,8 @@ mod tests {
             let m = Move::parse(text).unwrap();
             assert_eq!(m.to_string(), text);
             assert_eq!(Move::from_bits(m.bits()), Some(m));
+            // Only packed moves carry the mark: other bits are no move.
+            assert_eq!(Move::from_bits(m.bits() & !MARK), None, "{text}");
         }
         assert_eq!(Move::parse("G2r").unwrap().to_string(), "g2R");
         assert_eq!(Move::parse("D5E4F5").unwrap().to_string(), "d5e4f5");

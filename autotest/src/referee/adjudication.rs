@@ -319,6 +319,10 @@ mod tests {
             parse_resign(&[("movecount", "3"), ("twosided", "true"), ("score", "400")]),
             Ok(resign(3, 400, true).unwrap())
         );
+        assert_eq!(
+            parse_resign(&[("twosided", "false"), ("movecount", "3"), ("score", "400")]),
+            Ok(resign(3, 400, false).unwrap())
+        );
         let cases: &[(Result<(), SettingError>, Option<usize>, &str)] = &[
             (
                 parse_draw(&[("movenumber", "40"), ("movecount", "8")]).map(drop),

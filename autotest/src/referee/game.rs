@@ -453,3 +453,32 @@ fn info_depth_nodes(line: &str) -> (Option<u32>, Option<u64>) {
         field("nodes").and_then(|v| v.parse().ok()),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A period clock is refilled after the period's last move and not
+    /// before; a Fischer clock gets its increment after every move.
+    #[test]
+    fn clocks_charge_a_move_and_add_their_time() {
+        let mut c = ClockState::new(Clock::Period {
+            moves: 3,
+            period_ms: 1_000,
+        });
+        let mut seen = Vec::new();
+        for _ in 0..4 {
+            c.charge(100);
+            seen.push((c.left_ms, c.to_go));
+        }
+        assert_eq!(seen, [(900, 2), (800, 1), (1_700, 3), (1_600, 2)]);
+        assert_eq!(c.inc_ms(), 0);
+        let mut f = ClockState::new(Clock::Fischer {
+            base_ms: 1_000,
+            inc_ms: 10,
+        });
+        f.charge(100);
+        f.charge(1_000);
+        assert_eq!((f.left_ms, f.inc_ms()), (-80, 10));
+    }
+}

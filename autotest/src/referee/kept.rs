@@ -101,11 +101,18 @@ const SETTLE_READINGS: u32 = 100;
 /// after it has answered `isready` (ours does), and a reading in the
 /// middle of that says more of the moment than of the process.
 pub fn settled_rss_kb(pid: u32) -> Option<u64> {
-    let mut last = rss_kb(pid)?;
+    settle(|| rss_kb(pid), || std::thread::sleep(SETTLE_STEP))
+}
+
+/// `read`'s value once [`SETTLE_SAME`] readings in a row, `wait` apart,
+/// have agreed with the one before them, or its last of
+/// [`SETTLE_READINGS`]; `None` as soon as a reading fails.
+fn settle(mut read: impl FnMut() -> Option<u64>, mut wait: impl FnMut()) -> Option<u64> {
+    let mut last = read()?;
     let mut same = 0;
     for _ in 1..SETTLE_READINGS {
-        std::thread::sleep(SETTLE_STEP);
-        let now = rss_kb(pid)?;
+        wait();
+        let now = read()?;
         same = if now == last { same + 1 } else { 0 };
         last = now;
         if same >= SETTLE_SAME {
@@ -137,5 +144,36 @@ mod tests {
         assert_eq!(vm_rss(status), Some(45678));
         assert_eq!(vm_rss("Name:\tx\n"), None);
         assert!(rss_kb(std::process::id()).is_some_and(|kb| kb > 0));
+    }
+
+    /// The readings `settle` takes from `values` (the last repeated) and
+    /// what it returns.
+    fn settled(values: &[Option<u64>]) -> (Option<u64>, usize) {
+        let mut taken = 0;
+        let got = settle(
+            || {
+                taken += 1;
+                values[(taken - 1).min(values.len() - 1)]
+            },
+            || {},
+        );
+        (got, taken)
+    }
+
+    #[test]
+    fn a_resident_set_is_taken_once_it_stays_the_same() {
+        let s = Some;
+        // 10, then 12 six times: the 12 repeated five times settles it.
+        assert_eq!(settled(&[s(10), s(12), s(12)]), (s(12), 7));
+        assert_eq!(settled(&[s(5)]), (s(5), 6));
+        // Four the same, then a change: it starts counting again.
+        let v = [s(1), s(1), s(1), s(1), s(1), s(2), s(2)];
+        assert_eq!(settled(&v), (s(2), 11));
+        // A set that never stops moving is taken at the last reading.
+        let moving: Vec<_> = (0..200).map(Some).collect();
+        assert_eq!(settled(&moving), (s(99), 100));
+        // A process gone: no reading.
+        assert_eq!(settled(&[s(10), None]), (None, 2));
+        assert_eq!(settled(&[None]), (None, 1));
     }
 }

@@ -7,7 +7,9 @@
 
 mod common;
 
-use autotest::config::spec::{DrawRule, EngineSpec, PgnStyle, ResignRule, TournamentSpec};
+use autotest::config::spec::{
+    DrawRule, EngineLimits, EngineSpec, PgnStyle, ResignRule, TournamentSpec,
+};
 use autotest::openings::Opening;
 use autotest::pgn::write::to_pgn;
 use autotest::referee;
@@ -165,6 +167,36 @@ fn move_limit_counts_the_opening() {
     );
     let texts: Vec<&str> = rec.moves.iter().map(|m| m.text.as_str()).collect();
     assert_eq!(texts, ["c1d1", "f6e6"]);
+    assert_no_leftovers(&pids);
+}
+
+/// An engine on a fixed time per move has that time, the margin and a
+/// second: answering 800 ms into a 100 ms move time, with a margin of 400
+/// ms (more than the move time), is not late.
+#[test]
+fn a_move_time_allows_the_margin_and_a_second() {
+    let pids = pid_dir("movetime_allowance");
+    let limits = EngineLimits {
+        movetime_ms: Some(100),
+        ..EngineLimits::default()
+    };
+    let t = TournamentSpec {
+        time_margin_ms: 400,
+        max_plies: 2,
+        ..tournament_spec(vec![])
+    };
+    let rec = play(
+        "movetime_allowance",
+        engine("slow", "slow:800", limits, &pids),
+        good("b", "good", &pids),
+        t,
+        Opening::startpos(),
+    );
+    assert_eq!(
+        rec.termination,
+        Termination::Adjudicated(Adjudication::MoveLimit)
+    );
+    assert_eq!(rec.moves.len(), 2);
     assert_no_leftovers(&pids);
 }
 

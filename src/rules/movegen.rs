@@ -217,6 +217,29 @@ mod tests {
     use super::*;
     use crate::rules::fen;
 
+    /// `reach` is every square within two king steps of a square of
+    /// `guard`: a plain scan of the board.
+    #[test]
+    fn reach_is_two_king_steps() {
+        let near = |s: Square, t: Square| {
+            (s.file() - t.file()).abs() <= 2 && (s.rank() - t.rank()).abs() <= 2
+        };
+        let plain = |g: u64| {
+            Square::all()
+                .filter(|&s| squares(g).any(|t| near(s, t)))
+                .fold(0, |a, s| a | s.bit())
+        };
+        let block = Square::all()
+            .filter(|s| (2..5).contains(&s.file()) && (2..5).contains(&s.rank()))
+            .fold(0, |a, s| a | s.bit());
+        let mut rng = fastrand::Rng::with_seed(4);
+        let mut guards = vec![0, !0, block, Square::new(0).bit(), Square::new(63).bit()];
+        guards.extend((0..300).map(|_| rng.u64(..) & rng.u64(..) & rng.u64(..)));
+        for g in guards {
+            assert_eq!(reach(g), plain(g), "{g:#018x}");
+        }
+    }
+
     #[test]
     fn step_counts_equal_a_recount() {
         let mut rng = fastrand::Rng::with_seed(9);

@@ -294,6 +294,8 @@ mod tests {
         assert_eq!(perft_threads(&b, 4, 1), 15537748);
         let stopped = AtomicBool::new(true);
         assert_eq!(perft_threads_until(&b, 4, 2, &stopped), None);
+        // Below depth 4 the count is plain and too short to stop.
+        assert_eq!(perft_threads_until(&b, 3, 2, &stopped), Some(239205));
         assert_eq!(divide(&mut b, 3).iter().map(|x| x.1).sum::<u64>(), 239205);
     }
 

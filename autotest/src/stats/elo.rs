@@ -325,5 +325,7 @@ pub(super) mod tests {
         assert_eq!(shown(estimate_penta([0, 0, 0, 0, 5]), 10), "> +182.7");
         assert_eq!(shown(estimate_wdl(0, 7, 0), 7), "+0.0 (no spread)");
         assert_eq!(shown(estimate_wdl(60, 20, 20), 100), "+147.2 ± 66.0");
+        // A losing estimate keeps its spread (its bounds sum below 0).
+        assert_eq!(shown(estimate_wdl(20, 20, 60), 100), "-147.2 ± 66.0");
     }
 }

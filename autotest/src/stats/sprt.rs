@@ -312,6 +312,32 @@ mod tests {
             let f: f64 = pdf.iter().map(|&(a, p)| p * a / (1.0 + x * a)).sum();
             assert!(f.abs() < 1e-12, "{pdf:?}: x {x}, f {f}");
         }
+        // Random distributions (skewed weights put the root near an end of
+        // the bracket, where a Newton step overshoots): the root is inside
+        // the bracket, and f changes sign at it.
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..2_000 {
+            let k = rng.usize(2..6);
+            let mut pdf: Vec<(f64, f64)> = (0..k)
+                .map(|_| (rng.f64() * 2.0 - 1.0, rng.f64().powi(4) + 1e-6))
+                .collect();
+            pdf[0].0 = -pdf[0].0.abs() - 1e-3;
+            pdf[1].0 = pdf[1].0.abs() + 1e-3;
+            let total: f64 = pdf.iter().map(|&(_, p)| p).sum();
+            pdf.iter_mut().for_each(|(_, p)| *p /= total);
+            let (v, w) = pdf
+                .iter()
+                .fold((0.0f64, 0.0f64), |(v, w), &(a, _)| (v.min(a), w.max(a)));
+            let x = secular(&pdf).unwrap();
+            assert!(-1.0 / w < x && x < -1.0 / v, "{pdf:?}: {x}");
+            let f = |x: f64| -> f64 { pdf.iter().map(|&(a, p)| p * a / (1.0 + x * a)).sum() };
+            let step = 1e-9 * x.abs().max(1.0);
+            assert!(
+                f(x - step) >= 0.0 && f(x + step) <= 0.0,
+                "{pdf:?}: x {x}, f {}",
+                f(x)
+            );
+        }
         assert_eq!(secular(&[(0.1, 0.5), (0.2, 0.5)]), None);
         assert_eq!(secular(&[(-0.2, 0.5), (0.0, 0.5)]), None);
         assert_eq!(secular(&[(0.0, 0.5), (0.2, 0.5)]), None);

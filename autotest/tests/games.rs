@@ -200,6 +200,30 @@ fn a_move_time_allows_the_margin_and_a_second() {
     assert_no_leftovers(&pids);
 }
 
+/// An engine on a clock has its time left and the margin: answering after
+/// 1,000 ms with 300 ms on its clock and a margin of 1,500 ms is not late.
+#[test]
+fn a_clock_allows_the_margin() {
+    let pids = pid_dir("clock_allowance");
+    let t = TournamentSpec {
+        time_margin_ms: 1_500,
+        max_plies: 2,
+        ..tournament_spec(vec![])
+    };
+    let rec = play(
+        "clock_allowance",
+        engine("slow", "slow:1000", fischer(300), &pids),
+        good("b", "good", &pids),
+        t,
+        Opening::startpos(),
+    );
+    assert_eq!(
+        rec.termination,
+        Termination::Adjudicated(Adjudication::MoveLimit)
+    );
+    assert_no_leftovers(&pids);
+}
+
 /// The tournament's no-zap limit ends the game (4 plies without a zap).
 #[test]
 fn no_zap_limit_ends_the_game() {

@@ -428,6 +428,10 @@ mod tests {
             out.contains("games 6 (3 pairs; pentanomial 0 1 0 1 1)"),
             "{out}"
         );
+        // Every game in a pair, none unfinished: no line for either.
+        let out = run(&args(&format!("--pgn {b} --player new"))).unwrap();
+        let penta = run(&args("--penta 0 1 0 0 0")).unwrap();
+        assert_eq!(out, format!("new: W 0 D 1 L 1\n{penta}"));
         // The other side; the flags in any order.
         let out = run(&args(&format!("--player old --pgn {b} {a}"))).unwrap();
         assert!(out.starts_with("old: W 2 D 2 L 3\n"), "{out}");

@@ -6,7 +6,7 @@
 # they pass is missed. Prints the counts, the share caught and the missed
 # mutants; the full record goes to target/mutation/NAME/mutants.out/.
 #
-# usage: scripts/mutants.sh FOLDER [--again] [--jobs N] [--shard K/N]   (make mutants FOLDER=...)
+# usage: scripts/mutants.sh FOLDER [--again] [--jobs N] [--shard K/N] [--re REGEX]   (make mutants FOLDER=...)
 #   FOLDER   one of: src/rules src/eval src/search/tt autotest/src/stats
 #            autotest/src/referee
 #   --again  test every mutant again (default: resume, skipping the mutants
@@ -16,6 +16,10 @@
 #   --shard K/N  only every Nth mutant from the Kth (cargo-mutants'
 #            round-robin sharding, K from 0): a systematic sample of a large
 #            folder, in its own output directory
+#   --re REGEX   only the mutants whose name (FILE:LINE:COL: what) matches
+#            REGEX (cargo-mutants' --re), all tested, in an output
+#            directory of its own: the missed ones again, once tests are
+#            added for them
 #
 # cargo-mutants and cargo-nextest are installed when missing (cargo
 # install … --locked). Builds use the `mutants` profile (Cargo.toml): incremental and
@@ -29,6 +33,7 @@ shift || true
 again=0
 jobs=1
 shard=""
+re=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --again) again=1 ;;
@@ -37,6 +42,8 @@ while [ $# -gt 0 ]; do
     --shard) [[ ${2:-} =~ ^([0-9]+)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -lt "${BASH_REMATCH[2]}" ] ||
                { echo "mutants: --shard wants K/N with 0 <= K < N, got '${2:-}'" >&2; exit 2; }
              shard=$2; shift ;;
+    --re) [ -n "${2:-}" ] || { echo "mutants: --re wants a regular expression" >&2; exit 2; }
+          re=$2; shift ;;
     *) echo "mutants: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
   esac
   shift
@@ -74,9 +81,10 @@ need_cargo_tool mutants nextest cargo-nextest
 need_cargo_tool mutants mutants cargo-mutants
 
 name=$(tr / - <<<"${folder%/}")
-out=target/mutation/$name${shard:+-shard-${shard%/*}-of-${shard#*/}}
-sharding=()
-[ -z "$shard" ] || sharding=(--shard "$shard" --sharding round-robin)
+out=target/mutation/$name${shard:+-shard-${shard%/*}-of-${shard#*/}}${re:+-re}
+selection=()
+[ -z "$shard" ] || selection=(--shard "$shard" --sharding round-robin)
+[ -z "$re" ] || { selection+=(--re "$re"); again=1; }
 mkdir -p "$out"
 file_args=()
 for f in "${files[@]}"; do file_args+=(--file "$f"); done
@@ -88,7 +96,7 @@ iterate=(--iterate)
 [ $again -eq 1 ] || [ ! -d "$out/mutants.out" ] && iterate=()
 echo "mutants: $folder: $(cargo mutants --list -p "$package" "${file_args[@]}" | wc -l) mutants, tests: ${tests[*]}"
 set +e
-cargo mutants -p "$package" "${file_args[@]}" "${iterate[@]}" "${sharding[@]}" --jobs "$jobs" \
+cargo mutants -p "$package" "${file_args[@]}" "${iterate[@]}" "${selection[@]}" --jobs "$jobs" \
   --test-tool nextest --profile mutants --output "$out" --timeout-multiplier 3 --minimum-test-timeout 60 \
   "${test_args[@]}"
 status=$?
@@ -106,7 +114,7 @@ timeout=$(count timeout.txt)
 unviable=$(count unviable.txt)
 viable=$(( caught + missed + timeout ))
 share=$(awk -v c=$((caught + timeout)) -v v=$viable 'BEGIN { if (v) printf "%.1f", 100 * c / v; else print "n/a" }')
-echo "mutants: $folder${shard:+ (shard $shard)}: $viable viable, $caught caught, $timeout timed out (caught), $missed missed; $share% caught; $unviable unviable (do not build)"
+echo "mutants: $folder${shard:+ (shard $shard)}${re:+ (--re $re)}: $viable viable, $caught caught, $timeout timed out (caught), $missed missed; $share% caught; $unviable unviable (do not build)"
 if [ "$missed" -gt 0 ]; then
   echo "mutants: missed:"
   sed 's/^/  /' "$dir/missed.txt"

@@ -67,13 +67,21 @@ fn the_defaults_are_the_structures_defaults() {
 
 /// Every option lands somewhere: set away from its default, the
 /// configuration differs (a button has only its effect), and each name is
-/// declared once.
+/// declared once; a spin's range is not empty and holds its default.
 #[test]
 fn every_option_lands_and_is_declared_once() {
     for o in options() {
         let mut c = EngineConfig::default();
         let value = match o.kind() {
-            Kind::Spin { min, max } => (if o.default() == max { min } else { max }).to_string(),
+            Kind::Spin { min, max } => {
+                assert!(
+                    min < max && (min..=max).contains(&o.default()),
+                    "option {}: default {} in {min}..{max}",
+                    o.name(),
+                    o.default()
+                );
+                (if o.default() == max { min } else { max }).to_string()
+            }
             Kind::Check => (o.default() == 0).to_string(),
             Kind::Combo { choices } => choices[(o.default() as usize + 1) % choices.len()].into(),
             Kind::Text => "some file".to_string(),

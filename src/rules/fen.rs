@@ -234,7 +234,15 @@ mod tests {
 
     #[test]
     fn errors_name_the_character_and_offset() {
-        let cases: [(&str, FenError); 14] = [
+        let cases: [(&str, FenError); 15] = [
+            // Neither a count nor a piece's letter: named where it stands.
+            (
+                "ss7/8/8/8/8/8/8/6#NN W",
+                FenError::BadChar {
+                    offset: 17,
+                    ch: '#',
+                },
+            ),
             (
                 "ss7/8/8/8/8/8/8/7NNx W",
                 FenError::RankTooLong {

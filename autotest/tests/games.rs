@@ -170,28 +170,17 @@ fn move_limit_counts_the_opening() {
     assert_no_leftovers(&pids);
 }
 
-/// An engine on a fixed time per move has that time, the margin and a
-/// second: answering 800 ms into a 100 ms move time, with a margin of 400
-/// ms (more than the move time), is not late.
-#[test]
-fn a_move_time_allows_the_margin_and_a_second() {
-    let pids = pid_dir("movetime_allowance");
-    let limits = EngineLimits {
-        movetime_ms: Some(100),
-        ..EngineLimits::default()
-    };
+/// A slow fake in `mode` under `limits` (White) against a good one, with
+/// a margin of `margin_ms`: not late, the game ends at its 2-ply limit.
+fn in_time(test: &str, mode: &str, limits: EngineLimits, margin_ms: u64) {
+    let pids = pid_dir(test);
     let t = TournamentSpec {
-        time_margin_ms: 400,
+        time_margin_ms: margin_ms,
         max_plies: 2,
         ..tournament_spec(vec![])
     };
-    let rec = play(
-        "movetime_allowance",
-        engine("slow", "slow:800", limits, &pids),
-        good("b", "good", &pids),
-        t,
-        Opening::startpos(),
-    );
+    let slow = engine("slow", mode, limits, &pids);
+    let rec = play(test, slow, good("b", "good", &pids), t, Opening::startpos());
     assert_eq!(
         rec.termination,
         Termination::Adjudicated(Adjudication::MoveLimit)
@@ -200,28 +189,23 @@ fn a_move_time_allows_the_margin_and_a_second() {
     assert_no_leftovers(&pids);
 }
 
+/// An engine on a fixed time per move has that time, the margin and a
+/// second: answering 800 ms into a 100 ms move time, with a margin of 400
+/// ms (more than the move time), is not late.
+#[test]
+fn a_move_time_allows_the_margin_and_a_second() {
+    let limits = EngineLimits {
+        movetime_ms: Some(100),
+        ..EngineLimits::default()
+    };
+    in_time("movetime_allowance", "slow:800", limits, 400);
+}
+
 /// An engine on a clock has its time left and the margin: answering after
 /// 1,000 ms with 300 ms on its clock and a margin of 1,500 ms is not late.
 #[test]
 fn a_clock_allows_the_margin() {
-    let pids = pid_dir("clock_allowance");
-    let t = TournamentSpec {
-        time_margin_ms: 1_500,
-        max_plies: 2,
-        ..tournament_spec(vec![])
-    };
-    let rec = play(
-        "clock_allowance",
-        engine("slow", "slow:1000", fischer(300), &pids),
-        good("b", "good", &pids),
-        t,
-        Opening::startpos(),
-    );
-    assert_eq!(
-        rec.termination,
-        Termination::Adjudicated(Adjudication::MoveLimit)
-    );
-    assert_no_leftovers(&pids);
+    in_time("clock_allowance", "slow:1000", fischer(300), 1_500);
 }
 
 /// The tournament's no-zap limit ends the game (4 plies without a zap).

@@ -7,7 +7,7 @@
 use clap::{value_parser, Parser, Subcommand};
 use leiserchess::config::{flag_value, listing, EngineConfig};
 use leiserchess::eval::{bench, Weights};
-use leiserchess::lab::{book, datagen, error_fit, policy, train, tune, wdl};
+use leiserchess::lab::{book, datagen, error_fit, policy, relabel, train, tune, wdl};
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
 use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
@@ -52,6 +52,7 @@ enum Command {
     Options(OptionsArgs),
     Gui(leiserchess::gui::Args),
     Datagen(datagen::Args),
+    Relabel(relabel::Args),
     Tune(tune::Args),
     Train(train::Args),
     TrainPolicy(policy::Args),
@@ -193,6 +194,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Gui(a)) => leiserchess::gui::command(&a),
         Some(Command::Datagen(a)) => datagen::command(&a),
+        Some(Command::Relabel(a)) => relabel::command(&a),
         Some(Command::Tune(a)) => tune::command(&a),
         Some(Command::Train(a)) => train::command(&a),
         Some(Command::TrainPolicy(a)) => policy::command(&a),

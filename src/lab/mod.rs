@@ -1,9 +1,10 @@
 //! The lab's loop for strength: self-play data (`datagen`, in the format
-//! of `data`), the evaluation's tuning on it (`tune`, Texel's method), the
-//! learned evaluation's training (`train`), the move policy's training
-//! (`policy`), the opening book (`book`) built from self-play games, the
-//! win/draw/loss model's fit (`wdl`) and the best-first search's error
-//! model's fit (`error_fit`).
+//! of `data`; `relabel` scores it again with a newer evaluation), the
+//! evaluation's tuning on it (`tune`, Texel's method), the learned
+//! evaluation's training (`train`), the move policy's training (`policy`),
+//! the opening book (`book`) built from self-play games, the win/draw/loss
+//! model's fit (`wdl`) and the best-first search's error model's fit
+//! (`error_fit`).
 //! Above the search, beside the protocol:
 //! nothing below imports it.
 
@@ -13,6 +14,7 @@ pub mod data;
 pub mod datagen;
 pub mod error_fit;
 pub mod policy;
+pub mod relabel;
 pub mod train;
 pub mod tune;
 pub mod wdl;

@@ -2,6 +2,7 @@
 //! called decided, and which of its positions are kept.
 
 use super::Config;
+use crate::config::EngineConfig;
 use crate::lab::data::{encode, Outcome, Sample, RECORD};
 use crate::rules::board::Board;
 use crate::rules::fen;
@@ -93,7 +94,7 @@ pub(super) fn play_game(
         }
         let root = Root::from_game(&game);
         shared.stop.store(false, Ordering::Relaxed);
-        let answer = think(c, &root, &limits, shared, memory);
+        let answer = think(&c.engine, &root, &limits, shared, memory);
         let best = answer.best?;
         let score = answer.last.map_or(0, |it| it.score);
         let board = game.board().clone();
@@ -141,14 +142,13 @@ pub(super) fn play_game(
 /// thread, with what the game's earlier searches kept (`memory`: PVS's
 /// ordering tables, MCTS's tree within `mcts_tree_mb`, as in a game the
 /// engine plays).
-fn think(
-    c: &Config,
+pub(crate) fn think(
+    e: &EngineConfig,
     root: &Root,
     limits: &SearchLimits,
     shared: &Shared,
     memory: &mut Memory,
 ) -> Answer {
-    let e = &c.engine;
     let setup = Setup {
         threads: 1,
         ..e.setup()

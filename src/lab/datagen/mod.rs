@@ -14,6 +14,7 @@
 
 mod game;
 
+pub(crate) use game::think;
 pub use game::Adjudication;
 
 use super::data::{self, RECORD};
@@ -131,7 +132,7 @@ pub struct Args {
 }
 
 /// `NAME=VALUE` for `--option`.
-fn engine_option(text: &str) -> Result<(String, String), String> {
+pub(crate) fn engine_option(text: &str) -> Result<(String, String), String> {
     let (name, value) = text
         .split_once('=')
         .ok_or_else(|| "wants NAME=VALUE, e.g. draw=-20".to_string())?;
@@ -162,7 +163,7 @@ pub struct Config {
 
 /// Table size of each game's search, MB, unless an option sets it:
 /// fixed-node searches are small.
-const HASH_MB: &str = "8";
+pub(crate) const HASH_MB: &str = "8";
 
 impl Config {
     /// The run `datagen`'s arguments ask for, with the net loaded; a clamped

@@ -1,0 +1,288 @@
+//! `leiserchess relabel`: data already made, scored again by another
+//! evaluation's search. Each position of the input files is searched a
+//! fixed number of nodes and written with the new score and its game's
+//! result, in input order; the positions `datagen` leaves out are left out
+//! here too, by the new search: mate scores, and positions whose searched
+//! move zaps (unless `--keep-zaps`).
+//!
+//! The inputs are cut into stretches of [`STRETCH`] positions (in data
+//! order, mostly one game's positions in a row), each searched on one
+//! thread from a cleared table, so the output is the same for any
+//! `--threads`. The output's cursor file (`OUT.cursor`, [`cursor`]) says
+//! how many input positions are done after every stretch written, so a
+//! stopped run goes on from there when run again.
+
+mod cursor;
+
+use super::data::{self, Sample, RECORD};
+use super::datagen::{engine_option, think, HASH_MB};
+use crate::config::EngineConfig;
+use crate::eval::nnue::Network;
+use crate::rules::game::Game;
+use crate::search::algorithm::Memory;
+use crate::search::time::SearchLimits;
+use crate::search::{Root, Shared, MATE_BOUND};
+use clap::builder::RangedU64ValueParser;
+use clap::value_parser;
+use cursor::Cursor;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+/// Positions searched in a row from one cleared table.
+pub const STRETCH: usize = 1024;
+
+/// Self-play data scored again by another evaluation's search.
+///
+/// Searches every position of the inputs --nodes nodes and writes it to
+/// --out with the new score and the old result. Run it again to resume.
+#[derive(clap::Parser, Clone, Debug, PartialEq)]
+#[command(name = "relabel")]
+pub struct Args {
+    /// Data files (`datagen`'s), read in order.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The relabelled data (format version 2), with its cursor in OUT.cursor.
+    #[arg(long, value_name = "OUT")]
+    pub out: PathBuf,
+    /// Nodes searched a position, 1..100000000.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 3000,
+        value_parser = value_parser!(u64).range(1..=100_000_000),
+        allow_negative_numbers = true,
+    )]
+    pub nodes: u64,
+    /// Stretches searched at once, 1..256.
+    #[arg(
+        long,
+        value_name = "T",
+        default_value_t = 1,
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=256),
+        allow_negative_numbers = true,
+    )]
+    pub threads: usize,
+    /// Also keep the positions whose searched move zaps.
+    #[arg(long)]
+    pub keep_zaps: bool,
+    /// Search with this net (`train`'s) instead of the embedded one.
+    #[arg(long, value_name = "FILE", conflicts_with = "hand")]
+    pub net: Option<PathBuf>,
+    /// Search with the hand-written evaluation instead.
+    #[arg(long)]
+    pub hand: bool,
+    /// Any engine option, as `setoption` sets it; repeatable.
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = engine_option)]
+    pub options: Vec<(String, String)>,
+}
+
+/// What one run does.
+struct Config {
+    args: Args,
+    engine: EngineConfig,
+    net: Arc<Network>,
+    /// Positions a stretch: [`STRETCH`] (smaller in tests).
+    stretch: usize,
+}
+
+impl Config {
+    fn new(args: &Args) -> Result<Config, String> {
+        let net = args.net.as_ref().map(|p| p.display().to_string());
+        let mut flags: Vec<(&str, Option<&str>)> = vec![
+            ("hash", Some(HASH_MB)),
+            ("EvalFile", net.as_deref()),
+            ("use_nnue", args.hand.then_some("false")),
+        ];
+        flags.extend(
+            args.options
+                .iter()
+                .map(|(n, v)| (n.as_str(), Some(v.as_str()))),
+        );
+        let engine =
+            EngineConfig::from_flags(&flags, |r| eprintln!("{r}")).map_err(|e| e.to_string())?;
+        Ok(Config {
+            args: args.clone(),
+            net: engine.net()?,
+            engine,
+            stretch: STRETCH,
+        })
+    }
+}
+
+/// Every input file's records, one after another; an error names the file.
+fn read_inputs(files: &[PathBuf]) -> Result<Vec<u8>, String> {
+    let mut all = Vec::new();
+    for f in files {
+        let name = crate::user_text::quote(&f.display().to_string());
+        let bytes = std::fs::read(f).map_err(|e| format!("cannot read {name}: {e}"))?;
+        all.extend_from_slice(data::records(&bytes).map_err(|e| format!("{name}: {e}"))?);
+    }
+    Ok(all)
+}
+
+/// The stretch's records scored again, those kept, in order.
+fn relabel_stretch(
+    c: &Config,
+    records: &[u8],
+    first: usize,
+    shared: &Shared,
+) -> Result<Vec<u8>, String> {
+    shared.tt.clear();
+    let mut memory = Memory::default();
+    let limits = SearchLimits {
+        nodes: Some(c.args.nodes),
+        ..SearchLimits::default()
+    };
+    let mut out = Vec::new();
+    for (i, r) in records.chunks_exact(RECORD).enumerate() {
+        let old = data::decode(r.try_into().expect("a whole record"), first + i)
+            .map_err(|e| format!("the inputs' {e}"))?;
+        if let Some(sample) = relabel_one(c, old, &limits, shared, &mut memory) {
+            out.extend_from_slice(&data::encode(&sample).expect("a decoded board encodes"));
+        }
+    }
+    Ok(out)
+}
+
+/// `old` with its new search's score, or `None` where `datagen` would
+/// leave the position out.
+fn relabel_one(
+    c: &Config,
+    old: Sample,
+    limits: &SearchLimits,
+    shared: &Shared,
+    memory: &mut Memory,
+) -> Option<Sample> {
+    let root = Root::new(old.board.clone());
+    shared.stop.store(false, Ordering::Relaxed);
+    let answer = think(&c.engine, &root, limits, shared, memory);
+    let best = answer.best?;
+    let score = answer.last.map_or(0, |it| it.score);
+    if score.abs() >= MATE_BOUND {
+        return None;
+    }
+    let mut game = Game::new(old.board.clone());
+    game.play(best).ok()?;
+    if !c.args.keep_zaps && game.plies_since_zap() == 0 {
+        return None;
+    }
+    Some(Sample {
+        board: old.board,
+        score: score.clamp(-30000, 30000) as i16,
+        outcome: old.outcome,
+    })
+}
+
+/// Runs `relabel` until every input position is done, printing progress
+/// on standard error.
+fn run(c: &Config) -> Result<(), String> {
+    let input = read_inputs(&c.args.files)?;
+    let total = input.len() / RECORD;
+    let out_name = crate::user_text::quote(&c.args.out.display().to_string());
+    let cursor_path = cursor::path_of(&c.args.out);
+    let mut cursor = Cursor::resume(&cursor_path, total)?;
+    let (mut file, held) = data::open_to_append(&c.args.out)?;
+    cursor.cut(&mut file, held, &out_name)?;
+    if cursor.done == total {
+        eprintln!(
+            "relabel: {out_name} is done: {} of {total} positions kept",
+            cursor.kept
+        );
+        return Ok(());
+    }
+    let stretches: Vec<&[u8]> = input[cursor.done * RECORD..]
+        .chunks(c.stretch * RECORD)
+        .collect();
+    let next = AtomicUsize::new(0);
+    let enough = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(usize, Result<Vec<u8>, String>)>();
+    let start_done = cursor.done;
+    std::thread::scope(|scope| -> Result<(), String> {
+        for _ in 0..c.args.threads.min(stretches.len()) {
+            let tx = tx.clone();
+            let (next, enough, stretches) = (&next, &enough, &stretches);
+            scope.spawn(move || {
+                let t = c.engine.table;
+                let shared = Shared::with_net(t.hash_mb, t.ways, c.net.clone());
+                while !enough.load(Ordering::Relaxed) {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(s) = stretches.get(k) else { break };
+                    let first = start_done + k * c.stretch;
+                    if tx.send((k, relabel_stretch(c, s, first, &shared))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let result = write_in_order(c, rx, &mut file, &mut cursor, &cursor_path, total);
+        enough.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
+/// Appends the stretches in input order as they come (holding those
+/// that come early), the cursor saved after each.
+fn write_in_order(
+    c: &Config,
+    rx: mpsc::Receiver<(usize, Result<Vec<u8>, String>)>,
+    file: &mut std::fs::File,
+    cursor: &mut Cursor,
+    cursor_path: &std::path::Path,
+    total: usize,
+) -> Result<(), String> {
+    let (start, had) = (Instant::now(), cursor.done);
+    let mut shown = Instant::now();
+    let mut early = BTreeMap::new();
+    let mut want = 0;
+    for (k, bytes) in rx {
+        early.insert(k, bytes?);
+        while let Some(bytes) = early.remove(&want) {
+            file.write_all(&bytes)
+                .and_then(|()| file.flush())
+                .map_err(|e| format!("cannot write {}: {e}", c.args.out.display()))?;
+            cursor.done = (cursor.done + c.stretch).min(total);
+            cursor.kept += bytes.len() / RECORD;
+            cursor.save(cursor_path)?;
+            want += 1;
+        }
+        if cursor.done == total || shown.elapsed() >= Duration::from_secs(2) {
+            shown = Instant::now();
+            eprintln!("{}", progress(cursor, had, total, start.elapsed()));
+        }
+    }
+    eprintln!(
+        "relabel: done: {} of {total} positions kept in {}",
+        cursor.kept,
+        c.args.out.display()
+    );
+    Ok(())
+}
+
+/// `relabel: 12288 / 100000 positions (12.3%), 11020 kept, 410/s, about 3m 34s left`.
+fn progress(c: &Cursor, had: usize, total: usize, elapsed: Duration) -> String {
+    let rate = (c.done - had) as f64 / elapsed.as_secs_f64().max(1e-3);
+    let left = if rate > 0.0 {
+        super::time_left(((total - c.done) as f64 / rate) as u64)
+    } else {
+        "time left unknown".to_string()
+    };
+    format!(
+        "relabel: {} / {total} positions ({:.1}%), {} kept, {rate:.0}/s, {left}",
+        c.done,
+        100.0 * c.done as f64 / total.max(1) as f64,
+        c.kept
+    )
+}
+
+/// `leiserchess relabel …`.
+pub fn command(args: &Args) -> Result<(), String> {
+    run(&Config::new(args)?)
+}
+
+#[cfg(test)]
+mod tests;

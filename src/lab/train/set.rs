@@ -12,8 +12,10 @@ use crate::lab::data::Sample;
 pub struct Set {
     feats: Vec<u16>,
     /// Per position: where its features start, how many are the side to
-    /// move's (the other side's follow), how many in all.
-    index: Vec<(u32, u16, u16)>,
+    /// move's (the other side's follow), how many in all. The start is a
+    /// `usize`: at about 56 features a position (both views, beams), the
+    /// features of 38 M positions, mirrored, pass `u32`'s end.
+    index: Vec<(usize, u16, u16)>,
     pub targets: Vec<f32>,
     /// The game's result, side to move's view.
     pub results: Vec<f32>,
@@ -45,14 +47,14 @@ impl Set {
             }
         }
         let n = self.feats.len() - start;
-        self.index.push((start as u32, n_us as u16, n as u16));
+        self.index.push((start, n_us as u16, n as u16));
         self.targets.push(target);
         self.results.push(s.outcome.score_for(side) as f32);
     }
 
     pub fn inputs(&self, i: usize) -> Inputs<'_> {
         let (start, n_us, n) = self.index[i];
-        let all = &self.feats[start as usize..start as usize + n as usize];
+        let all = &self.feats[start..start + n as usize];
         let (us, them) = all.split_at(n_us as usize);
         Inputs { us, them }
     }

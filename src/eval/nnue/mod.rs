@@ -13,11 +13,12 @@
 //! `round(QB × w)` and the output bias `round(QA × QB × b)` in `i32`.
 //!
 //! File format (`.nnue`, little endian): the 8-byte magic `LNNUE1\0\0`;
-//! `u32` hidden units (must be [`HIDDEN`]); `u32` flags (bit 0: beam
+//! `u32` hidden units (H, 1 to [`HIDDEN`]: a net of fewer is widened with
+//! units of zero weights, which add nothing); `u32` flags (bit 0: beam
 //! features); the first layer's weights, `i16`, feature by feature, each
-//! a row of [`HIDDEN`]; its biases, `i16` × [`HIDDEN`]; the output
-//! weights, `i16` × 2 [`HIDDEN`] (side to move's units first); the output
-//! bias, `i32`. Nothing after it.
+//! a row of H; its biases, `i16` × H; the output weights, `i16` × 2 H
+//! (side to move's units first); the output bias, `i32`. Nothing after
+//! it. This build writes H = [`HIDDEN`].
 
 pub mod accumulator;
 pub mod features;
@@ -30,8 +31,14 @@ use kernels::Kernels;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 
-/// Units of the first layer, per perspective.
-pub const HIDDEN: usize = 128;
+/// Units of the first layer, per perspective: 256 in a build with the
+/// `hidden256` feature (an experiment's build; it plays the 128-unit nets,
+/// the embedded one included, widened with units that add nothing).
+pub const HIDDEN: usize = if cfg!(feature = "hidden256") {
+    256
+} else {
+    128
+};
 
 /// A first-layer unit's clip, the quantisation of its weights.
 pub const QA: i32 = 255;
@@ -85,7 +92,7 @@ impl fmt::Debug for Network {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum NetError {
     BadMagic,
-    /// The file's hidden units, when this build has [`HIDDEN`].
+    /// The file's hidden units, when this build takes 1 to [`HIDDEN`].
     Hidden(u32),
     UnknownFlags(u32),
     /// The length the header promises, and the length found.
@@ -100,7 +107,7 @@ impl fmt::Display for NetError {
         match self {
             NetError::BadMagic => write!(f, "not a network file (no LNNUE1 header)"),
             NetError::Hidden(n) => {
-                write!(f, "the net has {n} hidden units, this engine {HIDDEN}")
+                write!(f, "the net has {n} hidden units, this engine 1 to {HIDDEN}")
             }
             NetError::UnknownFlags(x) => write!(f, "unknown flags {x:#x} in the header"),
             NetError::Length { want, got } => {
@@ -131,7 +138,7 @@ impl Network {
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(Self::length(self.beam));
+        let mut out = Vec::with_capacity(Self::length(self.beam, HIDDEN));
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
         out.extend_from_slice(&u32::from(self.beam).to_le_bytes());
@@ -143,10 +150,11 @@ impl Network {
         out
     }
 
-    /// The length of a file with or without the beam features.
-    fn length(beam: bool) -> usize {
+    /// The length of a file with or without the beam features, of
+    /// `hidden` units.
+    fn length(beam: bool, hidden: usize) -> usize {
         let inputs = features::count(beam);
-        MAGIC.len() + 8 + 2 * (inputs * HIDDEN + HIDDEN + 2 * HIDDEN) + 4
+        MAGIC.len() + 8 + 2 * (inputs * hidden + hidden + 2 * hidden) + 4
     }
 
     /// Parses and checks a network file.
@@ -156,15 +164,16 @@ impl Network {
         }
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
         let hidden = word(8);
-        if hidden as usize != HIDDEN {
+        if !(1..=HIDDEN).contains(&(hidden as usize)) {
             return Err(NetError::Hidden(hidden));
         }
+        let h = hidden as usize;
         let beam = match word(12) {
             0 => false,
             1 => true,
             x => return Err(NetError::UnknownFlags(x)),
         };
-        let want = Self::length(beam);
+        let want = Self::length(beam, h);
         if bytes.len() != want {
             return Err(NetError::Length {
                 want,
@@ -174,9 +183,11 @@ impl Network {
         let mut halves = bytes[16..want - 4]
             .chunks_exact(2)
             .map(|b| i16::from_le_bytes([b[0], b[1]]));
+        // A row of the file's `h` units, the rest of this build's zero.
         let mut row = || -> Row {
-            Row(std::array::from_fn(|_| {
-                halves.next().expect("the length was checked")
+            Row(std::array::from_fn(|i| match i < h {
+                true => halves.next().expect("the length was checked"),
+                false => 0,
             }))
         };
         let inputs = features::count(beam);
@@ -274,7 +285,7 @@ mod tests {
         for beam in [false, true] {
             let n = tiny(beam);
             let bytes = n.to_bytes();
-            assert_eq!(bytes.len(), Network::length(beam));
+            assert_eq!(bytes.len(), Network::length(beam, HIDDEN));
             assert_eq!(Network::from_bytes(&bytes).unwrap(), n);
         }
     }
@@ -286,9 +297,11 @@ mod tests {
             Network::from_bytes(b"LBOOK1\0\0........"),
             Err(NetError::BadMagic)
         );
-        let mut hidden = bytes.clone();
-        hidden[8] = 64;
-        assert_eq!(Network::from_bytes(&hidden), Err(NetError::Hidden(64)));
+        for n in [0, HIDDEN as u32 + 1] {
+            let mut hidden = bytes.clone();
+            hidden[8..12].copy_from_slice(&n.to_le_bytes());
+            assert_eq!(Network::from_bytes(&hidden), Err(NetError::Hidden(n)));
+        }
         let mut flags = bytes.clone();
         flags[12] = 6;
         assert_eq!(Network::from_bytes(&flags), Err(NetError::UnknownFlags(6)));
@@ -303,6 +316,35 @@ mod tests {
             )
         );
         assert_eq!(Network::from_bytes(&[]), Err(NetError::BadMagic));
+    }
+
+    /// A file of fewer units loads as this build's width, the units it
+    /// lacks all zero (a unit of zero weights and bias is 0, and its zero
+    /// output weights add nothing).
+    #[test]
+    fn a_narrower_net_is_widened_with_units_of_zeros() {
+        let h = HIDDEN / 2;
+        let mut n = tiny(true);
+        let mut file = MAGIC.to_vec();
+        file.extend_from_slice(&(h as u32).to_le_bytes());
+        file.extend_from_slice(&1u32.to_le_bytes());
+        let rows = n.ft_weights.iter().chain([&n.ft_bias]);
+        let halves = n.out_weights.chunks(HIDDEN);
+        for w in rows
+            .flat_map(|r| &r.0[..h])
+            .chain(halves.flat_map(|o| &o[..h]))
+        {
+            file.extend_from_slice(&w.to_le_bytes());
+        }
+        file.extend_from_slice(&n.out_bias.to_le_bytes());
+        for row in n.ft_weights.iter_mut().chain([&mut n.ft_bias]) {
+            row.0[h..].fill(0);
+        }
+        for half in n.out_weights.chunks_mut(HIDDEN) {
+            half[h..].fill(0);
+        }
+        assert_eq!(file.len(), Network::length(true, h));
+        assert_eq!(Network::from_bytes(&file).unwrap(), n);
     }
 
     #[test]

@@ -163,25 +163,32 @@ pub struct Config {
 
 /// Table size of each game's search, MB, unless an option sets it:
 /// fixed-node searches are small.
-pub(crate) const HASH_MB: &str = "8";
+const HASH_MB: &str = "8";
+
+/// The engine a fixed-node lab search plays (`datagen`'s, `relabel`'s):
+/// the flags' net (`--net`) or the hand-written evaluation (`--hand`),
+/// then any `--option`; a clamped option is told on stderr with
+/// `setoption`'s report.
+pub(crate) fn engine_of(
+    net: Option<&std::path::Path>,
+    hand: bool,
+    options: &[(String, String)],
+) -> Result<EngineConfig, String> {
+    let net = net.map(|p| p.display().to_string());
+    let mut flags: Vec<(&str, Option<&str>)> = vec![
+        ("hash", Some(HASH_MB)),
+        ("EvalFile", net.as_deref()),
+        ("use_nnue", hand.then_some("false")),
+    ];
+    flags.extend(options.iter().map(|(n, v)| (n.as_str(), Some(v.as_str()))));
+    EngineConfig::from_flags(&flags, |r| eprintln!("{r}")).map_err(|e| e.to_string())
+}
 
 impl Config {
     /// The run `datagen`'s arguments ask for, with the net loaded; a clamped
     /// engine option is told on stderr with `setoption`'s report.
     pub fn new(a: &Args) -> Result<Config, String> {
-        let net = a.net.as_ref().map(|p| p.display().to_string());
-        let mut flags: Vec<(&str, Option<&str>)> = vec![
-            ("hash", Some(HASH_MB)),
-            ("EvalFile", net.as_deref()),
-            ("use_nnue", a.hand.then_some("false")),
-        ];
-        flags.extend(
-            a.options
-                .iter()
-                .map(|(n, v)| (n.as_str(), Some(v.as_str()))),
-        );
-        let engine =
-            EngineConfig::from_flags(&flags, |r| eprintln!("{r}")).map_err(|e| e.to_string())?;
+        let engine = engine_of(a.net.as_deref(), a.hand, &a.options)?;
         Ok(Config {
             out: a.file.clone(),
             positions: a.positions,

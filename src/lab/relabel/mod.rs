@@ -15,7 +15,7 @@
 mod cursor;
 
 use super::data::{self, Sample, RECORD};
-use super::datagen::{engine_option, think, HASH_MB};
+use super::datagen::{engine_of, engine_option, think};
 use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
 use crate::rules::game::Game;
@@ -91,19 +91,7 @@ struct Config {
 
 impl Config {
     fn new(args: &Args) -> Result<Config, String> {
-        let net = args.net.as_ref().map(|p| p.display().to_string());
-        let mut flags: Vec<(&str, Option<&str>)> = vec![
-            ("hash", Some(HASH_MB)),
-            ("EvalFile", net.as_deref()),
-            ("use_nnue", args.hand.then_some("false")),
-        ];
-        flags.extend(
-            args.options
-                .iter()
-                .map(|(n, v)| (n.as_str(), Some(v.as_str()))),
-        );
-        let engine =
-            EngineConfig::from_flags(&flags, |r| eprintln!("{r}")).map_err(|e| e.to_string())?;
+        let engine = engine_of(args.net.as_deref(), args.hand, &args.options)?;
         Ok(Config {
             args: args.clone(),
             net: engine.net()?,

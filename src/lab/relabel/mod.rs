@@ -101,24 +101,26 @@ impl Config {
     }
 }
 
-/// Every input file's records, one after another; an error names the file.
+/// Every input file's records, one after another, each checked first, so
+/// that an error names its file and record before any search.
 fn read_inputs(files: &[PathBuf]) -> Result<Vec<u8>, String> {
     let mut all = Vec::new();
     for f in files {
         let name = crate::user_text::quote(&f.display().to_string());
         let bytes = std::fs::read(f).map_err(|e| format!("cannot read {name}: {e}"))?;
-        all.extend_from_slice(data::records(&bytes).map_err(|e| format!("{name}: {e}"))?);
+        let records = data::records(&bytes).map_err(|e| format!("{name}: {e}"))?;
+        for (i, r) in records.chunks_exact(RECORD).enumerate() {
+            data::decode(r.try_into().expect("a whole record"), i)
+                .map_err(|e| format!("{name}: {e}"))?;
+        }
+        all.extend_from_slice(records);
     }
     Ok(all)
 }
 
-/// The stretch's records scored again, those kept, in order.
-fn relabel_stretch(
-    c: &Config,
-    records: &[u8],
-    first: usize,
-    shared: &Shared,
-) -> Result<Vec<u8>, String> {
+/// The stretch's records (checked by `read_inputs`) scored again, those
+/// kept, in order.
+fn relabel_stretch(c: &Config, records: &[u8], shared: &Shared) -> Vec<u8> {
     shared.tt.clear();
     let mut memory = Memory::default();
     let limits = SearchLimits {
@@ -126,14 +128,13 @@ fn relabel_stretch(
         ..SearchLimits::default()
     };
     let mut out = Vec::new();
-    for (i, r) in records.chunks_exact(RECORD).enumerate() {
-        let old = data::decode(r.try_into().expect("a whole record"), first + i)
-            .map_err(|e| format!("the inputs' {e}"))?;
+    for r in records.chunks_exact(RECORD) {
+        let old = data::decode(r.try_into().expect("a whole record"), 0).expect("checked");
         if let Some(sample) = relabel_one(c, old, &limits, shared, &mut memory) {
             out.extend_from_slice(&data::encode(&sample).expect("a decoded board encodes"));
         }
     }
-    Ok(out)
+    out
 }
 
 /// `old` with its new search's score, or `None` where `datagen` would
@@ -187,8 +188,7 @@ fn run(c: &Config) -> Result<(), String> {
         .collect();
     let next = AtomicUsize::new(0);
     let enough = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, Result<Vec<u8>, String>)>();
-    let start_done = cursor.done;
+    let (tx, rx) = mpsc::channel::<(usize, Vec<u8>)>();
     std::thread::scope(|scope| -> Result<(), String> {
         for _ in 0..c.args.threads.min(stretches.len()) {
             let tx = tx.clone();
@@ -199,8 +199,7 @@ fn run(c: &Config) -> Result<(), String> {
                 while !enough.load(Ordering::Relaxed) {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(s) = stretches.get(k) else { break };
-                    let first = start_done + k * c.stretch;
-                    if tx.send((k, relabel_stretch(c, s, first, &shared))).is_err() {
+                    if tx.send((k, relabel_stretch(c, s, &shared))).is_err() {
                         break;
                     }
                 }
@@ -217,7 +216,7 @@ fn run(c: &Config) -> Result<(), String> {
 /// that come early), the cursor saved after each.
 fn write_in_order(
     c: &Config,
-    rx: mpsc::Receiver<(usize, Result<Vec<u8>, String>)>,
+    rx: mpsc::Receiver<(usize, Vec<u8>)>,
     file: &mut std::fs::File,
     cursor: &mut Cursor,
     cursor_path: &std::path::Path,
@@ -228,7 +227,7 @@ fn write_in_order(
     let mut early = BTreeMap::new();
     let mut want = 0;
     for (k, bytes) in rx {
-        early.insert(k, bytes?);
+        early.insert(k, bytes);
         while let Some(bytes) = early.remove(&want) {
             file.write_all(&bytes)
                 .and_then(|()| file.flush())

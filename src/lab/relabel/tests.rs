@@ -170,6 +170,20 @@ fn bad_flags_inputs_outputs_and_cursors_are_refused_by_name() {
         e.contains("holds 0 positions; its cursor counts 199"),
         "{e}"
     );
+    // A bad record names its file and its place there, before any search.
+    let mut bad = std::fs::read(dir.join("in.bin")).unwrap();
+    bad[HEADER.len() + 3 * RECORD..][..8].fill(0xff);
+    std::fs::write(dir.join("bad.bin"), bad).unwrap();
+    let (input, bad) = (dir.join("in.bin"), dir.join("bad.bin"));
+    let line = format!(
+        "{} {} --out {}",
+        input.display(),
+        bad.display(),
+        dir.join("b.bin").display()
+    );
+    let e = run(&parse(&line, 64).unwrap()).unwrap_err();
+    assert!(e.contains("bad.bin: record 3: "), "{e}");
+    assert!(!dir.join("b.bin.cursor").exists());
     // A torn input names its file.
     let input = dir.join("in.bin");
     let mut bytes = std::fs::read(&input).unwrap();

@@ -12,6 +12,7 @@ pub mod book;
 pub mod chart;
 pub mod data;
 pub mod datagen;
+pub mod engine_flags;
 pub mod error_fit;
 pub mod policy;
 pub mod relabel;

@@ -18,6 +18,7 @@ pub(crate) use game::think;
 pub use game::Adjudication;
 
 use super::data::{self, RECORD};
+use super::engine_flags::EngineFlags;
 use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
 use crate::search::algorithm::Memory;
@@ -119,27 +120,9 @@ pub struct Args {
     /// default: their score is a shot the static evaluation cannot see).
     #[arg(long)]
     pub keep_zaps: bool,
-    /// Both sides evaluate with this net (`train`'s) instead.
-    #[arg(long, value_name = "FILE", conflicts_with = "hand")]
-    pub net: Option<PathBuf>,
-    /// Both sides evaluate with the hand-written evaluation instead.
-    #[arg(long)]
-    pub hand: bool,
-    /// Any engine option, as `setoption` sets it (clamped or refused the
-    /// same way); repeatable, e.g. `--option draw=-20 --option hash=16`.
-    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = engine_option)]
-    pub options: Vec<(String, String)>,
-}
-
-/// `NAME=VALUE` for `--option`.
-pub(crate) fn engine_option(text: &str) -> Result<(String, String), String> {
-    let (name, value) = text
-        .split_once('=')
-        .ok_or_else(|| "wants NAME=VALUE, e.g. draw=-20".to_string())?;
-    EngineConfig::default()
-        .set(name, Some(value))
-        .map_err(|e| e.to_string())?;
-    Ok((name.to_string(), value.to_string()))
+    /// The engine both sides play.
+    #[command(flatten)]
+    pub engine: EngineFlags,
 }
 
 /// What one run does.
@@ -161,34 +144,11 @@ pub struct Config {
     pub net: Arc<Network>,
 }
 
-/// Table size of each game's search, MB, unless an option sets it:
-/// fixed-node searches are small.
-const HASH_MB: &str = "8";
-
-/// The engine a fixed-node lab search plays (`datagen`'s, `relabel`'s):
-/// the flags' net (`--net`) or the hand-written evaluation (`--hand`),
-/// then any `--option`; a clamped option is told on stderr with
-/// `setoption`'s report.
-pub(crate) fn engine_of(
-    net: Option<&std::path::Path>,
-    hand: bool,
-    options: &[(String, String)],
-) -> Result<EngineConfig, String> {
-    let net = net.map(|p| p.display().to_string());
-    let mut flags: Vec<(&str, Option<&str>)> = vec![
-        ("hash", Some(HASH_MB)),
-        ("EvalFile", net.as_deref()),
-        ("use_nnue", hand.then_some("false")),
-    ];
-    flags.extend(options.iter().map(|(n, v)| (n.as_str(), Some(v.as_str()))));
-    EngineConfig::from_flags(&flags, |r| eprintln!("{r}")).map_err(|e| e.to_string())
-}
-
 impl Config {
     /// The run `datagen`'s arguments ask for, with the net loaded; a clamped
     /// engine option is told on stderr with `setoption`'s report.
     pub fn new(a: &Args) -> Result<Config, String> {
-        let engine = engine_of(a.net.as_deref(), a.hand, &a.options)?;
+        let engine = a.engine.engine()?;
         Ok(Config {
             out: a.file.clone(),
             positions: a.positions,

@@ -15,7 +15,8 @@
 mod cursor;
 
 use super::data::{self, Sample, RECORD};
-use super::datagen::{engine_of, engine_option, think};
+use super::datagen::think;
+use super::engine_flags::EngineFlags;
 use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
 use crate::rules::game::Game;
@@ -69,15 +70,9 @@ pub struct Args {
     /// Also keep the positions whose searched move zaps.
     #[arg(long)]
     pub keep_zaps: bool,
-    /// Search with this net (`train`'s) instead of the embedded one.
-    #[arg(long, value_name = "FILE", conflicts_with = "hand")]
-    pub net: Option<PathBuf>,
-    /// Search with the hand-written evaluation instead.
-    #[arg(long)]
-    pub hand: bool,
-    /// Any engine option, as `setoption` sets it; repeatable.
-    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = engine_option)]
-    pub options: Vec<(String, String)>,
+    /// The engine that searches.
+    #[command(flatten)]
+    pub engine: EngineFlags,
 }
 
 /// What one run does.
@@ -91,7 +86,7 @@ struct Config {
 
 impl Config {
     fn new(args: &Args) -> Result<Config, String> {
-        let engine = engine_of(args.net.as_deref(), args.hand, &args.options)?;
+        let engine = args.engine.engine()?;
         Ok(Config {
             args: args.clone(),
             net: engine.net()?,

@@ -1,0 +1,54 @@
+//! The flags that choose the engine of a fixed-node lab search
+//! (`datagen`'s and `relabel`'s): its evaluation and any engine option.
+
+use crate::config::EngineConfig;
+use std::path::PathBuf;
+
+/// `--net`, `--hand` and `--option`, flattened into a command's flags.
+#[derive(clap::Args, Clone, Debug, Default, PartialEq)]
+pub struct EngineFlags {
+    /// Search with this net (`train`'s) instead of the embedded one.
+    #[arg(long, value_name = "FILE", conflicts_with = "hand")]
+    pub net: Option<PathBuf>,
+    /// Search with the hand-written evaluation instead.
+    #[arg(long)]
+    pub hand: bool,
+    /// Any engine option, as `setoption` sets it (clamped or refused the
+    /// same way); repeatable, e.g. `--option draw=-20 --option hash=16`.
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = engine_option)]
+    pub options: Vec<(String, String)>,
+}
+
+/// Table size of each search, MB, unless an option sets it: fixed-node
+/// searches are small.
+const HASH_MB: &str = "8";
+
+impl EngineFlags {
+    /// The engine the flags ask for; a clamped option is told on stderr
+    /// with `setoption`'s report.
+    pub fn engine(&self) -> Result<EngineConfig, String> {
+        let net = self.net.as_ref().map(|p| p.display().to_string());
+        let mut flags: Vec<(&str, Option<&str>)> = vec![
+            ("hash", Some(HASH_MB)),
+            ("EvalFile", net.as_deref()),
+            ("use_nnue", self.hand.then_some("false")),
+        ];
+        flags.extend(
+            self.options
+                .iter()
+                .map(|(n, v)| (n.as_str(), Some(v.as_str()))),
+        );
+        EngineConfig::from_flags(&flags, |r| eprintln!("{r}")).map_err(|e| e.to_string())
+    }
+}
+
+/// `NAME=VALUE` for `--option`.
+fn engine_option(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| "wants NAME=VALUE, e.g. draw=-20".to_string())?;
+    EngineConfig::default()
+        .set(name, Some(value))
+        .map_err(|e| e.to_string())?;
+    Ok((name.to_string(), value.to_string()))
+}

@@ -108,3 +108,45 @@ fn a_run_that_holds_out_nothing_is_refused() {
     assert!(!dir.join("n.nnue").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The line `train --against NET` prints, run as a user runs it: NET's
+/// held-out loss on the targets.
+fn against_loss(data: &str, out: &Path, net: &str) -> f64 {
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_leiserchess"))
+        .args(["train", data, "--out", &out.display().to_string()])
+        .args(SMALL)
+        .args(["--epochs", "1", "--validation", "0.3", "--against", net])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{stdout}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("net {net}'s held-out loss: on the targets ")))
+        .unwrap_or_else(|| panic!("no --against line in {stdout}"));
+    line.split(' ').nth(7).unwrap().trim_end_matches(',').parse().unwrap()
+}
+
+#[test]
+fn against_scores_a_net_on_the_same_held_out_positions() {
+    let dir = scratch("against");
+    let d = data(&dir);
+    let a = dir.join("a.nnue");
+    train(&d, &a, &["--epochs", "2", "--validation", "0.3"]).unwrap();
+    // The loss of the epoch whose net was written, from the float model.
+    let curve = std::fs::read_to_string(a.with_extension("nnue.tsv")).unwrap();
+    let best = curve
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').nth(2).unwrap().parse::<f64>().unwrap())
+        .fold(f64::INFINITY, f64::min);
+    let own = against_loss(&d, &dir.join("b.nnue"), &a.display().to_string());
+    assert!(
+        (own - best).abs() < 0.02 * best,
+        "the quantised net {own} against its float model's {best}"
+    );
+    let embedded = format!("{}/src/eval/nnue/default.nnue", env!("CARGO_MANIFEST_DIR"));
+    let other = against_loss(&d, &dir.join("c.nnue"), &embedded);
+    assert!((other - best).abs() > 0.02 * best, "{other} {best}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

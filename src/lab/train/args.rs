@@ -90,6 +90,11 @@ pub struct Args {
     /// Go on from OUT.ckpt.
     #[arg(long)]
     pub resume: bool,
+    /// A net file (the default's, say) whose held-out loss on the same
+    /// positions is printed beside the hand-written evaluation's: the bar
+    /// a new generation must clear.
+    #[arg(long, value_name = "NET")]
+    pub against: Option<PathBuf>,
 }
 
 impl Args {

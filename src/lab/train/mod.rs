@@ -37,6 +37,7 @@ pub use set::{gradient, losses, Set};
 use super::data::{self, Sample};
 use super::tune::{self, held_out};
 use crate::eval::logistic::logistic;
+use crate::eval::nnue::{accumulator::Accumulator, Network};
 use model::{Adam, Model};
 use std::io::Write;
 use std::path::Path;
@@ -102,6 +103,27 @@ fn hand_written_bar(samples: &[Sample], a: &Args) -> (f64, f64, f64) {
     (k, tune::loss(&points, &w, k), tune::loss(&blended, &w, k))
 }
 
+/// Net `net`'s held-out loss on the blended targets and on the results,
+/// its scores from the engine's own (quantised) evaluation.
+fn net_bar(samples: &[Sample], a: &Args, k: f64, net: &Network) -> (f64, f64) {
+    let (mut target, mut result, mut n) = (0.0, 0.0, 0usize);
+    for (_, s) in samples
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| held_out_block(*i, a))
+    {
+        let outcome = s.outcome.score_for(s.board.side());
+        let blended = a.lambda * outcome + (1.0 - a.lambda) * logistic(k * f64::from(s.score));
+        let acc = Accumulator::refresh(net, &s.board);
+        let p = logistic(k * f64::from(net.evaluate(&acc, &s.board)));
+        target += (p - blended).powi(2);
+        result += (p - outcome).powi(2);
+        n += 1;
+    }
+    let n = n.max(1) as f64;
+    (target / n, result / n)
+}
+
 fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
     // Written beside and renamed, so that a stop mid-write keeps the last
     // whole file.
@@ -154,6 +176,13 @@ pub fn command(a: &Args) -> Result<(), String> {
         return Err(format!("no positions in {}", super::names(&a.files)));
     }
     let (k, bar, bar_target) = hand_written_bar(&samples, a);
+    if let Some(path) = &a.against {
+        let (t, r) = net_bar(&samples, a, k, &Network::load(path)?);
+        println!(
+            "net {}'s held-out loss: on the targets {t:.6}, on the results {r:.6}",
+            path.display()
+        );
+    }
     let (train, valid) = split(&samples, a, k);
     drop(samples);
     if train.is_empty() {

@@ -351,7 +351,7 @@ fn thousands(n: usize) -> String {
 }
 
 #[test]
-fn the_record_beside_the_embedded_net_names_its_size_and_sha256() {
+fn the_record_beside_the_embedded_net_names_its_size_sha256_and_bench_signature() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/nnue/");
     let net = std::fs::read(format!("{dir}default.nnue")).unwrap();
     let record = std::fs::read_to_string(format!("{dir}default.md")).unwrap();
@@ -360,6 +360,19 @@ fn the_record_beside_the_embedded_net_names_its_size_and_sha256() {
         .map(|b| format!("{b:02x}"))
         .collect();
     let line = format!("| file | {} bytes, sha256 `{sha}` |", thousands(net.len()));
+    assert!(
+        record.contains(&line),
+        "src/eval/nnue/default.md does not say: {line}"
+    );
+    let signature: usize = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/bench/signature.txt"
+    ))
+    .unwrap()
+    .trim()
+    .parse()
+    .unwrap();
+    let line = format!("| bench signature | {} nodes", thousands(signature));
     assert!(
         record.contains(&line),
         "src/eval/nnue/default.md does not say: {line}"

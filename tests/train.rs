@@ -124,7 +124,12 @@ fn against_loss(data: &str, out: &Path, net: &str) -> f64 {
         .lines()
         .find(|l| l.starts_with(&format!("net {net}'s held-out loss: on the targets ")))
         .unwrap_or_else(|| panic!("no --against line in {stdout}"));
-    line.split(' ').nth(7).unwrap().trim_end_matches(',').parse().unwrap()
+    line.split(' ')
+        .nth(7)
+        .unwrap()
+        .trim_end_matches(',')
+        .parse()
+        .unwrap()
 }
 
 #[test]

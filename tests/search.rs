@@ -260,9 +260,14 @@ fn the_time_to_depth_sets_come_from_their_part_of_the_bench_positions() {
 /// With a 1 cp aspiration window every iteration from depth 4 fails its
 /// window and is searched again, wider, until the score falls inside: each
 /// position must still end with a legal best move and a principal
-/// variation (a fail-low taken for the answer would leave none), the mates
-/// must keep their full-width scores, and the windows must change the
-/// search (the option is wired).
+/// variation (a fail-low taken for the answer would leave none), a mate
+/// the windowed search reports must be the full-width search's (a window
+/// never clips a mate's distance), most full-width mates must be found,
+/// and the windows must change the search (the option is wired). Not
+/// every mate: null-window nodes prune where the full-width search's PV
+/// nodes do not, so a mate found just at the horizon can need one more
+/// iteration (net generation 3's mate in 4 on a bench position: full
+/// width at depth 6, windowed, 1 cp or the default 14, at depth 7).
 #[test]
 fn aspiration_windows_widen_until_the_score_is_inside() {
     let _cpu = shared_cpu();
@@ -273,15 +278,25 @@ fn aspiration_windows_widen_until_the_score_is_inside() {
     let full = bench::run(DEFAULT_DEPTH, width(0), 16, 4);
     let narrow = width(1);
     let windowed = bench::run(DEFAULT_DEPTH, narrow, 16, 4);
+    let mate = |score: i32| score.abs() >= leiserchess::search::MATE_BOUND;
+    let (mut mates, mut found) = (0, 0);
     for (a, w) in full.iter().zip(&windowed) {
         let best = w
             .best
             .unwrap_or_else(|| panic!("no move with windows on {}", w.fen));
         legal_move(&mut game(w.fen), &best.to_string(), w.fen);
-        if a.score.abs() >= leiserchess::search::MATE_BOUND {
+        if mate(w.score) {
             assert_eq!(w.score, a.score, "mate score changed on {}", w.fen);
         }
+        if mate(a.score) {
+            mates += 1;
+            found += usize::from(mate(w.score));
+        }
     }
+    assert!(
+        mates >= 5 && found + 1 >= mates,
+        "windows found {found} of the {mates} full-width mates"
+    );
     let nodes = |lines: &[bench::Line]| lines.iter().map(|l| l.nodes).sum::<u64>();
     assert_ne!(
         nodes(&full),

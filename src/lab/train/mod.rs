@@ -48,6 +48,12 @@ use std::time::{Duration, Instant};
 /// held out (a game straddles a stretch's edge only now and then).
 const HELD_OUT_BLOCK: usize = 4096;
 
+/// The training target of a position: its `result` blended with its
+/// search `score` seen through `K`, with weight `--lambda` on the result.
+fn blended(a: &Args, result: f64, score: f64, k: f64) -> f64 {
+    a.lambda * result + (1.0 - a.lambda) * logistic(k * score)
+}
+
 /// Whether record `i` (counted over all the files) is held out.
 fn held_out_block(i: usize, a: &Args) -> bool {
     held_out(i / HELD_OUT_BLOCK, a.seed, a.validation)
@@ -59,7 +65,7 @@ fn split(samples: &[Sample], a: &Args, k: f64) -> (Set, Set) {
     let (mut train, mut valid) = (Set::default(), Set::default());
     for (i, s) in samples.iter().enumerate() {
         let result = s.outcome.score_for(s.board.side());
-        let target = a.lambda * result + (1.0 - a.lambda) * logistic(k * f64::from(s.score));
+        let target = blended(a, result, f64::from(s.score), k);
         if held_out_block(i, a) {
             valid.push(s, a.beam, target as f32);
             continue;
@@ -96,7 +102,7 @@ fn hand_written_bar(samples: &[Sample], a: &Args) -> (f64, f64, f64) {
         .iter()
         .zip(&scores)
         .map(|(p, &score)| tune::Point {
-            target: a.lambda * p.target + (1.0 - a.lambda) * logistic(k * score),
+            target: blended(a, p.target, score, k),
             ..*p
         })
         .collect();
@@ -113,10 +119,10 @@ fn net_bar(samples: &[Sample], a: &Args, k: f64, net: &Network) -> (f64, f64) {
         .filter(|(i, _)| held_out_block(*i, a))
     {
         let outcome = s.outcome.score_for(s.board.side());
-        let blended = a.lambda * outcome + (1.0 - a.lambda) * logistic(k * f64::from(s.score));
+        let target_of = blended(a, outcome, f64::from(s.score), k);
         let acc = Accumulator::refresh(net, &s.board);
         let p = logistic(k * f64::from(net.evaluate(&acc, &s.board)));
-        target += (p - blended).powi(2);
+        target += (p - target_of).powi(2);
         result += (p - outcome).powi(2);
         n += 1;
     }

@@ -24,6 +24,7 @@ mod common;
 mod needs;
 
 use autotest::pgn::read as pgn_read;
+use autotest::slurm::attempts;
 use autotest::slurm::run_dir::RunDir;
 use autotest::slurm::scheduler;
 use common::slurm::*;
@@ -274,6 +275,17 @@ fn datagen_shards_play_their_own_seeds_and_merge_each_position_once() {
         .expect("run leiserchess datagen");
     assert!(ok.success());
     let run = RunDir::open(&run_dir).unwrap();
+    // Each task's log opens with the line that counts its try: one start,
+    // in the job that was submitted.
+    let subs = run.submissions().unwrap();
+    for k in 0..3 {
+        let log = std::fs::read_to_string(run.task_log(k)).unwrap();
+        assert!(
+            log.starts_with(&attempts::start_line(k, &subs[0].job)),
+            "{log}"
+        );
+        assert_eq!(attempts::tries(&subs, &log, k), (1, 1), "{log}");
+    }
     let shards: Vec<Vec<u8>> = (0..3)
         .map(|k| std::fs::read(run.shard_data(k)).unwrap())
         .collect();

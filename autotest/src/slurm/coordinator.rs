@@ -1,7 +1,7 @@
 //! The coordinator: submits the run's shards as a job array, merges their
 //! games as they come (`merge`), prints the live standing with the time
 //! left, submits again a shard whose task ended without finishing it (at
-//! most `retries` times), and when the run is over (every game in, or the
+//! most `retries` more tries, `attempts`), and when the run is over (every game in, or the
 //! SPRT decided) cancels what is left, writes the merged PGN and prints
 //! the table. Everything it knows is in the run directory, so it can be
 //! stopped (Ctrl-C detaches; the tasks go on) and started again on it.
@@ -12,6 +12,7 @@ use crate::db::write::Status;
 use crate::interrupt;
 use crate::openings;
 use crate::referee::preflight;
+use crate::slurm::attempts;
 use crate::slurm::merge::{Merge, Standing};
 use crate::slurm::options::{shards, stored, SlurmOptions};
 use crate::slurm::record::{self, Record};
@@ -172,8 +173,8 @@ fn coordinate(
 
 /// Submits the shards `idle` (unfinished, with no task pending or
 /// running) as one array of `autotest slurm SUBCOMMAND` tasks, unless one
-/// of them was submitted `1 + opts.retries` times already: then the run
-/// stops with the end of that shard's log.
+/// of them is out of tries (`attempts`): then the run stops with the end
+/// of that shard's log.
 pub fn submit_idle(
     run: &RunDir,
     subcommand: &str,
@@ -183,11 +184,11 @@ pub fn submit_idle(
     cwd: &Path,
 ) -> Result<(), String> {
     for &k in idle {
-        let tries = subs.iter().filter(|s| s.tasks.contains(&k)).count();
-        if tries > opts.retries as usize {
+        let log = std::fs::read_to_string(run.task_log(k)).unwrap_or_default();
+        if let Some(why) = attempts::exhausted(subs, &log, k, opts.retries) {
             return Err(format!(
-                "shard {k} was submitted {tries} times and is not finished; the end of its log \
-                 {}:\n{}",
+                "{why} (retries={}); the end of its log {}:\n{}",
+                opts.retries,
                 run.task_log(k).display(),
                 tail(&run.task_log(k), 10)
             ));

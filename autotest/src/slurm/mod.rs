@@ -3,13 +3,14 @@
 //! The schedule is cut into shards of whole pairs (`options`), so that a
 //! shard is the same games whoever plays it; each array task plays one
 //! shard as a local tournament resumed from its own PGN file (`task`) in
-//! the run directory (`run_dir`), one attempt at a time (`lock`); the coordinator (`coordinator`) submits,
+//! the run directory (`run_dir`), one attempt at a time (`lock`), each try counted (`attempts`); the coordinator (`coordinator`) submits,
 //! watches and cancels through Slurm's command-line tools (`scheduler`)
 //! and merges the shards' games in schedule order (`merge`), which it
 //! records in the results database (`record`). `autotest
 //! datagen` shards `leiserchess datagen` the same way (`datagen`). See
 //! docs/DISTRIBUTED.md.
 
+pub mod attempts;
 pub mod coordinator;
 pub mod datagen;
 pub mod lock;

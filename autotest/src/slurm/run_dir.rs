@@ -16,6 +16,7 @@
 //! RUN/logs/task-K.out   task K's output, every attempt appended
 //! ```
 
+use crate::slurm::attempts;
 use std::path::{Path, PathBuf};
 
 pub struct RunDir {
@@ -158,13 +159,16 @@ impl RunDir {
 
     /// Writes the batch script each task runs: this `autotest slurm
     /// SUBCOMMAND RUN $SLURM_ARRAY_TASK_ID` (`task`: a tournament's shard;
-    /// `datagen-task`: a share of the positions).
+    /// `datagen-task`: a share of the positions), after the line that
+    /// counts the try (`attempts`).
     pub fn task_script(&self, subcommand: &str) -> Result<PathBuf, String> {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
         let path = self.root.join("task.sh");
         let script = format!(
             "#!/bin/sh\n# One shard of an autotest run (autotest -slurm); written by the coordinator.\n\
+             echo \"{}\"\n\
              exec '{}' slurm {subcommand} '{}' \"$SLURM_ARRAY_TASK_ID\"\n",
+            attempts::START_ECHO,
             exe.display(),
             self.root.display()
         );

@@ -232,9 +232,10 @@ fn training_on_a_tiny_synthetic_set_drives_the_loss_down() {
     let mut adam = Adam::new(m.params.len());
     let (start, _) = train::losses(&m, &set, k);
     let all: Vec<usize> = (0..set.len()).collect();
+    let mut parts = train::Parts::new(&m);
     for _ in 0..300 {
         for batch in all.chunks(256) {
-            let (grad, _) = train::gradient(&m, &set, batch, k, 2);
+            let (grad, _) = train::gradient(&m, &set, batch, k, 2, &mut parts);
             adam.step(&mut m.params, &grad, 0.003);
             m.clip();
         }

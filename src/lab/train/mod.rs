@@ -32,7 +32,7 @@ mod set;
 
 pub use args::Args;
 pub use checkpoint::State;
-pub use set::{gradient, losses, Set};
+pub use set::{gradient, losses, Parts, Set};
 
 use super::data::{self, Sample};
 use super::tune::{self, held_out};
@@ -233,6 +233,7 @@ pub fn command(a: &Args) -> Result<(), String> {
     }
     let run_start = Instant::now();
     let first = state.epoch;
+    let mut parts = Parts::new(&state.model);
     while state.epoch < a.epochs {
         let epoch = state.epoch + 1;
         let mut rng =
@@ -243,7 +244,7 @@ pub fn command(a: &Args) -> Result<(), String> {
         for (n, batch) in order.chunks(a.batch).enumerate() {
             let step = state.epoch * steps_per_epoch + n;
             let rate = a.rate * (1.0 - 0.9 * step as f64 / total_steps as f64);
-            let (grad, l) = gradient(&state.model, &train, batch, k, a.threads);
+            let (grad, l) = gradient(&state.model, &train, batch, k, a.threads, &mut parts);
             loss += l;
             state.adam.step(&mut state.model.params, &grad, rate as f32);
             state.model.clip();

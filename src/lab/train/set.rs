@@ -72,45 +72,87 @@ pub fn losses(m: &Model, set: &Set, k: f32) -> (f64, f64) {
     (target / n, result / n)
 }
 
-/// The mean gradient of the loss over `batch` (indices into `set`), the
-/// positions split over `threads`; and the batch's summed loss.
-pub fn gradient(m: &Model, set: &Set, batch: &[usize], k: f32, threads: usize) -> (Vec<f32>, f64) {
-    let share = batch.len().div_ceil(threads.max(1)).max(1);
-    let parts: Vec<(Vec<f32>, f64)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = batch
-            .chunks(share)
-            .map(|part| {
+/// Parts a batch is cut into, whatever the threads: the gradient is the
+/// sum of the parts' sums in their order, so that the net does not depend
+/// on `--threads` (float addition is not associative).
+pub const PARTS: usize = 16;
+
+/// The parts' gradient sums, kept from batch to batch (allocating them
+/// for each cost a third of the training's time).
+pub struct Parts(Vec<Vec<f32>>);
+
+impl Parts {
+    pub fn new(m: &Model) -> Parts {
+        Parts(vec![vec![0.0; m.params.len()]; PARTS])
+    }
+}
+
+/// The mean gradient of the loss over `batch` (indices into `set`), its
+/// [`PARTS`] shared over `threads`; and the batch's summed loss.
+pub fn gradient(
+    m: &Model,
+    set: &Set,
+    batch: &[usize],
+    k: f32,
+    threads: usize,
+    sums: &mut Parts,
+) -> (Vec<f32>, f64) {
+    let pieces: Vec<&[usize]> = batch.chunks(batch.len().div_ceil(PARTS).max(1)).collect();
+    let used = &mut sums.0[..pieces.len()];
+    let per = pieces.len().div_ceil(threads.max(1)).max(1);
+    let losses: Vec<f64> = std::thread::scope(|scope| {
+        let handles: Vec<_> = used
+            .chunks_mut(per)
+            .zip(pieces.chunks(per))
+            .map(|(bufs, pieces)| {
                 scope.spawn(move || {
-                    let mut grad = vec![0.0f32; m.params.len()];
-                    let mut loss = 0.0f64;
-                    for &i in part {
-                        let x = set.inputs(i);
-                        let h = m.hidden(&x);
-                        let p = logistic_f32(k * m.forward(&h));
-                        let e = p - set.targets[i];
-                        loss += f64::from(e * e);
-                        m.backward(&x, &h, 2.0 * e * p * (1.0 - p) * k, &mut grad);
-                    }
-                    (grad, loss)
+                    bufs.iter_mut()
+                        .zip(pieces)
+                        .map(|(grad, piece)| part_gradient(m, set, piece, k, grad))
+                        .collect::<Vec<_>>()
                 })
             })
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().expect("a gradient thread"))
+            .flat_map(|h| h.join().expect("a gradient thread"))
             .collect()
     });
     let mut total = vec![0.0f32; m.params.len()];
-    let mut loss = 0.0;
-    for (g, l) in parts {
-        for (t, g) in total.iter_mut().zip(g) {
-            *t += g;
+    let span = total.len().div_ceil(threads.max(1)).max(1);
+    let used = &*used;
+    std::thread::scope(|scope| {
+        for (n, out) in total.chunks_mut(span).enumerate() {
+            scope.spawn(move || {
+                let at = n * span;
+                for part in used {
+                    for (t, g) in out.iter_mut().zip(&part[at..]) {
+                        *t += g;
+                    }
+                }
+            });
         }
-        loss += l;
-    }
+    });
+    let loss = losses.iter().sum();
     let n = batch.len().max(1) as f32;
     for t in &mut total {
         *t /= n;
     }
     (total, loss)
+}
+
+/// The summed gradient (into `grad`, cleared first) and loss of one part
+/// of a batch, in its order.
+fn part_gradient(m: &Model, set: &Set, part: &[usize], k: f32, grad: &mut [f32]) -> f64 {
+    grad.fill(0.0);
+    let mut loss = 0.0f64;
+    for &i in part {
+        let x = set.inputs(i);
+        let h = m.hidden(&x);
+        let p = logistic_f32(k * m.forward(&h));
+        let e = p - set.targets[i];
+        loss += f64::from(e * e);
+        m.backward(&x, &h, 2.0 * e * p * (1.0 - p) * k, grad);
+    }
+    loss
 }

@@ -9,22 +9,39 @@
 //! Engines run in process groups of their own (`referee::engine`), so a
 //! Ctrl-C at the terminal reaches autotest alone and the games in flight
 //! are not lost to engines killed in the middle of them.
+//!
+//! A run stopped and continued (SIGSTOP or Ctrl-Z, then SIGCONT; Slurm's
+//! suspend, or its kill of a stopped task) has charged the stop to the
+//! clock of the engine to move: [`stopped_during`] tells the tournament
+//! that a game in flight then is not a result.
 
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGCONT, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 use std::io::Write;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::time::Duration;
 
 /// The first signal received, 0 before any.
 static RECEIVED: AtomicI32 = AtomicI32::new(0);
 
+/// How many SIGCONTs were received.
+static CONTINUED: AtomicU64 = AtomicU64::new(0);
+
+/// How long a game that ended on time waits for a SIGCONT to be counted:
+/// the signal's thread may run after the referee's on a continue.
+const CONTINUE_GRACE: Duration = Duration::from_millis(200);
+
 /// Starts listening for SIGINT and SIGTERM on a thread of its own, which
 /// also tells the user what the first signal does.
 pub fn install() -> Result<(), String> {
-    let mut signals = Signals::new([SIGINT, SIGTERM])
-        .map_err(|e| format!("cannot listen for SIGINT and SIGTERM: {e}"))?;
+    let mut signals = Signals::new([SIGINT, SIGTERM, SIGCONT])
+        .map_err(|e| format!("cannot listen for SIGINT, SIGTERM and SIGCONT: {e}"))?;
     std::thread::spawn(move || {
         for signal in signals.forever() {
+            if signal == SIGCONT {
+                CONTINUED.fetch_add(1, Ordering::SeqCst);
+                continue;
+            }
             if RECEIVED
                 .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
                 .is_err()
@@ -41,6 +58,21 @@ pub fn install() -> Result<(), String> {
         }
     });
     Ok(())
+}
+
+/// The count [`stopped_during`] compares with.
+pub fn continued() -> u64 {
+    CONTINUED.load(Ordering::SeqCst)
+}
+
+/// Whether the process was continued after a stop since [`continued`]
+/// said `before`; a game that `ended_on_time` first waits for the signal
+/// to be counted.
+pub fn stopped_during(before: u64, ended_on_time: bool) -> bool {
+    if ended_on_time && continued() == before {
+        std::thread::sleep(CONTINUE_GRACE);
+    }
+    continued() != before
 }
 
 /// The signal that asked the run to stop, if one did.

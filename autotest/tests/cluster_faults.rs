@@ -435,9 +435,10 @@ fn a_cut_node_s_orphan_holds_its_shard_until_slurm_kills_it() {
     // node down (some 30 s here): it is stopped (SIGSTOP, with its
     // engines) so that it still plays, holding the shard's lock, when the
     // shard's next attempt starts; as a long shard or a slow node would.
-    // Slurm aborts a job found on the wrong node with SIGKILL, so it never
-    // runs again (if it did, a move it took 60 s for would count as a
-    // hang, and the games would differ from the local run's).
+    // Slurm aborts a job found on the wrong node: it continues it
+    // (SIGCONT) and kills it. Were the orphan to finish its game in
+    // between, the game (a 60 s move, a hang) would not be counted
+    // (`interrupt::stopped_during`) and the games stay the local run's.
     let (k, node, frozen) = wait_for("task to freeze", || {
         let (k, node) = r.playing()?;
         let run = r.run_dir()?;

@@ -3,7 +3,8 @@
 //! terminal (SIGINT to the whole process group), finishes every game
 //! started and starts no other, writes them, and exits 128 + the signal;
 //! a second signal ends the run at once; `autotest tune` stops the same
-//! way, every pair it started applied and saved.
+//! way, every pair it started applied and saved. A game in flight while
+//! the run was stopped and continued is played again.
 
 mod common;
 
@@ -194,6 +195,39 @@ fn engines_killed_with_the_run_are_not_a_loss() {
         .filter(|l| l.contains("an engine died after the stop signal: not counted"))
         .count();
     assert_eq!(not_counted, 2, "{said:?}");
+    let table = text(&out.stdout);
+    assert!(table.contains("none"), "a fault was counted:\n{table}");
+    assert_no_leftovers(&pids);
+}
+
+/// A run stopped (SIGSTOP, as Ctrl-Z or Slurm's suspend) for longer than
+/// an engine's clock and continued: the game in flight would end on time
+/// by no fault of the engine, and is played again instead.
+#[test]
+fn a_game_in_flight_while_the_run_was_stopped_is_played_again() {
+    let dir = fresh_dir("interrupt", "stopped");
+    let pids = pid_dir("interrupt_stopped");
+    let pgn = dir.join("games.pgn");
+    let pgn_arg = pgn.to_string_lossy();
+    // One pair at 3 s a game: a game's four moves a side take 1.2 s.
+    let rest = ["-each", "tc=3+0", "-rounds", "1", "-pgnout", &pgn_arg];
+    let child = start(&two_fakes(SLOW, &pids, &rest), &dir);
+    wait_for_fakes(&pids, 2 + 2);
+    std::thread::sleep(Duration::from_millis(400));
+    kill("STOP", child.id().to_string());
+    std::thread::sleep(Duration::from_secs(4));
+    kill("CONT", child.id().to_string());
+    let (out, _) = finish(child);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "stderr:\n{stderr}");
+    assert!(
+        stderr.contains(
+            "game 1 (round 1.1, a vs b): the run was stopped and continued while it was \
+             played: not counted, played again"
+        ),
+        "stderr:\n{stderr}"
+    );
+    assert_eq!(results(&pgn), ["1/2-1/2", "1/2-1/2"], "{stderr}");
     let table = text(&out.stdout);
     assert!(table.contains("none"), "a fault was counted:\n{table}");
     assert_no_leftovers(&pids);

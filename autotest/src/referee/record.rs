@@ -191,6 +191,18 @@ pub struct EngineMemory {
 }
 
 impl GameRecord {
+    /// Whether an engine lost it on time or by a hang: what a stop of the
+    /// referee's process would look like.
+    pub fn ended_on_time(&self) -> bool {
+        matches!(
+            self.termination,
+            Termination::Fault {
+                kind: FaultKind::Hang | FaultKind::TimeForfeit,
+                ..
+            }
+        )
+    }
+
     /// The PGN tags of the kept engines' memory (the Standard style's):
     /// `WhiteProcess "HOST:PID"`, `WhiteProcessGames "17"`, `WhiteRSS
     /// "45678"` (kB), and the same for Black.

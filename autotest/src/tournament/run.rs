@@ -9,7 +9,9 @@
 //! stop signal (`crate::interrupt`), no new game starts and those in
 //! flight finish; one that ends by an engine dying then is not counted.
 //! An engine killed by a signal from outside ([`OutsideKill`]) loses the
-//! game on this machine, and stops a cluster task without counting it.
+//! game on this machine, and stops a cluster task without counting it. A
+//! game in flight while the run was stopped and continued is played again
+//! (`interrupt::stopped_during`).
 
 use crate::config::spec::{PgnStyle, TournamentSpec};
 use crate::interrupt;
@@ -165,6 +167,7 @@ pub fn run_jobs(
                 } else {
                     format!("{}.{}", job.round, job.number)
                 };
+                let before = interrupt::continued();
                 let rec = game::play_kept(
                     &spec.engines[job.white],
                     &spec.engines[job.black],
@@ -173,6 +176,18 @@ pub fn run_jobs(
                     &round,
                     &mut kept,
                 );
+                if interrupt::stopped_during(before, rec.ended_on_time()) {
+                    eprintln!(
+                        "game {} (round {round}, {} vs {}): the run was stopped and continued \
+                         while it was played: not counted, played again",
+                        job.number, rec.white, rec.black
+                    );
+                    queue
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push_front(job);
+                    continue;
+                }
                 if tx.send((job, rec)).is_err() {
                     break;
                 }

@@ -77,6 +77,8 @@ fn full_flags() {
         "42",
         "-nozap",
         "150",
+        "-timemargin",
+        "0",
         "-draw",
         "movenumber=40",
         "movecount=8",
@@ -136,6 +138,7 @@ fn full_flags() {
         }),
         max_plies: 300,
         no_zap_plies: 150,
+        time_margin_ms: 0,
         draw: Some(DrawRule {
             move_number: 40,
             move_count: 8,
@@ -368,6 +371,13 @@ fn flag_errors_name_the_argument() {
         ),
         (format!("{two} -nozap x"), 6, "x", "whole number"),
         (format!("{two} -nozap"), 5, "-nozap", "needs a value"),
+        (
+            format!("{two} -timemargin -5"),
+            5,
+            "-timemargin",
+            "needs a value",
+        ),
+        (format!("{two} -timemargin 0.5"), 6, "0.5", "whole number"),
         (
             format!("{two} -games 2 stray"),
             7,

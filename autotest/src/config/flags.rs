@@ -16,7 +16,8 @@
 //!   round-robin|gauntlet`, `-pgnout FILE`, `-event TITLE` (or `-title`),
 //!   `-seed N` (or `-srand`), `-maxmoves N` (a draw once the game has N
 //!   moves of both sides, i.e. `max_plies = 2N`), `-nozap PLIES` (the
-//!   no-zap draw limit; default 100, the rules'; 0: never).
+//!   no-zap draw limit; default 100, the rules'; 0: never), `-timemargin
+//!   MS` (how late past its clock a move may come; default 50).
 //! * `-openings file=F [order=sequential|random] [plies=K] [format=…]`
 //!   (the format is ignored: the file's lines say what they are).
 //! * `-sprt elo0=E0 elo1=E1 [alpha=A] [beta=B]` (alpha and beta default
@@ -217,6 +218,7 @@ pub const FLAGS: &[&str] = &[
     "-sprt",
     "-maxmoves",
     "-nozap",
+    "-timemargin",
     "-draw",
     "-resign",
     "-event",
@@ -323,6 +325,7 @@ pub fn parse_flags_with(
             "-seed" | "-srand" => spec.seed = count_of(args, i, 0)?,
             "-db" => spec.db = Some(value_of(args, i)?.to_string()),
             "-nozap" => spec.no_zap_plies = count_of(args, i, 0)?,
+            "-timemargin" => spec.time_margin_ms = count_of(args, i, 0)?,
             "-draw" | "-resign" => {
                 let settings = key_values(args, i)?;
                 let pairs: Vec<(&str, &str)> = settings.iter().map(|&(_, k, v)| (k, v)).collect();

@@ -340,7 +340,7 @@ fn bad_flags_give_clear_errors() {
 fn flags_parse_into_the_spec() {
     let args = "-engine cmd=eng option.hash=8 -each nodes=100 -concurrency 3 -seed 9 \
                 -param name=a start=1 min=0 max=4 c=0.5 a=2 -param name=b start=-3 min=-10 max=0 c=1 \
-                -iterations 50 -out o.txt -state s.txt -nozap 80";
+                -iterations 50 -out o.txt -state s.txt -nozap 80 -timemargin 0";
     let spec = parse(&strings(&args.split_whitespace().collect::<Vec<_>>())).unwrap();
     assert_eq!(spec.iterations, 50);
     assert_eq!(spec.out, Some(PathBuf::from("o.txt")));
@@ -348,6 +348,7 @@ fn flags_parse_into_the_spec() {
     assert_eq!(spec.games.concurrency, 3);
     assert_eq!(spec.games.seed, 9);
     assert_eq!(spec.games.no_zap_plies, 80);
+    assert_eq!(spec.games.time_margin_ms, 0);
     assert_eq!(spec.games.engines[0].limits.nodes, Some(100));
     let p: Vec<_> = spec
         .params

@@ -41,6 +41,7 @@ pub const SHARED_FLAGS: &[&str] = &[
     "-draw",
     "-resign",
     "-nozap",
+    "-timemargin",
     "-maxmoves",
     "-seed",
     "-srand",

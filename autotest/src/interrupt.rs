@@ -31,8 +31,8 @@ static CONTINUED: AtomicU64 = AtomicU64::new(0);
 /// the signal's thread may run after the referee's on a continue.
 const CONTINUE_GRACE: Duration = Duration::from_millis(200);
 
-/// Starts listening for SIGINT and SIGTERM on a thread of its own, which
-/// also tells the user what the first signal does.
+/// Starts listening for SIGINT, SIGTERM and SIGCONT on a thread of its
+/// own, which also tells the user what the first stop signal does.
 pub fn install() -> Result<(), String> {
     let mut signals = Signals::new([SIGINT, SIGTERM, SIGCONT])
         .map_err(|e| format!("cannot listen for SIGINT, SIGTERM and SIGCONT: {e}"))?;

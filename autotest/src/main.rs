@@ -105,6 +105,8 @@ Flags (cutechess-cli's; defaults in brackets):
   -nozap PLIES             the no-zap draw limit, also sent to engines with a
                            no_zap_plies option that is not set [100, the
                            rules'; 0: never]
+  -timemargin MS           how late past its clock a move may come before it
+                           is a time forfeit (the course referee: 0) [50]
   -draw movenumber=N movecount=M score=S
                            a draw once both engines' last M scores are all
                            within +-S cp, from move N on [none]
@@ -154,9 +156,10 @@ With a second -engine, the opponent: theta+ and theta- each play it a
 colour-swapped pair on the iteration's opening (four games), and r is
 theta+'s half-points less theta-'s (-4 to 4; in self-play its points less
 theta-'s, -2 to 2). Takes -engine (the one to tune, then perhaps its
-opponent), -each, -openings, -concurrency, -draw, -resign,
--nozap, -maxmoves, -seed and -db as above (the database: lab.db beside the
--state file, else the -out file, without -db or AUTOTEST_DB), and:
+opponent), -each, -openings, -concurrency, -draw, -resign, -nozap,
+-timemargin, -maxmoves, -seed and -db as above (the database: lab.db
+beside the -state file, else the -out file, without -db or AUTOTEST_DB),
+and:
   -param name=NAME start=X min=LO max=HI c=C [a=A]
                            one option to tune (repeatable); c: the
                            perturbation at iteration 0; a: the step's

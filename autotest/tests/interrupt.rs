@@ -302,3 +302,44 @@ fn tune_applies_the_pairs_under_way_and_stops() {
     );
     assert_no_leftovers(&pids);
 }
+
+/// `autotest tune` stopped and continued as a tournament is: the pair in
+/// flight is played again, its games draws as the fakes always play.
+#[test]
+fn a_tune_pair_in_flight_while_the_run_was_stopped_is_played_again() {
+    let dir = fresh_dir("interrupt", "tune_stopped");
+    let pids = pid_dir("interrupt_tune_stopped");
+    let engine = format!("cmd={} {SLOW} {}", fake().display(), pids.display());
+    let mut args = strings(&["tune", "-engine", &engine, "-each", "tc=3+0"]);
+    args.extend(strings(&[
+        "-param",
+        "name=Hash",
+        "start=16",
+        "min=1",
+        "max=1024",
+        "c=4",
+        "-iterations",
+        "1",
+        "-concurrency",
+        "1",
+    ]));
+    let child = start(&args, &dir);
+    // The option check, then the pair's first game.
+    wait_for_fakes(&pids, 3);
+    std::thread::sleep(Duration::from_millis(400));
+    kill("STOP", child.id().to_string());
+    std::thread::sleep(Duration::from_secs(4));
+    kill("CONT", child.id().to_string());
+    let (out, _) = finish(child);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "stderr:\n{stderr}");
+    assert!(
+        stderr.contains(
+            "pair 1: the run was stopped and continued while it was played: not counted, \
+             played again"
+        ),
+        "stderr:\n{stderr}"
+    );
+    assert!(stdout.contains("iteration 1/1: +0 (1-1)"), "{stdout}");
+    assert_no_leftovers(&pids);
+}

@@ -2,9 +2,12 @@
 //! colour-swapped pair (self-play), or, with an opponent, each of them
 //! against it on the same opening, colours swapped (four games). Tuning
 //! against another engine is what a search meant to beat that engine
-//! needs: self-play rewards what wins against oneself.
+//! needs: self-play rewards what wins against oneself. A pair in flight
+//! while the run was stopped and continued is played again
+//! (`interrupt::stopped_during`).
 
 use crate::config::spec::{EngineSpec, TournamentSpec};
+use crate::interrupt;
 use crate::openings::Opening;
 use crate::referee::game;
 use crate::referee::record::{white_halves, GameRecord, Termination};
@@ -81,16 +84,39 @@ pub fn play(t: &TournamentSpec, params: &[Param], book: &[Opening], job: &PairJo
         n => &book[(job.iteration % n as u64) as usize],
     };
     let round = |g: u32| format!("{}.{g}", job.iteration + 1);
+    loop {
+        let before = interrupt::continued();
+        let pair = play_once(t, &plus, &minus, opening, &round);
+        let on_time = pair.games.iter().any(GameRecord::ended_on_time);
+        if !interrupt::stopped_during(before, on_time) {
+            return pair;
+        }
+        eprintln!(
+            "pair {}: the run was stopped and continued while it was played: not counted, \
+             played again",
+            job.iteration + 1
+        );
+    }
+}
+
+/// The pair's games, once.
+fn play_once(
+    t: &TournamentSpec,
+    plus: &EngineSpec,
+    minus: &EngineSpec,
+    opening: &Opening,
+    round: &dyn Fn(u32) -> String,
+) -> Pair {
     let games = match t.engines.get(1) {
         Some(opp) => vec![
-            game::play(&plus, opp, opening, t, &round(1)),
-            game::play(opp, &plus, opening, t, &round(2)),
-            game::play(&minus, opp, opening, t, &round(3)),
-            game::play(opp, &minus, opening, t, &round(4)),
+            game::play(plus, opp, opening, t, &round(1)),
+            game::play(opp, plus, opening, t, &round(2)),
+            game::play(minus, opp, opening, t, &round(3)),
+            game::play(opp, minus, opening, t, &round(4)),
         ],
         None => vec![
-            game::play(&plus, &minus, opening, t, &round(1)),
-            game::play(&minus, &plus, opening, t, &round(2)),
+            game::play(plus, minus, opening, t, &round(1)),
+            game::play(minus, plus, opening, t, &round(2)),
         ],
     };
     Pair {

@@ -6,8 +6,6 @@
 //! before its script runs writes nothing; [`SUBMISSIONS_PER_TRY`] bounds
 //! how often such a shard is submitted.
 
-use crate::slurm::run_dir::Submission;
-
 /// The line the batch script writes first, as a shell `echo` argument.
 pub const START_ECHO: &str =
     "autotest: shard $SLURM_ARRAY_TASK_ID starts in job $SLURM_ARRAY_JOB_ID on $(hostname)";
@@ -21,24 +19,23 @@ pub fn start_line(k: usize, job: &str) -> String {
     format!("autotest: shard {k} starts in job {job} on ")
 }
 
-/// Shard `k`'s tries so far: (jobs of `subs` whose start line is in the
-/// task's `log`, submissions of the shard).
-pub fn tries(subs: &[Submission], log: &str, k: usize) -> (usize, usize) {
-    let mine: Vec<&Submission> = subs.iter().filter(|s| s.tasks.contains(&k)).collect();
-    let started = mine
+/// Shard `k`'s tries so far: (the `jobs` it was submitted in whose start
+/// line is in the task's `log`, its submissions).
+pub fn tries(jobs: &[&str], log: &str, k: usize) -> (usize, usize) {
+    let started = jobs
         .iter()
-        .filter(|s| {
-            let start = start_line(k, &s.job);
+        .filter(|job| {
+            let start = start_line(k, job);
             log.lines().any(|l| l.starts_with(&start))
         })
         .count();
-    (started, mine.len())
+    (started, jobs.len())
 }
 
-/// Why shard `k` is not submitted again with `retries` retries, if it is
-/// not.
-pub fn exhausted(subs: &[Submission], log: &str, k: usize, retries: u32) -> Option<String> {
-    let (started, submitted) = tries(subs, log, k);
+/// Why shard `k`, submitted in `jobs`, is not submitted again with
+/// `retries` retries, if it is not.
+pub fn exhausted(jobs: &[&str], log: &str, k: usize, retries: u32) -> Option<String> {
+    let (started, submitted) = tries(jobs, log, k);
     let allowed = 1 + retries as usize;
     if started >= allowed {
         Some(format!(
@@ -58,37 +55,31 @@ pub fn exhausted(subs: &[Submission], log: &str, k: usize, retries: u32) -> Opti
 mod tests {
     use super::*;
 
-    fn sub(job: &str, tasks: &[usize]) -> Submission {
-        Submission {
-            job: job.into(),
-            tasks: tasks.to_vec(),
-        }
-    }
-
     #[test]
     fn a_try_is_a_job_the_shard_started_in() {
-        // Job 7's tasks 1 and 2 were pending when the pause cancelled it.
-        let subs = [sub("5", &[0, 1, 2]), sub("7", &[1, 2]), sub("9", &[1])];
+        // Jobs 5, 7 and 9 held shard 1; job 7 was cancelled by a pause
+        // while shard 1 was pending.
+        let jobs = ["5", "7", "9"];
         let log = "autotest: shard 1 starts in job 5 on lc-n1\n\
                    datagen: 741 / 500000 positions\n\
                    autotest: shard 1 starts in job 5 on lc-n2\n\
                    autotest: shard 1 starts in job 9 on lc-n1\n\
                    autotest: shard 11 starts in job 7 on lc-n1\n";
-        assert_eq!(tries(&subs, log, 1), (2, 3));
-        assert_eq!(tries(&subs, log, 2), (0, 2));
-        assert_eq!(exhausted(&subs, log, 1, 2), None);
+        assert_eq!(tries(&jobs, log, 1), (2, 3));
+        assert_eq!(tries(&jobs[1..2], log, 1), (0, 1));
+        assert_eq!(exhausted(&jobs, log, 1, 2), None);
         assert_eq!(
-            exhausted(&subs, log, 1, 1).as_deref(),
+            exhausted(&jobs, log, 1, 1).as_deref(),
             Some("shard 1 started in 2 jobs and is not finished")
         );
     }
 
     #[test]
     fn a_shard_that_never_starts_is_not_submitted_for_ever() {
-        let subs: Vec<Submission> = (0..6).map(|j| sub(&j.to_string(), &[4])).collect();
-        assert_eq!(exhausted(&subs[..5], "", 4, 1), None);
+        let jobs = ["0", "1", "2", "3", "4", "5"];
+        assert_eq!(exhausted(&jobs[..5], "", 4, 1), None);
         assert_eq!(
-            exhausted(&subs, "", 4, 1).as_deref(),
+            exhausted(&jobs, "", 4, 1).as_deref(),
             Some("shard 4 was submitted 6 times, started in 0 of them, and is not finished")
         );
     }

@@ -185,7 +185,12 @@ pub fn submit_idle(
 ) -> Result<(), String> {
     for &k in idle {
         let log = std::fs::read_to_string(run.task_log(k)).unwrap_or_default();
-        if let Some(why) = attempts::exhausted(subs, &log, k, opts.retries) {
+        let jobs: Vec<&str> = subs
+            .iter()
+            .filter(|s| s.tasks.contains(&k))
+            .map(|s| s.job.as_str())
+            .collect();
+        if let Some(why) = attempts::exhausted(&jobs, &log, k, opts.retries) {
             return Err(format!(
                 "{why} (retries={}); the end of its log {}:\n{}",
                 opts.retries,

@@ -253,13 +253,12 @@ fn a_second_signal_stops_at_once() {
     assert_no_leftovers(&pids);
 }
 
-#[test]
-fn tune_applies_the_pairs_under_way_and_stops() {
-    let dir = fresh_dir("interrupt", "tune");
-    let pids = pid_dir("interrupt_tune");
-    let state = dir.join("tune.state");
+/// `autotest tune` of a slow fake's `Hash` (its pids into `pids`) at
+/// `tc`, `iterations` pairs, `concurrency` at once.
+fn tune_slow_fakes(pids: &Path, tc: &str, iterations: u32, concurrency: u32) -> Vec<String> {
     let engine = format!("cmd={} {SLOW} {}", fake().display(), pids.display());
-    let mut args = strings(&["tune", "-engine", &engine, "-each", "tc=60+0"]);
+    let each = format!("tc={tc}");
+    let mut args = strings(&["tune", "-engine", &engine, "-each", &each]);
     args.extend(strings(&[
         "-param",
         "name=Hash",
@@ -267,13 +266,23 @@ fn tune_applies_the_pairs_under_way_and_stops() {
         "min=1",
         "max=1024",
         "c=4",
-        "-iterations",
-        "20",
-        "-concurrency",
-        "2",
-        "-state",
-        &state.to_string_lossy(),
     ]));
+    args.extend(strings(&[
+        "-iterations",
+        &iterations.to_string(),
+        "-concurrency",
+        &concurrency.to_string(),
+    ]));
+    args
+}
+
+#[test]
+fn tune_applies_the_pairs_under_way_and_stops() {
+    let dir = fresh_dir("interrupt", "tune");
+    let pids = pid_dir("interrupt_tune");
+    let state = dir.join("tune.state");
+    let mut args = tune_slow_fakes(&pids, "60+0", 20, 2);
+    args.extend(strings(&["-state", &state.to_string_lossy()]));
     let child = start(&args, &dir);
     // The option check, then the first game of each of two pairs.
     wait_for_fakes(&pids, 5);
@@ -309,20 +318,7 @@ fn tune_applies_the_pairs_under_way_and_stops() {
 fn a_tune_pair_in_flight_while_the_run_was_stopped_is_played_again() {
     let dir = fresh_dir("interrupt", "tune_stopped");
     let pids = pid_dir("interrupt_tune_stopped");
-    let engine = format!("cmd={} {SLOW} {}", fake().display(), pids.display());
-    let mut args = strings(&["tune", "-engine", &engine, "-each", "tc=3+0"]);
-    args.extend(strings(&[
-        "-param",
-        "name=Hash",
-        "start=16",
-        "min=1",
-        "max=1024",
-        "c=4",
-        "-iterations",
-        "1",
-        "-concurrency",
-        "1",
-    ]));
+    let args = tune_slow_fakes(&pids, "3+0", 1, 1);
     let child = start(&args, &dir);
     // The option check, then the pair's first game.
     wait_for_fakes(&pids, 3);

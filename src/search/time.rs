@@ -1,5 +1,5 @@
 //! What a `go` asks for, and the time plan derived from it (PROTOCOL.md
-//! "Time": the remaining time over `time_moves` moves (40: 2.5%) plus
+//! "Time": the remaining time over `time_moves` moves (25: 4%) plus
 //! 80% of the increment, never more than a tenth of what is left, and a
 //! hard stop at three times that), all after the move overhead is kept back
 //! from the clock. No iteration starts past half that goal, or past
@@ -61,7 +61,7 @@ pub const TIME: &[Declaration<ClockUse>] = &[
     ),
     Declaration::spin(
         "time_moves",
-        40,
+        25,
         5,
         500,
         number_field!(moves),
@@ -69,7 +69,7 @@ pub const TIME: &[Declaration<ClockUse>] = &[
     ),
     Declaration::spin(
         "time_stable",
-        30,
+        34,
         5,
         100,
         number_field!(stable_pct),
@@ -77,7 +77,7 @@ pub const TIME: &[Declaration<ClockUse>] = &[
     ),
     Declaration::spin(
         "time_changed",
-        80,
+        94,
         5,
         100,
         number_field!(changed_pct),
@@ -241,10 +241,10 @@ mod tests {
             ..SearchLimits::default()
         };
         let p = Plan::new(&l, Instant::now());
-        // 2.5% of 59.97 s plus 80% of 1 s.
-        assert_eq!(p.soft, Some(Duration::from_millis(1499 + 800)));
-        assert_eq!(p.hard, Some(Duration::from_millis(3 * 2299)));
-        // `time_moves` 20: twice the share of the clock.
+        // 4% of 59.97 s plus 80% of 1 s.
+        assert_eq!(p.soft, Some(Duration::from_millis(2398 + 800)));
+        assert_eq!(p.hard, Some(Duration::from_millis(3 * 3198)));
+        // `time_moves` 20: a larger share of the clock.
         let p = Plan::new(
             &SearchLimits {
                 clock: ClockUse {

@@ -203,11 +203,13 @@ fn a_decided_game_is_called_where_the_searches_agree() {
     assert_eq!(c.adjudication, Adjudication { cp: 300, plies: 4 });
     let shared = Shared::with_net(8, c.engine.table.ways, c.net.clone());
     let mut memory = Memory::default();
-    let games: Vec<Played> = (0..6)
+    // Enough games that a working adjudication calls some whatever the
+    // embedded net (generation 5 calls 4 of the first 24, none of the first 7).
+    let games: Vec<Played> = (0..48)
         .filter_map(|n| play_game(&c, n, &shared, &mut memory))
         .collect();
     let called = games.iter().filter(|g| g.adjudicated).count();
-    assert!(called >= 1, "6 games at 300 cp: none called");
+    assert!(called >= 2, "48 games at 300 cp: {called} called");
     // A called game's result is its winner's: all its records say so.
     for g in games.iter().filter(|g| g.adjudicated) {
         let results: HashSet<u8> = g.records.iter().map(|r| r[18]).collect();

@@ -266,8 +266,6 @@ fn tune_slow_fakes(pids: &Path, tc: &str, iterations: u32, concurrency: u32) -> 
         "min=1",
         "max=1024",
         "c=4",
-    ]));
-    args.extend(strings(&[
         "-iterations",
         &iterations.to_string(),
         "-concurrency",

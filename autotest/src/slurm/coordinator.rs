@@ -3,8 +3,9 @@
 //! left, submits again a shard whose task ended without finishing it (at
 //! most `retries` more tries, `attempts`), and when the run is over
 //! (every game in, or the SPRT decided) cancels what is left, writes the
-//! merged PGN and prints the table. Everything it knows is in the run directory, so it can be
-//! stopped (Ctrl-C detaches; the tasks go on) and started again on it.
+//! merged PGN and prints the table. Everything it knows is in the run
+//! directory, so it can be stopped (Ctrl-C detaches; the tasks go on) and
+//! started again on it.
 //! It alone records the run in the results database (`record`).
 
 use crate::config::spec::TournamentSpec;

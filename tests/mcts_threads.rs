@@ -132,10 +132,9 @@ fn nodes_that_earned_their_visits_are_searched_on_two_threads() {
     let mut stack = vec![ROOT];
     while let Some(node) = stack.pop() {
         for e in tree.range(node) {
-            let child = tree.edges[e].child as usize;
-            if child < depth.len() {
-                depth[child] = depth[node as usize] + 1;
-                stack.push(child as u32);
+            if let Some(child) = tree.edges[e].child() {
+                depth[child as usize] = depth[node as usize] + 1;
+                stack.push(child);
             }
         }
     }

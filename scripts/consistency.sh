@@ -12,7 +12,8 @@
 #                             corrupt board` after each `position`
 #   --plant rss               a planted fault: --max-rss-mb 1
 #   --selftest                runs the debug flavour with each planted fault
-#                             and passes only if each run fails naming it
+#                             (games of at most 8 moves) and passes only if
+#                             each run fails naming it
 #
 # Flavours (each its own build; logs in target/consistency/logs/FLAVOUR):
 #   asan      AddressSanitizer + LeakSanitizer: a nightly flag on the stable
@@ -61,9 +62,10 @@
 # lock.
 #
 # Games (rounded up to a multiple of 3, one third a pairing) and their
-# length: --quick 6 a flavour, at most 30 moves (3 under valgrind, at most
-# 24); full 21, at most 100 (6 under valgrind, at most 60; 12 in the debug
-# build, at most 60). Timings on the 2-core machine are in BENCHMARKS.md
+# length in moves a side: --quick 6 a flavour, at most 30 moves (3 under
+# valgrind, at most 24; in the debug build, whose MCTS and best-first
+# moves take seconds with check_rep, at most 20); full 21, at most 100 (6
+# under valgrind, at most 60; 12 in the debug build, at most 60). Timings on the 2-core machine are in BENCHMARKS.md
 # ("Consistency runs").
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -117,11 +119,14 @@ fi
 
 # Games and their length (a draw after N moves), per flavour.
 if [ "$quick" = 1 ]; then
-  games=6; maxmoves=30; vg_games=3; vg_maxmoves=24; dbg_games=6; dbg_maxmoves=30
+  games=6; maxmoves=30; vg_games=3; vg_maxmoves=24; dbg_games=6; dbg_maxmoves=20
 else
   games=21; maxmoves=100; vg_games=6; vg_maxmoves=60; dbg_games=12; dbg_maxmoves=60
 fi
 if [ -n "$games_arg" ]; then games=$games_arg; vg_games=$games_arg; dbg_games=$games_arg; fi
+# A planted fault shows at the first search or the first process's exit, so
+# short games show it: 8 moves a side, the opening's 4 and 4 searched.
+if [ -n "$plant" ]; then maxmoves=8; vg_maxmoves=8; dbg_maxmoves=8; fi
 
 perft_depth=4
 perft_expected=15537748

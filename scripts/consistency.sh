@@ -65,8 +65,8 @@
 # length in moves a side: --quick 6 a flavour, at most 30 moves (3 under
 # valgrind, at most 24; in the debug build, whose MCTS and best-first
 # moves take seconds with check_rep, at most 20); full 21, at most 100 (6
-# under valgrind, at most 60; 12 in the debug build, at most 60). Timings on the 2-core machine are in BENCHMARKS.md
-# ("Consistency runs").
+# under valgrind, at most 60; 12 in the debug build, at most 60). Timings
+# on the 2-core machine are in BENCHMARKS.md ("Consistency runs").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

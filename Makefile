@@ -19,8 +19,13 @@ deps: ## install the Debian packages the tests need (scripts/deps.sh)
 slurm-local: ## start a one-node Slurm on this machine (scripts/slurm-local.sh)
 	scripts/slurm-local.sh start
 
-build: ## the release engine (LTO, one codegen unit): target/release/leiserchess
-	$(CARGO) build --release
+# ARCH=x86-64 (any `-C target-cpu`) builds for that CPU rather than
+# .cargo/config.toml's x86-64-v3, in its own target dir: the portable build
+# for CPUs without AVX2 is target/x86-64/release/leiserchess.
+ARCH ?=
+ARCH_BUILD = $(if $(ARCH),RUSTFLAGS="-C target-cpu=$(ARCH)" $(CARGO) build --target-dir target/$(ARCH),$(CARGO) build)
+build: ## the release engine (LTO, one codegen unit): target/release/leiserchess; ARCH=x86-64: portable
+	$(ARCH_BUILD) --release
 
 # The release engine without the `debug-commands` feature (no `check_rep`
 # option, no `dump`): exactly PROTOCOL.md's surface. Its own target dir, so

@@ -6,8 +6,9 @@
 //! - `user_text` (echoing user input in messages), `check_rep` (the
 //!   invariant tools), `declaration` (an option's one declaration: name,
 //!   kind, default, range, effect), `user_file` (reading a file a user
-//!   names) and `allocator` (the C allocator's settings): leaves that
-//!   import nothing from the crate.
+//!   names), `allocator` (the C allocator's settings) and `cpu` (the CPU
+//!   features the build assumes): leaves that import nothing from the
+//!   crate.
 //! - `rules`: squares, pieces, moves, the board and its in-place
 //!   make/unmake, the laser, move generation, FEN, a game's history and
 //!   rules, perft.
@@ -29,15 +30,17 @@
 //! - `protocol`: the UCI loop and the `dump` registry.
 //! - `gui`: `leiserchess gui`, the browser GUI's HTTP server and page.
 
-// Three measured exceptions, each `unsafe` with its `// SAFETY:` line: the
+// Four exceptions, each `unsafe` with its `// SAFETY:` line: the
 // transposition table's zeroed allocation (`search::tt`), the net's AVX2
-// kernels (`eval::nnue::kernels`, checked against their scalar oracle) and
-// the allocator's mmap and trim thresholds (`allocator`).
+// kernels (`eval::nnue::kernels`, checked against their scalar oracle), the
+// allocator's mmap and trim thresholds (`allocator`), and the CPU check in
+// assembly (`cpu`, checked against the standard library's detection).
 #![deny(unsafe_code)]
 
 pub mod allocator;
 pub mod check_rep;
 pub mod config;
+pub mod cpu;
 pub mod declaration;
 pub mod eval;
 pub mod gui;

@@ -166,7 +166,23 @@ struct OptionsArgs {
     markdown: bool,
 }
 
+/// The CPU check, then the program. Nothing before the check may run code
+/// of this crate's that the compiler gave the build's assumed instructions:
+/// the message is a constant written by the standard library (built for
+/// any x86-64), and the program is a function of its own, never inlined
+/// here.
 fn main() -> ExitCode {
+    if !leiserchess::cpu::supported() {
+        use std::io::Write;
+        let _ = std::io::stderr().write_all(b"leiserchess: ");
+        let _ = std::io::stderr().write_all(leiserchess::cpu::UNSUPPORTED.as_bytes());
+        return ExitCode::from(1);
+    }
+    run()
+}
+
+#[inline(never)]
+fn run() -> ExitCode {
     // Whether glibc took it or not, the engine runs the same.
     leiserchess::allocator::settle();
     let args: Vec<OsString> = std::env::args_os().collect();

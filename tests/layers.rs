@@ -1,5 +1,5 @@
 //! The crate's layers import only downwards (src/lib.rs): the leaves
-//! (`user_text`, `check_rep`, `declaration`, `user_file`, `allocator`)
+//! (`user_text`, `check_rep`, `declaration`, `user_file`, `allocator`, `cpu`)
 //! nothing, `rules` the leaves, `eval` the rules, `search` the evaluation, `config` the
 //! search, `lab` the configuration, `play` (engines as child processes,
 //! PGN) the lab, `protocol` the layers below, `gui` everything; within
@@ -25,6 +25,7 @@ const LEAVES: &[&str] = &[
     "declaration",
     "user_file",
     "allocator",
+    "cpu",
 ];
 
 /// The search algorithms, each a folder of `src/search`; the rest of

@@ -103,7 +103,7 @@ pub struct Declaration<T> {
     pub default: i64,
     pub effect: Effect,
     pub store: Store<T>,
-    /// What the option does, in a line: the options table of README.md
+    /// What the option does, in a line: docs/OPTIONS.md's table
     /// (`leiserchess options --markdown`) is made from it.
     pub about: &'static str,
 }

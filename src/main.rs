@@ -161,7 +161,7 @@ struct EvalbenchArgs {
 /// List the engine's options: default, range and what each does.
 #[derive(clap::Args)]
 struct OptionsArgs {
-    /// As a Markdown table (README.md's options table).
+    /// As a Markdown table (docs/OPTIONS.md's table).
     #[arg(long)]
     markdown: bool,
 }

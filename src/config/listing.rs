@@ -1,5 +1,5 @@
 //! The options listed for people (`leiserchess options`): in `uci` order,
-//! each with its default, range and what it does. README.md's options
+//! each with its default, range and what it does. docs/OPTIONS.md's
 //! table is the `--markdown` form, which a test keeps equal to it.
 
 use super::entry::options;

@@ -7,10 +7,11 @@
 //! the measuring goes on.
 
 use crate::config::numbers::{at_least, whole};
-use crate::db::bench::{self, Measurement, MEASURES};
+use crate::db::bench::{self, Measurement};
 use crate::db::best_effort::BestEffort;
 use crate::db::host;
-use crate::db::write::{self, Status};
+use crate::db::text_enums::{Measure, RunKind, Status, TextEnum};
+use crate::db::write;
 use crate::interrupt;
 use rusqlite::{params, Connection};
 use serde_json::json;
@@ -98,11 +99,13 @@ pub fn insert_run(conn: &Connection, engine: &Path, command: &[String]) -> rusql
     conn.execute(
         "INSERT INTO runs (kind, command, engines, title, repeat, seed, status, started,
              cpu_model, cores, slurm_job_id, detail)
-         VALUES ('bench', ?1, ?2, 'autotest bench-record', 0, 0, 'running',
-             CAST(strftime('%s', 'now') AS INTEGER), ?3, ?4, ?5, ?6)",
+         VALUES (?1, ?2, ?3, 'autotest bench-record', 0, 0, ?4,
+             CAST(strftime('%s', 'now') AS INTEGER), ?5, ?6, ?7, ?8)",
         params![
+            RunKind::Bench,
             json!(command).to_string(),
             engines.to_string(),
+            Status::Running,
             host::cpu_model(),
             host::cores() as i64,
             host::slurm_job_id(),
@@ -116,7 +119,7 @@ pub fn insert_run(conn: &Connection, engine: &Path, command: &[String]) -> rusql
 pub fn insert_measurement(
     conn: &Connection,
     run: i64,
-    measure: &str,
+    measure: Measure,
     round: u64,
     m: &Measurement,
 ) -> rusqlite::Result<()> {
@@ -155,9 +158,9 @@ pub fn run(args: &[String], command: &[String]) -> Result<String, String> {
             db.attempt(|conn| write::set_status(conn, run, status).map_err(|e| e.to_string()));
         }
     };
-    let mut done: Vec<(String, Measurement)> = Vec::new();
+    let mut done: Vec<(Measure, Measurement)> = Vec::new();
     for round in 1..=a.rounds {
-        for measure in MEASURES {
+        for &measure in Measure::ALL {
             let measured = bench::run(&engine, measure);
             if interrupt::received().is_some() {
                 finish(&mut db, Status::Stopped);
@@ -181,7 +184,7 @@ pub fn run(args: &[String], command: &[String]) -> Result<String, String> {
                     insert_measurement(conn, run, measure, round, &m).map_err(|e| e.to_string())
                 });
             }
-            done.push((measure.to_string(), m));
+            done.push((measure, m));
         }
     }
     finish(&mut db, Status::Finished);

@@ -3,6 +3,7 @@
 //! PATH`.
 
 use crate::db::read::{self, RunLine};
+use crate::db::text_enums::TextEnum;
 use crate::db::{open, path};
 use crate::tournament::table::table;
 use rusqlite::Connection;
@@ -60,8 +61,8 @@ fn runs_table(lines: &[RunLine]) -> String {
         let [w, d, l] = r.wdl;
         out += &row([
             &r.id.to_string(),
-            &r.kind,
-            &r.status,
+            r.kind.as_str(),
+            r.status.as_str(),
             &r.engines.join(" vs "),
             &r.time_control,
             &r.games.to_string(),

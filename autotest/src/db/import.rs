@@ -20,6 +20,7 @@
 //! imported again. A file that cannot be read or is not PGN is named with
 //! the line at fault; the other files are imported all the same.
 
+use crate::db::text_enums::{RunKind, Status};
 use crate::db::write::{self, pgn_key, GameRow};
 use crate::db::{open, path};
 use crate::pgn::read::{self, PgnGame};
@@ -177,13 +178,15 @@ pub fn import(conn: &mut Connection, file: &Path, command: &[String]) -> Result<
     tx.execute(
         "INSERT INTO runs (kind, command, engines, title, time_control, repeat, seed, status,
              started, ended, pgn_path, detail)
-         VALUES ('tournament', ?1, ?2, ?3, ?4, ?5, 0, 'finished', ?6, ?7, ?8, ?9)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?8, ?9, ?10, ?11)",
         params![
+            RunKind::Tournament,
             json!(command).to_string(),
             json!(engines).to_string(),
             title,
             time_control,
             repeat,
+            Status::Finished,
             started,
             modified,
             pgn_key(file),

@@ -4,6 +4,8 @@
 //!
 //! * `path`: which file (`-db`, `AUTOTEST_DB`, or the default);
 //! * `schema`: the tables, as an ordered list of versions;
+//! * `text_enums`: a run's kind and status and a benchmark's measure,
+//!   the words the schema's CHECKs allow;
 //! * `open`: a connection in WAL mode with a busy timeout, the schema
 //!   brought up to date (one newer than this program is refused);
 //! * `host`: what is recorded about the machine and the engine binaries;
@@ -32,5 +34,6 @@ pub mod read;
 pub mod recorder;
 pub mod report;
 pub mod schema;
+pub mod text_enums;
 pub mod tune;
 pub mod write;

@@ -11,6 +11,7 @@ use super::answer::{self, Answer};
 use super::run_page::{live_html, view};
 use super::store::Db;
 use super::{run, store};
+use crate::db::text_enums::TextEnum;
 use axum::extract::{Path as UrlPath, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::stream::{self, Stream};
@@ -44,7 +45,8 @@ fn update(conn: &rusqlite::Connection, id: i64) -> Result<Option<Event>, String>
     match run::load(conn, id)? {
         None => Ok(None),
         Some(v) => {
-            let data = json!({"games": v.games, "status": v.head.status, "html": live_html(&v)});
+            let data =
+                json!({"games": v.games, "status": v.head.status.as_str(), "html": live_html(&v)});
             Ok(Some(Event::default().data(data.to_string())))
         }
     }

@@ -29,7 +29,7 @@ pub async fn page(State(db): State<Db>, id: UrlPath<String>) -> Result<Html<Stri
         "<p class=\"meta\">{} · {} · started {} UTC{} · time control {}{}</p>\n\
          <p><a href=\"/runs/{id}/games.pgn\" download>Download the PGN of its games</a></p>\n\
          <p id=\"problem\" class=\"problem\"></p>\n",
-        escape(&h.kind),
+        h.kind,
         escape(&h.title),
         escape(&h.started),
         h.ended
@@ -52,8 +52,7 @@ pub fn live_html(v: &RunView) -> String {
     let mut out = format!(
         "<p>Status <span id=\"status\" class=\"status {0}\">{0}</span> · \
          <span id=\"games\">{1}</span> games</p>\n",
-        escape(&v.head.status),
-        v.games
+        v.head.status, v.games
     );
     out += "<h2>Standings</h2>\n<table id=\"standings\">\n";
     out += &html::head(&[

@@ -9,7 +9,7 @@
 //! It alone records the run in the results database (`record`).
 
 use crate::config::spec::TournamentSpec;
-use crate::db::write::Status;
+use crate::db::text_enums::Status;
 use crate::interrupt;
 use crate::openings;
 use crate::referee::preflight;

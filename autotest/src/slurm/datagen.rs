@@ -20,7 +20,7 @@
 //! (`slurm::record`).
 
 use crate::config::flags::key_values;
-use crate::db::write::Status;
+use crate::db::text_enums::Status;
 use crate::interrupt;
 use crate::slurm::coordinator::submit_idle;
 use crate::slurm::lock;

@@ -17,8 +17,8 @@ use crate::config::flags::{arg_error, key_values, parse_flags_with, value_of, FL
 use crate::config::numbers::{at_least, real, whole};
 use crate::config::spec::TournamentSpec;
 use crate::config::ConfigError;
+use crate::db::text_enums::Status;
 use crate::db::tune::{self as record, by_name, TuneRecorder};
-use crate::db::write::Status;
 use crate::interrupt;
 use crate::openings::{self, Opening};
 use crate::referee::preflight;

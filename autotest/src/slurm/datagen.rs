@@ -271,7 +271,7 @@ fn coordinate(
             r.jobs(&subs);
         }
         let ids: Vec<String> = subs.iter().map(|s| s.job.clone()).collect();
-        let alive = scheduler::alive(&ids)?;
+        let alive = scheduler::alive(&ids).map_err(|e| e.to_string())?;
         let counts = count();
         let total: u64 = counts.iter().sum();
         let done = counts.iter().filter(|&&c| c >= share).count();

@@ -22,14 +22,14 @@
 //!   merged by a coordinator;
 //! * `openings` (where each game starts), `interrupt` (SIGINT and
 //!   SIGTERM: the games in flight finished, nothing new started) and
-//!   `host` (the machine's name in records).
+//!   `machine_name` (the machine's name in logs and records).
 
 #![forbid(unsafe_code)]
 
 pub mod config;
 pub mod db;
-pub mod host;
 pub mod interrupt;
+pub mod machine_name;
 pub mod openings;
 pub mod pgn;
 pub mod referee;

@@ -18,8 +18,8 @@ use autotest::db::open;
 use autotest::db::read;
 use autotest::db::write::{insert_game, GameRow};
 use autotest::pgn::read as pgn_read;
-use autotest::serve::results::{self, Cache};
 use autotest::serve::routes::router;
+use autotest::serve::wdl_cache::{self, Cache};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use common::fresh_dir;
@@ -254,7 +254,7 @@ fn the_list_is_newest_first_and_filtered() {
     // (the router keeps each run's W/D/L while its games are unchanged).
     let cache = Cache::default();
     assert_eq!(
-        results::runs(&conn, &cache).unwrap(),
+        wdl_cache::runs(&conn, &cache).unwrap(),
         read::runs(&conn).unwrap()
     );
     let app = router(db.clone());
@@ -277,7 +277,7 @@ fn the_list_is_newest_first_and_filtered() {
     let again = page("/runs");
     assert!(again.contains("<td>3</td><td>1/1/1</td>"), "{again}");
     assert_eq!(
-        results::runs(&conn, &cache).unwrap(),
+        wdl_cache::runs(&conn, &cache).unwrap(),
         read::runs(&conn).unwrap()
     );
     // The form keeps what was asked.

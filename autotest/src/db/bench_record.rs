@@ -9,7 +9,7 @@
 use crate::config::numbers::{at_least, whole};
 use crate::db::bench::{self, Measurement};
 use crate::db::best_effort::BestEffort;
-use crate::db::host;
+use crate::db::provenance;
 use crate::db::text_enums::{Measure, RunKind, Status, TextEnum};
 use crate::db::write;
 use crate::interrupt;
@@ -81,7 +81,7 @@ pub fn git_dirty(binary: &Path) -> Option<bool> {
 /// A new `bench` run of `engine` (an absolute path), started by
 /// `command`, with status `running`; its id.
 pub fn insert_run(conn: &Connection, engine: &Path, command: &[String]) -> rusqlite::Result<i64> {
-    let commit = host::git_commit(engine);
+    let commit = provenance::git_commit(engine);
     let dirty = commit.is_some() && git_dirty(engine) == Some(true);
     let path = engine.display().to_string();
     let name = engine
@@ -92,7 +92,7 @@ pub fn insert_run(conn: &Connection, engine: &Path, command: &[String]) -> rusql
         "command": [path],
         "options": [],
         "limits": "-",
-        "sha256": host::sha256(engine),
+        "sha256": provenance::sha256(engine),
         "commit": commit,
     }]);
     let detail = json!({"commit": commit, "dirty": dirty, "engine": path});
@@ -106,9 +106,9 @@ pub fn insert_run(conn: &Connection, engine: &Path, command: &[String]) -> rusql
             json!(command).to_string(),
             engines.to_string(),
             Status::Running,
-            host::cpu_model(),
-            host::cores() as i64,
-            host::slurm_job_id(),
+            provenance::cpu_model(),
+            provenance::cores() as i64,
+            provenance::slurm_job_id(),
             detail.to_string(),
         ],
     )?;

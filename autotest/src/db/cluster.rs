@@ -2,7 +2,7 @@
 //! jobs that play it, a `datagen` run's row and its detail, and its own
 //! row taken up again by a coordinator started anew on the run directory.
 
-use crate::db::host;
+use crate::db::provenance;
 use crate::db::text_enums::{RunKind, Status, TextEnum};
 use rusqlite::{params, Connection};
 use serde_json::{json, Value};
@@ -45,8 +45,8 @@ pub fn insert_datagen(
         "command": words,
         "options": [],
         "limits": "-",
-        "sha256": host::sha256(binary),
-        "commit": host::git_commit(binary),
+        "sha256": provenance::sha256(binary),
+        "commit": provenance::git_commit(binary),
     }]);
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -63,8 +63,8 @@ pub fn insert_datagen(
             seed as i64,
             Status::Running,
             now,
-            host::cpu_model(),
-            host::cores() as i64,
+            provenance::cpu_model(),
+            provenance::cores() as i64,
             detail.to_string(),
         ],
     )?;

@@ -8,7 +8,8 @@
 //!   the words the schema's CHECKs allow;
 //! * `open`: a connection in WAL mode with a busy timeout, the schema
 //!   brought up to date (one newer than this program is refused);
-//! * `host`: what is recorded about the machine and the engine binaries;
+//! * `provenance`: what is recorded about the machine and the engine
+//!   binaries;
 //! * `write`: the run's row and its games;
 //! * `best_effort`: a database used until its first failure, which is
 //!   reported once while the run goes on;
@@ -26,10 +27,10 @@ pub mod bench_record;
 pub mod best_effort;
 pub mod cluster;
 pub mod command;
-pub mod host;
 pub mod import;
 pub mod open;
 pub mod path;
+pub mod provenance;
 pub mod read;
 pub mod recorder;
 pub mod report;

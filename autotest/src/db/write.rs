@@ -2,7 +2,7 @@
 //! each game once (`UNIQUE (run_id, schedule_index)`).
 
 use crate::config::spec::{Schedule, TournamentSpec};
-use crate::db::host;
+use crate::db::provenance;
 use crate::db::text_enums::{RunKind, Status};
 use crate::referee::record::{GameRecord, Start, Termination};
 use crate::tournament::played::PlayedGame;
@@ -46,20 +46,20 @@ pub fn insert_run(
         .engines
         .iter()
         .map(|e| {
-            let binary = host::binary(e);
+            let binary = provenance::binary(e);
             json!({
                 "name": e.name,
                 "command": e.command,
                 "options": e.options,
-                "limits": host::limits_text(&e.limits),
-                "sha256": binary.as_deref().and_then(host::sha256),
-                "commit": binary.as_deref().and_then(host::git_commit),
+                "limits": provenance::limits_text(&e.limits),
+                "sha256": binary.as_deref().and_then(provenance::sha256),
+                "commit": binary.as_deref().and_then(provenance::git_commit),
             })
         })
         .collect();
     let mut controls: Vec<String> = Vec::new();
     for e in &spec.engines {
-        let text = host::limits_text(&e.limits);
+        let text = provenance::limits_text(&e.limits);
         if !controls.contains(&text) {
             controls.push(text);
         }
@@ -82,13 +82,13 @@ pub fn insert_run(
             spec.repeat,
             sprt,
             book.map(|b| b.display().to_string()),
-            book.and_then(host::sha256),
+            book.and_then(provenance::sha256),
             spec.seed as i64,
             Status::Running,
             now(),
-            host::cpu_model(),
-            host::cores() as i64,
-            host::slurm_job_id(),
+            provenance::cpu_model(),
+            provenance::cores() as i64,
+            provenance::slurm_job_id(),
             spec.pgn_out.as_deref().map(pgn_key),
         ],
     )?;

@@ -3,10 +3,10 @@
 //! nps drops marked; the cumulative Elo of the accepted SPRTs.
 
 use super::answer::Answer;
+use super::connection::Db;
 use super::history::{self, Accepted, Record, DROP, WINDOW};
 use super::html::{self, escape};
-use super::store::Db;
-use super::{charts, store};
+use super::{charts, connection};
 use crate::db::text_enums::Measure;
 use axum::extract::State;
 use axum::response::Html;
@@ -19,7 +19,7 @@ const CHARTED: &[(Measure, &str)] = &[
 ];
 
 pub async fn page(State(db): State<Db>) -> Result<Html<String>, Answer> {
-    let (measures, accepted) = store::read(db, |conn| {
+    let (measures, accepted) = connection::read(db, |conn| {
         let db_error = |e: String| Answer::database(&e);
         let mut measures = Vec::new();
         for (m, unit) in CHARTED {

@@ -1,12 +1,14 @@
 //! The runs list: every recorded run, newest first, as `autotest runs`
-//! lists them (counted as `results` says), filtered by kind, status, engine name and time control
-//! (the query string `kind=&status=&engine=&tc=`; empty is any).
+//! lists them (their W/D/L from `wdl_cache`), filtered by kind, status,
+//! engine name and time control (the query string
+//! `kind=&status=&engine=&tc=`; empty is any), the kinds and statuses
+//! offered being the enums' (`db::text_enums`).
 
 use super::answer::Answer;
+use super::connection;
+use super::connection::Db;
 use super::html::{self, escape};
-use super::results;
-use super::store;
-use super::store::Db;
+use super::wdl_cache;
 use crate::db::read::{RunLine, RUN_COLUMNS};
 use crate::db::text_enums::{RunKind, Status, TextEnum};
 use axum::response::Html;
@@ -104,9 +106,9 @@ pub fn decode(text: &str) -> Result<String, Answer> {
 /// The runs `filter` keeps, newest first.
 pub async fn lines(db: Db, filter: Filter) -> Result<Vec<RunLine>, Answer> {
     let shared = db.clone();
-    store::read(db, move |conn| {
+    connection::read(db, move |conn| {
         let all =
-            results::runs(conn, &shared.results).map_err(|e| Answer::database(&e.to_string()))?;
+            wdl_cache::runs(conn, &shared.wdl).map_err(|e| Answer::database(&e.to_string()))?;
         Ok(all.into_iter().filter(|r| filter.keeps(r)).collect())
     })
     .await

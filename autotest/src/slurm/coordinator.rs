@@ -6,7 +6,7 @@
 //! merged PGN and prints the table. Everything it knows is in the run
 //! directory, so it can be stopped (Ctrl-C detaches; the tasks go on) and
 //! started again on it.
-//! It alone records the run in the results database (`record`).
+//! It alone records the run in the results database (`run_record`).
 
 use crate::config::spec::TournamentSpec;
 use crate::db::text_enums::Status;
@@ -16,8 +16,8 @@ use crate::referee::preflight;
 use crate::slurm::attempts;
 use crate::slurm::merge::{Merge, Standing};
 use crate::slurm::options::{shards, stored, SlurmOptions};
-use crate::slurm::record::{self, Record};
 use crate::slurm::run_dir::{current_dir, RunDir, Submission};
+use crate::slurm::run_record::{self, Record};
 use crate::slurm::scheduler::{self, Alive, SlurmError};
 use crate::stats::sprt::{sprt_bounds, SprtDecision};
 use crate::tournament::progress::duration;
@@ -50,7 +50,7 @@ pub fn watch(run: &RunDir) -> Result<(), String> {
 /// run marked so that no coordinator submits again.
 pub fn cancel(run: &RunDir) -> Result<(), String> {
     run.mark_cancelled()?;
-    record::cancelled(run);
+    run_record::cancelled(run);
     let jobs = job_ids(run)?;
     scheduler::cancel(&jobs).map_err(|e| e.to_string())?;
     eprintln!(

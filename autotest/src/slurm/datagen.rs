@@ -17,7 +17,7 @@
 //! at most `--positions` of them. The coordinator records the run in
 //! the results database (by default `lab.db` beside `OUT`) as a run of
 //! kind `datagen`, with its games, positions and output file at the end
-//! (`slurm::record`).
+//! (`slurm::run_record`).
 
 use crate::config::flags::key_values;
 use crate::db::text_enums::Status;
@@ -25,8 +25,8 @@ use crate::interrupt;
 use crate::slurm::coordinator::submit_idle;
 use crate::slurm::lock;
 use crate::slurm::options::{parse_options, SlurmOptions};
-use crate::slurm::record::{datagen_detail, Record};
 use crate::slurm::run_dir::{current_dir, RunDir};
+use crate::slurm::run_record::{datagen_detail, Record};
 use crate::slurm::scheduler;
 use crate::tournament::progress::duration;
 use leiserchess::lab::data::{self, HEADER, RECORD};

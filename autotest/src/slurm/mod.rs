@@ -6,7 +6,7 @@
 //! the run directory (`run_dir`), one attempt at a time (`lock`), each try counted (`attempts`); the coordinator (`coordinator`) submits,
 //! watches and cancels through Slurm's command-line tools (`scheduler`)
 //! and merges the shards' games in schedule order (`merge`), which it
-//! records in the results database (`record`). `autotest
+//! records in the results database (`run_record`). `autotest
 //! datagen` shards `leiserchess datagen` the same way (`datagen`). See
 //! docs/DISTRIBUTED.md.
 
@@ -16,8 +16,8 @@ pub mod datagen;
 pub mod lock;
 pub mod merge;
 pub mod options;
-pub mod record;
 pub mod run_dir;
+pub mod run_record;
 pub mod scheduler;
 pub mod task;
 

@@ -204,13 +204,16 @@ fn course_config_errors_name_the_file() {
     assert!(!dir.join("lab.pgn").exists());
 }
 
-/// Every subcommand's `--help` (or `-h`) prints the usage with exit status
-/// 0; after `--` the words are the engine's, not a request for help.
+/// Every subcommand's `--help` (or `-h`) prints its own page, not the
+/// tournament's, with exit status 0; after `--` the words are the
+/// engine's, not a request for help.
 #[test]
 fn every_subcommand_answers_help() {
     for sub in [
         "stats",
         "openings",
+        "runs",
+        "show",
         "tune",
         "datagen",
         "slurm",
@@ -227,9 +230,14 @@ fn every_subcommand_answers_help() {
                 "{sub} {flag}: {}",
                 text(&out.stderr)
             );
+            let page = text(&out.stdout);
             assert!(
-                text(&out.stdout).contains("autotest tune: SPSA"),
-                "{sub} {flag}"
+                page.contains(&format!("autotest {sub}")),
+                "{sub} {flag}: {page}"
+            );
+            assert!(
+                !page.contains("Course config files"),
+                "{sub} {flag}: {page}"
             );
         }
     }

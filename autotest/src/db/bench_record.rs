@@ -1,4 +1,4 @@
-//! `autotest bench-record [-engine PATH] [-rounds N] [-db PATH]`: runs
+//! `autotest bench-record [--engine PATH] [--rounds N] [--db PATH]`: runs
 //! each of `db::bench`'s measures N times, round by round, and records a
 //! run of kind `bench` (its `detail` the engine binary, the commit of its
 //! git work tree and whether that tree has changes) with a `benchmarks`
@@ -6,9 +6,9 @@
 //! summary table. A database that cannot be used is reported once and
 //! the measuring goes on.
 
-use crate::config::numbers::{at_least, whole};
 use crate::db::bench::{self, Measurement};
 use crate::db::best_effort::BestEffort;
+use crate::db::path::DbFlag;
 use crate::db::provenance;
 use crate::db::text_enums::{Measure, RunKind, Status, TextEnum};
 use crate::db::write;
@@ -18,47 +18,20 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The engine without `-engine`.
+/// The engine without `--engine`.
 pub const DEFAULT_ENGINE: &str = "target/release/leiserchess";
-/// Rounds without `-rounds`.
-pub const DEFAULT_ROUNDS: u64 = 3;
 
-struct Args {
-    engine: PathBuf,
-    rounds: u64,
-    db: Option<String>,
-}
-
-fn parse(args: &[String]) -> Result<Args, String> {
-    let mut a = Args {
-        engine: PathBuf::from(DEFAULT_ENGINE),
-        rounds: DEFAULT_ROUNDS,
-        db: None,
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        let value = args
-            .get(i + 1)
-            .filter(|_| matches!(flag, "-engine" | "-rounds" | "-db"))
-            .ok_or_else(|| match flag {
-                "-engine" | "-rounds" | "-db" => format!("bench-record: {flag} needs a value"),
-                _ => format!(
-                    "bench-record: unknown argument '{flag}' (known: -engine PATH, -rounds N, -db PATH)"
-                ),
-            })?;
-        match flag {
-            "-engine" => a.engine = PathBuf::from(value),
-            "-rounds" => {
-                a.rounds = whole(value, "-rounds")
-                    .and_then(|n| at_least(n, 1, "-rounds"))
-                    .map_err(|e| format!("bench-record: {e}"))?
-            }
-            _ => a.db = Some(value.clone()),
-        }
-        i += 2;
-    }
-    Ok(a)
+/// `autotest bench-record`'s command line.
+#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
+pub struct BenchRecordArgs {
+    /// The engine binary to measure
+    #[arg(long, value_name = "PATH", default_value = DEFAULT_ENGINE)]
+    pub engine: PathBuf,
+    /// Rounds: each measure is run this many times, round by round
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+    pub rounds: u64,
+    #[command(flatten)]
+    pub db: DbFlag,
 }
 
 /// Whether the git work tree `binary` lies in has changes to tracked
@@ -139,17 +112,17 @@ pub fn insert_measurement(
     Ok(())
 }
 
-/// `autotest bench-record`: the summary table, or what went wrong.
-pub fn run(args: &[String], command: &[String]) -> Result<String, String> {
-    let a = parse(args)?;
+/// `autotest bench-record`, started by `command` (every word): the
+/// summary table, or what went wrong.
+pub fn run(a: &BenchRecordArgs, command: &[String]) -> Result<String, String> {
     if !a.engine.is_file() {
         return Err(format!(
-            "bench-record: no engine at {} (build it with make build, or give -engine PATH)",
+            "bench-record: no engine at {} (build it with make build, or give --engine PATH)",
             a.engine.display()
         ));
     }
     let engine = std::path::absolute(&a.engine).unwrap_or(a.engine.clone());
-    let mut db = BestEffort::open(a.db.as_deref(), None);
+    let mut db = BestEffort::open(a.db.db.as_deref(), None);
     let run = db.as_mut().and_then(|db| {
         db.attempt(|conn| insert_run(conn, &engine, command).map_err(|e| e.to_string()))
     });

@@ -19,14 +19,13 @@
 //! * `bench` and `bench_record`: the engine's benchmarks, measured and
 //!   recorded by `autotest bench-record`;
 //! * `import`: `autotest import PGN...`;
-//! * `read` and `command`: `autotest runs` and `autotest show RUN`;
+//! * `read` and `runs_and_show`: `autotest runs` and `autotest show RUN`;
 //! * `report`: `autotest report`, the figures as markdown tables.
 
 pub mod bench;
 pub mod bench_record;
 pub mod best_effort;
 pub mod cluster;
-pub mod command;
 pub mod import;
 pub mod open;
 pub mod path;
@@ -34,6 +33,7 @@ pub mod provenance;
 pub mod read;
 pub mod recorder;
 pub mod report;
+pub mod runs_and_show;
 pub mod schema;
 pub mod text_enums;
 pub mod tune;

@@ -1,12 +1,13 @@
-//! `autotest report [-db PATH]`: the recorded figures as markdown tables,
+//! `autotest report [--db PATH]`: the recorded figures as markdown tables,
 //! to paste into BENCHMARKS.md: the newest finished bench record, the
 //! SPRT runs, the tuning runs and the tournaments and gauntlets, newest
 //! first. The figures come from the stored games through the same code
 //! as a run's own table (`db::read::standings`, `stats`).
 
 use crate::db::bench::{self, Measurement};
-use crate::db::command::database;
+use crate::db::path::DbFlag;
 use crate::db::read;
+use crate::db::runs_and_show::database;
 use crate::db::text_enums::{Measure, RunKind, Status};
 use crate::stats::elo::{elo_shown, Estimate};
 use crate::stats::sprt::sprt_bounds;
@@ -14,14 +15,16 @@ use crate::tournament::standings::Standing;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::Value;
 
-/// `autotest report [-db PATH]`: the output.
-pub fn run(args: &[String]) -> Result<String, String> {
-    let (conn, rest) = database("report", args)?;
-    if let Some(extra) = rest.first() {
-        return Err(format!(
-            "report: unexpected argument '{extra}' (only -db PATH)"
-        ));
-    }
+/// `autotest report`'s command line.
+#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub db: DbFlag,
+}
+
+/// `autotest report`: the output.
+pub fn run(args: &ReportArgs) -> Result<String, String> {
+    let conn = database("report", &args.db)?;
     report(&conn).map_err(|e| format!("report: {e}"))
 }
 

@@ -2,7 +2,7 @@
 //! default. The pages are made on the server from the database, read
 //! anew on every request; a run's page follows the run live.
 //!
-//! * `args`: the command line (`-db`, `-port`, `-host`);
+//! * `args`: the command line (`--db`, `--port`, `--host`);
 //! * `routes`: the router and the embedded assets;
 //! * `answer`: the answers for bad requests and an unreadable database;
 //! * `connection`: a read-only connection per request, off the async
@@ -35,13 +35,11 @@ use crate::db::{open, path};
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-/// `autotest serve [-db PATH] [-port N] [-host ADDR]`: serves until the
-/// process ends (Ctrl-C). The first line on standard output is the
-/// address served.
-pub fn command(words: &[String]) -> Result<(), String> {
-    let opts = args::parse(words)?;
-    let Some(choice) = path::choose(opts.db.as_deref(), None)? else {
-        return Err("serve: -db none: there is no database to read".to_string());
+/// `autotest serve`: serves until the process ends (Ctrl-C). The first
+/// line on standard output is the address served.
+pub fn command(opts: &args::ServeArgs) -> Result<(), String> {
+    let Some(choice) = path::choose(opts.db.db.as_deref(), None)? else {
+        return Err("serve: --db none: there is no database to read".to_string());
     };
     let file = choice.path;
     if !file.is_file() {

@@ -34,6 +34,29 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+/// `autotest datagen --help`.
+pub const HELP: &str = "\
+usage:
+  autotest datagen -slurm dir=RUN [tasks=N] [cpus=N] [sbatch=\"ARGS\"] [poll=S]
+      [retries=N] -- ENGINE datagen OUT --positions N [--seed S] [ARGS ...]
+
+leiserchess datagen as a Slurm job array (docs/DISTRIBUTED.md). After --
+comes the datagen command as it would run on one machine. Task K makes a
+1/tasks share of the N positions with seed S+K and cpus threads into
+RUN/shards/K/data.bin; once every shard holds its share they are merged
+into OUT in task order, each position (board and side to move) once.
+  -slurm dir=RUN           the run directory, on a filesystem the nodes share
+  tasks=N                  shards, one array task each [8]
+  cpus=N                   each task's CPUs and datagen --threads [1]
+  sbatch=\"ARGS\"            more sbatch arguments (partition, account, time
+                           limit) [none]
+  poll=S                   how often the coordinator looks, seconds [0.5]
+  retries=N                how many times a shard whose task ended without
+                           finishing it is submitted again [2]
+The same command (or autotest slurm watch RUN) goes on with RUN; autotest
+slurm cancel RUN cancels it. The run is recorded in the results database
+(lab.db beside OUT) as a run of kind datagen.";
+
 /// Shards unless `tasks=` says otherwise.
 pub const DEFAULT_TASKS: usize = 8;
 

@@ -10,6 +10,8 @@
 //! A line is a FEN when its first token contains `/`. Blank lines and lines
 //! starting with `#` are skipped. Every opening is checked by playing it on
 //! the rules code; a bad line is an error naming the file and line.
+//! [`generate`] makes balanced openings, which `autotest openings` prints
+//! as such a file.
 
 use crate::config::spec::TournamentSpec;
 use crate::referee::record::Start;

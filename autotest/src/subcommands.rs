@@ -203,6 +203,12 @@ mod tests {
             watch,
             Subcommand::Slurm(SlurmCommand::Watch { .. })
         ));
+        // What RUN/task.sh runs in each array task.
+        let task = parse(&words("slurm datagen-task runs/a 3")).unwrap();
+        assert!(matches!(
+            task,
+            Subcommand::Slurm(SlurmCommand::DatagenTask { k: 3, .. })
+        ));
         let record = parse(&words("bench-record -rounds 2")).unwrap();
         let Subcommand::BenchRecord(b) = record else {
             panic!("{record:?}")

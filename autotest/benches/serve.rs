@@ -13,6 +13,7 @@
 //! and kept for later runs (delete it to make it again).
 
 use autotest::db::open;
+use autotest::db::text_enums::{Measure, RunKind, Status};
 use autotest::db::write::{insert_game, GameRow};
 use autotest::serve::routes::router;
 use axum::body::Body;
@@ -56,12 +57,7 @@ fn database() -> (PathBuf, i64) {
         .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
         .unwrap();
     if made == (RUNS * GAMES) as i64 {
-        let id = conn
-            .query_row("SELECT MIN(id) FROM runs WHERE kind = 'sprt'", [], |r| {
-                r.get(0)
-            })
-            .unwrap();
-        return (path, id);
+        return (path, first_sprt(&conn));
     }
     conn.execute_batch("DELETE FROM games; DELETE FROM benchmarks; DELETE FROM runs;")
         .unwrap();
@@ -69,13 +65,13 @@ fn database() -> (PathBuf, i64) {
     let mut rng = fastrand::Rng::with_seed(7);
     let sprt = json!({"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05}).to_string();
     for r in 0..RUNS {
-        let kind = ["sprt", "tournament", "gauntlet"][r % 3];
+        let kind = [RunKind::Sprt, RunKind::Tournament, RunKind::Gauntlet][r % 3];
         let (a, b) = (format!("dev-{r}"), "base".to_string());
         let engines = json!([{"name": a}, {"name": b}]).to_string();
         let status = if r == RUNS - 1 {
-            "running"
+            Status::Running
         } else {
-            ["finished", "H1", "H0"][r % 3]
+            [Status::Finished, Status::H1, Status::H0][r % 3]
         };
         tx.execute(
             "INSERT INTO runs (kind, command, engines, title, time_control, repeat, sprt, seed,
@@ -84,7 +80,7 @@ fn database() -> (PathBuf, i64) {
             params![
                 kind,
                 engines,
-                (kind == "sprt").then_some(&sprt),
+                (kind == RunKind::Sprt).then_some(&sprt),
                 status,
                 1_700_000_000 + r as i64 * 3600
             ],
@@ -117,15 +113,15 @@ fn database() -> (PathBuf, i64) {
     for r in 0..60 {
         tx.execute(
             "INSERT INTO runs (kind, command, engines, title, repeat, seed, status, started, detail)
-             VALUES ('bench', '[]', '[]', 'bench', 1, 1, 'finished', ?1, ?2)",
-            params![1_800_000_000 + r * 60, json!({"commit": format!("{r:040x}"), "dirty": false, "engine": "x"}).to_string()],
+             VALUES (?1, '[]', '[]', 'bench', 1, 1, ?2, ?3, ?4)",
+            params![RunKind::Bench, Status::Finished, 1_800_000_000 + r * 60, json!({"commit": format!("{r:040x}"), "dirty": false, "engine": "x"}).to_string()],
         )
         .unwrap();
         let id = tx.last_insert_rowid();
         for (measure, rate) in [
-            ("bench-pvs", 1.0e6),
-            ("bench-mcts", 4.0e5),
-            ("perft", 2.0e7),
+            (Measure::BenchPvs, 1.0e6),
+            (Measure::BenchMcts, 4.0e5),
+            (Measure::Perft, 2.0e7),
         ] {
             for round in 1..=5 {
                 let rate = rate * (0.95 + 0.1 * rng.f64());
@@ -139,12 +135,17 @@ fn database() -> (PathBuf, i64) {
         }
     }
     tx.commit().unwrap();
-    let id = conn
-        .query_row("SELECT MIN(id) FROM runs WHERE kind = 'sprt'", [], |r| {
-            r.get(0)
-        })
-        .unwrap();
-    (path, id)
+    (path, first_sprt(&conn))
+}
+
+/// The id of the first SPRT run.
+fn first_sprt(conn: &rusqlite::Connection) -> i64 {
+    conn.query_row(
+        "SELECT MIN(id) FROM runs WHERE kind = ?1",
+        [RunKind::Sprt],
+        |r| r.get(0),
+    )
+    .unwrap()
 }
 
 async fn fetch(app: Router, uri: &str) -> usize {

@@ -20,21 +20,25 @@
 //! * `serve`: the results database as live web pages (`autotest serve`);
 //! * `slurm`: a tournament or SPRT as a Slurm job array, its shards
 //!   merged by a coordinator;
+//! * `subcommands`: the command lines clap reads (`openings`, `stats`,
+//!   `runs`, ... each declared beside its work), one-dash long options
+//!   taken as two;
 //! * `openings` (where each game starts), `interrupt` (SIGINT and
 //!   SIGTERM: the games in flight finished, nothing new started) and
-//!   `host` (the machine's name in records).
+//!   `machine_name` (the machine's name in logs and records).
 
 #![forbid(unsafe_code)]
 
 pub mod config;
 pub mod db;
-pub mod host;
 pub mod interrupt;
+pub mod machine_name;
 pub mod openings;
 pub mod pgn;
 pub mod referee;
 pub mod serve;
 pub mod slurm;
 pub mod stats;
+pub mod subcommands;
 pub mod tournament;
 pub mod tune;

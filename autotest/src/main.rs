@@ -1,68 +1,32 @@
 //! The `autotest` command line: a tournament from a course config file or
-//! cutechess-style flags; `openings` to make an openings file; `stats` to
-//! compute Elo and SPRT figures from given results; `tune` to tune an
-//! engine's options by SPSA; `bench-record` to record the engine's
-//! benchmarks; `runs`, `show` and `report` to read the results database,
-//! `import` to add PGN files to it.
+//! cutechess-style flags (`config`), `autotest tune` and `autotest
+//! datagen` in the same syntax, and the subcommands clap reads
+//! (`subcommands`): `openings`, `stats`, `runs`, `show`, `report`,
+//! `bench-record`, `import`, `serve`, `slurm`. Each subcommand has a help
+//! page of its own; `autotest --help` is the tournament's.
 
 #![forbid(unsafe_code)]
 
-use autotest::config::numbers;
+use autotest::subcommands::{self, Subcommand};
 use autotest::tournament::play::play_and_record;
-use autotest::{config, db, interrupt, openings, slurm, stats, tune};
+use autotest::{config, db, interrupt, openings, serve, slurm, stats, tune};
 use std::path::Path;
 use std::process::ExitCode;
 
+/// The head of `autotest --help`, before the list of subcommands.
 const USAGE: &str = "\
 usage:
   autotest CONFIG.txt                   play a course config file (as lauto.jar)
   autotest -engine ... -engine ... [FLAGS]
-  autotest openings [N] [PLIES] [SEED]  print N balanced openings of PLIES plies
-                                        (default 100 8 1)
-  autotest stats --wdl W D L [--sprt ELO0 ELO1 ALPHA BETA]
-  autotest stats --penta P0 P1 P2 P3 P4 [--sprt ELO0 ELO1 ALPHA BETA]
-  autotest stats --pgn FILE [FILE ...] --player NAME [--sprt ELO0 ELO1 ALPHA BETA]
-                                        NAME's results in PGN files: W/D/L and
-                                        colour-swapped pairs (same round, same
-                                        opening), files added up
-  autotest runs [-db PATH]              the recorded runs, newest first: id,
-                                        kind, status, engines, time control,
-                                        games, the first engine's W/D/L, start
-  autotest show RUN [-db PATH]          run RUN's final table, rebuilt from its
-                                        recorded games
-  autotest report [-db PATH]            the recorded figures as markdown tables:
-                                        the newest bench record, the SPRT
-                                        runs, tuning runs and tournaments
-  autotest bench-record [-engine PATH] [-rounds N] [-db PATH]
-                                        run leiserchess bench --search pvs
-                                        and mcts, perft and evalbench N times
-                                        each, record every figure, print the
-                                        median and min..max of each
-                                        [target/release/leiserchess, 3]
-  autotest import [-db PATH] PGN...     record each PGN file as a finished run
-                                        (players from White/Black, pairs as
-                                        stats --pgn finds them); a file
-                                        imported before (same content) is
-                                        not imported again
-  autotest serve [-db PATH] [-port N] [-host ADDR]
-                                        the results database as web pages,
-                                        live while runs record (also --db,
-                                        --port, --host) [-port 8090, -host
-                                        127.0.0.1; -port 0: any free port]
-  autotest tune -engine ... -param ... [-param ...] [TUNE FLAGS]
   autotest -engine ... -engine ... -slurm dir=RUN [...] [FLAGS]
                                         the same tournament as a Slurm job
                                         array (see -slurm)
-  autotest slurm watch RUN              a coordinator again on a -slurm run
-  autotest slurm cancel RUN             cancel every task of a -slurm run
-  autotest datagen -slurm dir=RUN [tasks=N] [cpus=N] [sbatch=\"ARGS\"] [poll=S]
-      [retries=N] -- ENGINE datagen OUT --positions N [--seed S] [ARGS ...]
-                                        leiserchess datagen as a job array:
-                                        task K makes N/tasks positions with
-                                        seed S+K (cpus threads) into
-                                        RUN/shards/K; merged into OUT, each
-                                        position once [tasks=8]
+  autotest SUBCOMMAND ...               one of those below
+  autotest --version                    the version (also -V)";
 
+/// The rest of `autotest --help`: the flags, the course config files, and
+/// what every run does.
+const FLAGS_HELP: &str = "\
 Flags (cutechess-cli's; defaults in brackets):
   -engine cmd=COMMAND [name=NAME] [dir=DIR] [option.NAME=VALUE ...]
           [tc=[MOVES/]SECONDS[+INC]|inf] [st=SECONDS] [depth=D] [nodes=N]
@@ -149,32 +113,6 @@ Course config files (the course referee's format; `#` starts a comment):
   (and on through the book); each engine's standard error to
   NAME.stderr.log there, as with -pgnout.
 
-autotest tune: SPSA (as fishtest) on one engine's UCI spin options, by
-self-play of theta+c_k*delta against theta-c_k*delta, a colour-swapped pair
-per iteration; a_k = a/(A+k+1)^0.602, c_k = c/(k+1)^0.101, A = iterations/10.
-With a second -engine, the opponent: theta+ and theta- each play it a
-colour-swapped pair on the iteration's opening (four games), and r is
-theta+'s half-points less theta-'s (-4 to 4; in self-play its points less
-theta-'s, -2 to 2). Takes -engine (the one to tune, then perhaps its
-opponent), -each, -openings, -concurrency, -draw, -resign, -nozap,
--timemargin, -maxmoves, -seed and -db as above (the database: lab.db
-beside the -state file, else the -out file, without -db or AUTOTEST_DB),
-and:
-  -param name=NAME start=X min=LO max=HI c=C [a=A]
-                           one option to tune (repeatable); c: the
-                           perturbation at iteration 0; a: the step's
-                           numerator [the first step for a one-point pair
-                           is c/20: a = c^2 (A+1)^0.602 / 10]
-  -iterations N            game pairs, resumed ones included [1000]
-  -out FILE                the tuned values, `NAME VALUE` lines, rewritten
-                           after every pair [none]
-  -state FILE              the iteration and theta, rewritten after every
-                           pair; a run with an existing one resumes it [none]
-One line per pair (its number, r, theta+'s and theta-'s points, theta
-rounded); a progress line with the time left every 10 pairs (on stderr); at
-the end the tuned values. The run and every pair's theta, step and r are recorded in
-the results database; a resumed tune goes on in its own run.
-
 Before the first game (or pair), every engine must answer `uci` with `uciok`
 and `isready` with `readyok` (10 s each), list every option set for it, and
 refuse none: an `info string error` line before `readyok`, or a line on its
@@ -187,14 +125,34 @@ game the pairing's score is printed as cutechess prints it; at the end, a
 table per engine (Elo from game pairs, 95%; a one-sided 95% bound at a 0% or
 100% score).";
 
-/// `-h` or `--help` anywhere before a `--` (after it, the words are the
-/// engine's), or `help` first: the usage, which covers every subcommand.
+/// The subcommands tune and datagen, which keep the tournament's syntax.
+const OTHERS: [(&str, &str); 2] = [
+    (
+        "tune",
+        "Tune an engine's UCI spin options by SPSA (the tournament's flags)",
+    ),
+    (
+        "datagen",
+        "Make training positions: leiserchess datagen as a Slurm job array",
+    ),
+];
+
+/// `autotest --help`.
+fn usage() -> String {
+    let mut out = format!("{USAGE}\n\nSubcommands (autotest SUBCOMMAND --help: its own page):\n");
+    let others = OTHERS.iter().map(|(n, a)| (n.to_string(), a.to_string()));
+    for (name, about) in subcommands::summaries().into_iter().chain(others) {
+        out += &format!("  {name:<14}{about}\n");
+    }
+    out + "\n" + FLAGS_HELP
+}
+
+/// `-h` or `--help` among `args` before a `--` (after it, the words are
+/// the engine's).
 fn asks_for_help(args: &[String]) -> bool {
-    args.first().is_some_and(|a| a == "help")
-        || args
-            .iter()
-            .take_while(|a| *a != "--")
-            .any(|a| a == "-h" || a == "--help")
+    args.iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a == "-h" || a == "--help")
 }
 
 fn main() -> ExitCode {
@@ -202,44 +160,44 @@ fn main() -> ExitCode {
     let command: Vec<String> = std::iter::once("autotest".to_string())
         .chain(std::env::args().skip(1))
         .collect();
-    let args = &command[1..];
-    let help = args.is_empty() || asks_for_help(args);
-    let long_run = !help
-        && !matches!(
-            args.first().map(String::as_str),
-            Some("stats" | "openings" | "runs" | "show" | "report" | "import" | "serve")
-        );
+    let mut args = command[1..].to_vec();
+    // `autotest help SUBCOMMAND` is `autotest SUBCOMMAND --help`.
+    if args.len() == 2 && args[0] == "help" {
+        args = vec![args[1].clone(), "--help".to_string()];
+    }
+    let first = args.first().map_or("help", String::as_str);
+    let help_page = match first {
+        "help" => Some(usage()),
+        "--version" | "-V" => Some(subcommands::VERSION.to_string()),
+        "tune" if asks_for_help(&args) => Some(tune::command::HELP.to_string()),
+        "datagen" if asks_for_help(&args) => Some(slurm::datagen::HELP.to_string()),
+        word if !subcommands::is_subcommand(word) && asks_for_help(&args) => Some(usage()),
+        _ => None,
+    };
+    if let Some(page) = help_page {
+        println!("{page}");
+        return ExitCode::SUCCESS;
+    }
+    let sub = match subcommands::is_subcommand(first) {
+        true => match subcommands::parse(&args) {
+            Ok(sub) => Some(sub),
+            Err(e) => e.exit(),
+        },
+        false => None,
+    };
+    let long_run = match &sub {
+        Some(s) => matches!(s, Subcommand::BenchRecord(_) | Subcommand::Slurm(_)),
+        None => true,
+    };
     if long_run {
         if let Err(e) = interrupt::install() {
             eprintln!("autotest: {e}");
             return ExitCode::from(2);
         }
     }
-    let result = match (help, args.first().map(String::as_str)) {
-        (true, _) | (_, None) => {
-            println!("{USAGE}");
-            Ok(())
-        }
-        (false, Some("stats")) => stats::command::run(&args[1..]).map(|out| print!("{out}")),
-        (false, Some("openings")) => openings_command(&args[1..]),
-        (false, Some("tune")) => tune::command::run(&args[1..]),
-        (false, Some("runs")) => db::command::runs(&args[1..]).map(|out| print!("{out}")),
-        (false, Some("show")) => db::command::show(&args[1..]).map(|out| print!("{out}")),
-        (false, Some("report")) => db::report::run(&args[1..]).map(|out| print!("{out}")),
-        (false, Some("bench-record")) => {
-            db::bench_record::run(&args[1..], &command).map(|out| print!("{out}"))
-        }
-        (false, Some("import")) => db::import::command(&args[1..]),
-        (false, Some("serve")) => autotest::serve::command(&args[1..]),
-        (false, Some("slurm")) => slurm::command(&args[1..]),
-        (false, Some("datagen")) => slurm::datagen::start(args),
-        (false, Some(a)) if a.starts_with('-') => match slurm::options::parse(args) {
-            Err(e) => Err(e.to_string()),
-            Ok((spec, None)) => play_and_record(&spec, Some(&command)),
-            Ok((spec, Some(opts))) => slurm::coordinator::start(args, &spec, &opts),
-        },
-        (false, Some(path)) => config::course::load(Path::new(path))
-            .and_then(|spec| play_and_record(&spec, Some(&command))),
+    let result = match sub {
+        Some(sub) => run_subcommand(sub, &command),
+        None => run_tournament(first, &args, &command),
     };
     match result {
         Ok(()) => match interrupt::received() {
@@ -253,19 +211,35 @@ fn main() -> ExitCode {
     }
 }
 
-fn openings_command(args: &[String]) -> Result<(), String> {
-    let number = |i: usize, default: u64, name: &str| -> Result<u64, String> {
-        args.get(i).map_or(Ok(default), |v| {
-            numbers::whole(v, name).map_err(|e| format!("openings: {e}"))
-        })
+/// One of clap's subcommands, started by `command` (every word).
+fn run_subcommand(sub: Subcommand, command: &[String]) -> Result<(), String> {
+    let output = match sub {
+        Subcommand::Openings(a) => Ok(openings::command(&a)),
+        Subcommand::Stats(a) => stats::command::run(&a),
+        Subcommand::Runs(a) => db::runs_and_show::runs(&a),
+        Subcommand::Show(a) => db::runs_and_show::show(&a),
+        Subcommand::Report(a) => db::report::run(&a),
+        Subcommand::BenchRecord(a) => db::bench_record::run(&a, command),
+        Subcommand::Import(a) => db::import::command(&a, command).map(|()| String::new()),
+        Subcommand::Serve(a) => serve::command(&a).map(|()| String::new()),
+        Subcommand::Slurm(c) => slurm::command(&c).map(|()| String::new()),
     };
-    let (n, plies, seed) = (
-        number(0, 100, "N")?,
-        number(1, 8, "PLIES")?,
-        number(2, 1, "SEED")?,
-    );
-    for o in openings::generate(n as usize, plies as usize, seed) {
-        println!("{}", openings::to_line(&o));
+    output.map(|out| print!("{out}"))
+}
+
+/// A tournament from flags or a course config file, `autotest tune` or
+/// `autotest datagen`: the words after the program are `args`, `first`
+/// the first of them.
+fn run_tournament(first: &str, args: &[String], command: &[String]) -> Result<(), String> {
+    match first {
+        "tune" => tune::command::run(&args[1..]),
+        "datagen" => slurm::datagen::start(args),
+        a if a.starts_with('-') => match slurm::options::parse(args) {
+            Err(e) => Err(e.to_string()),
+            Ok((spec, None)) => play_and_record(&spec, Some(command)),
+            Ok((spec, Some(opts))) => slurm::coordinator::start(args, &spec, &opts),
+        },
+        path => config::course::load(Path::new(path))
+            .and_then(|spec| play_and_record(&spec, Some(command))),
     }
-    Ok(())
 }

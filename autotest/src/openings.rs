@@ -10,6 +10,8 @@
 //! A line is a FEN when its first token contains `/`. Blank lines and lines
 //! starting with `#` are skipped. Every opening is checked by playing it on
 //! the rules code; a bad line is an error naming the file and line.
+//! [`generate`] makes balanced openings, which `autotest openings` prints
+//! as such a file.
 
 use crate::config::spec::TournamentSpec;
 use crate::referee::record::Start;
@@ -238,6 +240,28 @@ fn random_game(rng: &mut fastrand::Rng, plies: usize) -> Option<Game> {
         }
     }
     Some(game)
+}
+
+/// `autotest openings`' command line.
+#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
+pub struct OpeningsArgs {
+    /// How many openings
+    #[arg(default_value_t = 100)]
+    pub n: usize,
+    /// Plies (half-moves) in each
+    #[arg(default_value_t = 8)]
+    pub plies: usize,
+    /// The seed of the random moves: the same seed, the same openings
+    #[arg(default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// `autotest openings`: the openings, a line each.
+pub fn command(args: &OpeningsArgs) -> String {
+    generate(args.n, args.plies, args.seed)
+        .iter()
+        .map(|o| to_line(o) + "\n")
+        .collect()
 }
 
 /// An opening as one line of an openings file, the line `load` reads back:

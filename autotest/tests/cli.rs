@@ -2,7 +2,8 @@
 //! broken engine stops the run with an error and a non-zero exit; a course
 //! config file runs as the course referee runs it (the PGN appended beside
 //! it, paths taken from its directory, the course's no-zap limit); the
-//! running score; the help.
+//! running score; the help, a page per subcommand, `--version`, the
+//! subcommands' one-dash spellings and their refusals by name.
 
 mod common;
 
@@ -204,13 +205,16 @@ fn course_config_errors_name_the_file() {
     assert!(!dir.join("lab.pgn").exists());
 }
 
-/// Every subcommand's `--help` (or `-h`) prints the usage with exit status
-/// 0; after `--` the words are the engine's, not a request for help.
+/// Every subcommand's `--help` (or `-h`) prints its own page, not the
+/// tournament's, with exit status 0; after `--` the words are the
+/// engine's, not a request for help.
 #[test]
 fn every_subcommand_answers_help() {
     for sub in [
         "stats",
         "openings",
+        "runs",
+        "show",
         "tune",
         "datagen",
         "slurm",
@@ -227,9 +231,14 @@ fn every_subcommand_answers_help() {
                 "{sub} {flag}: {}",
                 text(&out.stderr)
             );
+            let page = text(&out.stdout);
             assert!(
-                text(&out.stdout).contains("autotest tune: SPSA"),
-                "{sub} {flag}"
+                page.contains(&format!("autotest {sub}")),
+                "{sub} {flag}: {page}"
+            );
+            assert!(
+                !page.contains("Course config files"),
+                "{sub} {flag}: {page}"
             );
         }
     }
@@ -273,4 +282,107 @@ fn help_lists_every_flag_with_its_default() {
     for key in GLOBAL_KEYS.iter().chain(&player_keys) {
         assert!(help.contains(&format!("  {key} = ")), "{key}:\n{help}");
     }
+}
+
+/// The standard output of a run that must succeed.
+fn ok(args: &[&str], cwd: &Path) -> String {
+    let out = autotest(args, cwd);
+    assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+/// The standard error of a run that must be refused with exit status 2.
+fn refused(args: &[&str]) -> String {
+    let out = autotest(args, Path::new("."));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{args:?}: {}",
+        text(&out.stdout)
+    );
+    text(&out.stderr)
+}
+
+/// `autotest --help` lists every subcommand, a line each, and points to
+/// its page; each page is its own and `help SUB` is the same page.
+#[test]
+fn each_subcommand_has_a_page_of_its_own() {
+    let here = Path::new(".");
+    let global = ok(&["--help"], here);
+    assert!(global.contains("autotest SUBCOMMAND --help"), "{global}");
+    let mut names: Vec<String> = autotest::subcommands::summaries()
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    names.extend(["tune".to_string(), "datagen".to_string()]);
+    let mut pages = vec![global.clone()];
+    for name in &names {
+        let listed = global
+            .lines()
+            .any(|l| l.split_whitespace().next() == Some(name.as_str()));
+        assert!(listed, "{name} is not listed:\n{global}");
+        let page = ok(&[name, "--help"], here);
+        assert!(
+            !pages.contains(&page),
+            "{name}'s page is another's:\n{page}"
+        );
+        assert_eq!(ok(&["help", name], here), page);
+        pages.push(page);
+    }
+    let runs = ok(&["runs", "--help"], here);
+    assert!(
+        runs.contains("--db <PATH>") && !runs.contains(" -db"),
+        "{runs}"
+    );
+}
+
+#[test]
+fn version() {
+    let want = format!("autotest {}\n", env!("CARGO_PKG_VERSION"));
+    assert_eq!(ok(&["--version"], Path::new(".")), want);
+    assert_eq!(ok(&["-V"], Path::new(".")), want);
+}
+
+/// `-db PATH`, `-rounds N`, `-engine PATH`, `-port N` as scripts spell
+/// them; `--db` as the pages do.
+#[test]
+fn one_dash_spellings_are_taken() {
+    let dir = work_dir("one_dash");
+    std::fs::write(
+        dir.join("t.pgn"),
+        "[Event \"e\"]\n[Round \"1.1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. a 1-0\n\n",
+    )
+    .unwrap();
+    assert_eq!(
+        ok(&["import", "-db", "x.db", "t.pgn"], &dir),
+        "t.pgn: run 1, 1 games\n"
+    );
+    let listed = ok(&["runs", "-db", "x.db"], &dir);
+    assert_eq!(listed, ok(&["runs", "--db", "x.db"], &dir));
+    assert!(listed.contains("tournament finished  a vs b"), "{listed}");
+    assert!(ok(&["show", "1", "-db=x.db"], &dir).contains("a "));
+    assert!(ok(&["report", "-db", "x.db"], &dir).contains("## SPRT runs"));
+    let out = autotest(
+        &["bench-record", "-engine", "nowhere", "-rounds", "1"],
+        &dir,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no engine at nowhere"),
+        "{out:?}"
+    );
+    assert!(refused(&["serve", "-port", "70000"]).contains("'70000' for '--port <N>'"));
+}
+
+/// A bad argument is named, with exit status 2 and nothing run.
+#[test]
+fn bad_arguments_are_refused_by_name() {
+    assert!(refused(&["runs", "-games", "2"]).contains("unexpected argument '-games'"));
+    assert!(refused(&["runs", "--games", "2"]).contains("unexpected argument '--games'"));
+    assert!(refused(&["show", "x"]).contains("invalid value 'x' for '<RUN>'"));
+    assert!(refused(&["openings", "ten"]).contains("invalid value 'ten' for '[N]'"));
+    assert!(refused(&["bench-record", "-rounds", "0"]).contains("'0' for '--rounds <N>'"));
+    assert!(refused(&["stats", "--wdl", "1", "2"]).contains("'--wdl <W> <D> <L>'"));
+    assert!(refused(&["slurm", "frob", "x"]).contains("'frob'"));
+    assert!(refused(&["import"]).contains("<PGN>"));
 }

@@ -7,8 +7,9 @@
 
 mod common;
 
-use autotest::db::bench::{self, Measurement, MEASURES};
+use autotest::db::bench::{self, Measurement};
 use autotest::db::open;
+use autotest::db::text_enums::{Measure, TextEnum};
 use common::*;
 use rusqlite::Connection;
 use serde_json::Value;
@@ -227,19 +228,19 @@ fn an_unavailable_database_leaves_the_tune_going() {
 }
 
 /// A measure's short run: (measure, arguments, output).
-type Captured = (&'static str, Vec<&'static str>, String);
+type Captured = (Measure, Vec<&'static str>, String);
 
 /// Small runs of each measure's command, as `bench-record` runs them
 /// but shorter.
 fn real_outputs() -> Vec<Captured> {
-    let runs: [(&str, Vec<&str>); 4] = [
-        ("bench-pvs", vec!["bench", "--search", "pvs", "3"]),
+    let runs: [(Measure, Vec<&str>); 4] = [
+        (Measure::BenchPvs, vec!["bench", "--search", "pvs", "3"]),
         (
-            "bench-mcts",
+            Measure::BenchMcts,
             vec!["bench", "--search", "mcts", "--playouts", "200"],
         ),
-        ("perft", vec!["perft", "4"]),
-        ("evalbench", vec!["evalbench", "--seconds", "0.2"]),
+        (Measure::Perft, vec!["perft", "4"]),
+        (Measure::Evalbench, vec!["evalbench", "--seconds", "0.2"]),
     ];
     runs.into_iter()
         .map(|(measure, args)| {
@@ -270,15 +271,15 @@ fn the_parsers_read_the_engines_real_outputs() {
             .unwrap_or_else(|e| panic!("{measure}: {e}\n{output}"));
         assert!(m.nodes > 0 && m.rate > 0.0, "{measure}: {m:?}");
         match measure {
-            "bench-pvs" => {
+            Measure::BenchPvs => {
                 assert_eq!(m.nodes, column_sum(&output, "nodes"), "{output}");
                 assert_eq!(m.signature, m.nodes);
             }
-            "bench-mcts" => {
+            Measure::BenchMcts => {
                 assert_eq!(m.signature, column_sum(&output, "signature"), "{output}");
                 assert_eq!(m.nodes, column_sum(&output, "playouts"), "{output}");
             }
-            "perft" => {
+            Measure::Perft => {
                 // The plain oracle counts the same leaves.
                 let plain = Command::new(leiserchess())
                     .args([args[0], args[1], "--plain"])
@@ -288,7 +289,7 @@ fn the_parsers_read_the_engines_real_outputs() {
                 let leaves = first.lines().next().unwrap().split_whitespace().nth(2);
                 assert_eq!(leaves, Some(m.signature.to_string().as_str()), "{first}");
             }
-            _ => {
+            Measure::Evalbench => {
                 let checksum = output.lines().next().unwrap().split_whitespace().nth(3);
                 assert_eq!(checksum, Some(m.signature.to_string().as_str()));
                 // evals/s is the evaluations over the time, to rounding.
@@ -312,7 +313,7 @@ fn the_parsers_read_the_engines_real_outputs() {
 fn replaying_engine(dir: &Path, outputs: &[Captured], bad: Option<&str>) -> PathBuf {
     for (measure, _, output) in outputs {
         let output = match (*measure, bad) {
-            ("perft", Some(b)) => b.to_string(),
+            (Measure::Perft, Some(b)) => b.to_string(),
             _ => output.clone(),
         };
         std::fs::write(dir.join(format!("{measure}.out")), output).unwrap();
@@ -378,7 +379,7 @@ fn bench_record_records_every_measure_and_round() {
              ORDER BY round, rowid",
         )
         .unwrap();
-    let rows: Vec<(String, i64, Measurement)> = stmt
+    let rows: Vec<(Measure, i64, Measurement)> = stmt
         .query_map([], |r| {
             Ok((
                 r.get(0)?,
@@ -396,15 +397,15 @@ fn bench_record_records_every_measure_and_round() {
         .unwrap();
     assert_eq!(rows.len(), 8);
     for (i, (measure, round, m)) in rows.iter().enumerate() {
-        assert_eq!(measure, MEASURES[i % 4]);
+        assert_eq!(*measure, Measure::ALL[i % 4]);
         assert_eq!(*round, 1 + i as i64 / 4);
-        let (_, _, output) = outputs.iter().find(|o| o.0 == measure).unwrap();
-        assert_eq!(Ok(m), bench::parse(measure, "-", output).as_ref());
+        let (_, _, output) = outputs.iter().find(|o| o.0 == *measure).unwrap();
+        assert_eq!(Ok(m), bench::parse(*measure, "-", output).as_ref());
         let line = stdout
             .lines()
             .find(|l| l.starts_with(&format!("| {measure} | 2 | ")))
             .unwrap_or_else(|| panic!("{stdout}"));
-        let rate = format!("| {:.0} {}", m.rate, bench::unit(measure));
+        let rate = format!("| {:.0} {}", m.rate, bench::unit(*measure));
         assert!(line.contains(&rate), "{line}");
         assert!(line.ends_with(&format!("| {} |", m.signature)), "{line}");
     }

@@ -174,6 +174,16 @@ fn broken_examples_fail(repo: &Path, bins: &run::Binaries) -> Result<(), Failed>
         ),
         (
             Kind::ShNoRun,
+            "autotest runs --db lab.db\n",
+            "autotest runs -games 2\n",
+        ),
+        (
+            Kind::ShNoRun,
+            "autotest slurm watch r\n",
+            "autotest slurm wach r\n",
+        ),
+        (
+            Kind::ShNoRun,
             "autotest datagen -slurm dir=r -- leiserchess datagen d.bin --positions 9\n",
             "autotest datagen -slurm dir=r -- leiserchess datagen d.bin --positionz 9\n",
         ),

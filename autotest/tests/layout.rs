@@ -363,6 +363,74 @@ fn no_file_is_over_the_limit() {
     );
 }
 
+/// The SQL words that make a formatted string a statement.
+const SQL_WORDS: [&str; 5] = ["SELECT", "INSERT", "UPDATE", "DELETE", "WHERE"];
+
+/// The template of each `format!`, `write!` or `writeln!` in `text` (a
+/// plain or raw string literal as its first or second argument) that
+/// holds one of [`SQL_WORDS`], with its line.
+fn formatted_sql(text: &str) -> Vec<(usize, String)> {
+    let s: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices('!') {
+        let before = &text[..at];
+        let named = ["format", "write", "writeln"]
+            .iter()
+            .any(|m| before.ends_with(m) && !before[..before.len() - m.len()].ends_with(is_ident));
+        let open = text[at + 1..].trim_start();
+        if !named || !open.starts_with('(') {
+            continue;
+        }
+        // The template: the first string literal after the opening
+        // parenthesis (write!'s comes after its destination).
+        let from = text.len() - open.len() + 1;
+        let Some(quote) = text[from..].find('"').map(|q| from + q) else {
+            continue;
+        };
+        let start = text[..quote].chars().count() + 1;
+        let end = string_end(&s, start, "\"");
+        let template: String = s[start..end.saturating_sub(1).max(start)].iter().collect();
+        let words: Vec<&str> = template.split(|c: char| !c.is_ascii_alphabetic()).collect();
+        if SQL_WORDS.iter().any(|w| words.contains(w)) {
+            out.push((1 + before.matches('\n').count(), template));
+        }
+    }
+    out
+}
+
+/// SQL is never formatted: values go in as parameters (`?1`), so no text
+/// from a run, a file or a request can become SQL.
+#[test]
+fn no_sql_is_built_with_format() {
+    let (_, mut texts) = sources();
+    let main = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/main.rs");
+    texts.insert("main.rs".to_string(), fs::read_to_string(main).unwrap());
+    let found: Vec<String> = texts
+        .iter()
+        .flat_map(|(name, text)| {
+            formatted_sql(text)
+                .into_iter()
+                .map(move |(line, t)| format!("src/{name}:{line}: {t}"))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "SQL built with format! (bind the values as parameters):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_sql_finder_finds_formatted_statements_only() {
+    let text = "let a = format!(\"SELECT id FROM runs WHERE kind IN ({kinds})\");\n\
+                let b = format!(\"selected {n} runs\");\n\
+                write!(out, \"UPDATE runs SET x = {x}\").unwrap();\n\
+                conn.execute(\"DELETE FROM games WHERE run_id = ?1\", [id]);\n\
+                let c = myformat!(\"INSERT {x}\");\n";
+    let found: Vec<usize> = formatted_sql(text).into_iter().map(|(l, _)| l).collect();
+    assert_eq!(found, [1, 3]);
+}
+
 fn strings(paths: &[Vec<String>]) -> Vec<String> {
     paths.iter().map(|p| p.join("::")).collect()
 }

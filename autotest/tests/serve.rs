@@ -18,8 +18,8 @@ use autotest::db::open;
 use autotest::db::read;
 use autotest::db::write::{insert_game, GameRow};
 use autotest::pgn::read as pgn_read;
-use autotest::serve::results::{self, Cache};
 use autotest::serve::routes::router;
+use autotest::serve::wdl_cache::{self, Cache};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use common::fresh_dir;
@@ -254,7 +254,7 @@ fn the_list_is_newest_first_and_filtered() {
     // (the router keeps each run's W/D/L while its games are unchanged).
     let cache = Cache::default();
     assert_eq!(
-        results::runs(&conn, &cache).unwrap(),
+        wdl_cache::runs(&conn, &cache).unwrap(),
         read::runs(&conn).unwrap()
     );
     let app = router(db.clone());
@@ -277,7 +277,7 @@ fn the_list_is_newest_first_and_filtered() {
     let again = page("/runs");
     assert!(again.contains("<td>3</td><td>1/1/1</td>"), "{again}");
     assert_eq!(
-        results::runs(&conn, &cache).unwrap(),
+        wdl_cache::runs(&conn, &cache).unwrap(),
         read::runs(&conn).unwrap()
     );
     // The form keeps what was asked.
@@ -749,13 +749,13 @@ fn the_command_line_is_checked() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no results database at"));
     let out = autotest(&["serve", "--port", "http"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not 'http'"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid value 'http' for '--port <N>'"));
     let out = autotest(&["serve", "--help"]);
-    assert!(
-        out.status.success()
-            && String::from_utf8_lossy(&out.stdout)
-                .contains("autotest serve [-db PATH] [-port N] [-host ADDR]")
-    );
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && help.contains("Usage: autotest serve [OPTIONS]"));
+    assert!(["--db <PATH>", "--port <N>", "--host <ADDR>"]
+        .iter()
+        .all(|o| help.contains(o)));
 }
 
 /// A child process, ended when dropped.

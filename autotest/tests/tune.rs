@@ -364,13 +364,14 @@ fn flags_parse_into_the_spec() {
     );
 }
 
-/// `--help` lists the command and each of its own flags with a default.
+/// `tune --help` lists the command and each of its own flags with a
+/// default.
 #[test]
 fn help_lists_the_tune_flags() {
     let out = Command::new(env!("CARGO_BIN_EXE_autotest"))
-        .arg("--help")
+        .args(["tune", "--help"])
         .output()
-        .expect("run autotest --help");
+        .expect("run autotest tune --help");
     let help = text(&out.stdout);
     assert!(help.contains("\n  autotest tune -engine "), "{help}");
     let tune = help

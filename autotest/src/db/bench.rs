@@ -13,11 +13,9 @@
 //! * `evalbench`: `leiserchess evalbench --seconds 1`; `positions K
 //!   checksum C` (the signature), `evals E time T ms ns/eval X`, `evals/s R`.
 
+use crate::db::text_enums::{Measure, TextEnum};
 use std::path::Path;
 use std::process::{Command, Stdio};
-
-/// The measures, in the order they are run.
-pub const MEASURES: [&str; 4] = ["bench-pvs", "bench-mcts", "perft", "evalbench"];
 
 /// perft's position: the fourth bench position, whose depth 5 takes about
 /// half a second on one thread (the start position: 0.1 s at depth 5, 7 s
@@ -37,22 +35,22 @@ pub struct Measurement {
 }
 
 /// The engine's arguments for `measure`.
-pub fn arguments(measure: &str) -> Vec<&'static str> {
+pub fn arguments(measure: Measure) -> Vec<&'static str> {
     match measure {
-        "bench-pvs" => vec!["bench", "--search", "pvs"],
-        "bench-mcts" => vec!["bench", "--search", "mcts"],
-        "perft" => vec!["perft", "5", "--fen", PERFT_FEN, "--threads", "1"],
-        _ => vec!["evalbench", "--seconds", "1"],
+        Measure::BenchPvs => vec!["bench", "--search", "pvs"],
+        Measure::BenchMcts => vec!["bench", "--search", "mcts"],
+        Measure::Perft => vec!["perft", "5", "--fen", PERFT_FEN, "--threads", "1"],
+        Measure::Evalbench => vec!["evalbench", "--seconds", "1"],
     }
 }
 
 /// What each measure's rate counts, per second.
-pub fn unit(measure: &str) -> &'static str {
+pub fn unit(measure: Measure) -> &'static str {
     match measure {
-        "bench-pvs" => "nodes/s",
-        "bench-mcts" => "playouts/s",
-        "perft" => "leaves/s",
-        _ => "evals/s",
+        Measure::BenchPvs => "nodes/s",
+        Measure::BenchMcts => "playouts/s",
+        Measure::Perft => "leaves/s",
+        Measure::Evalbench => "evals/s",
     }
 }
 
@@ -121,10 +119,10 @@ fn seconds_at(count: f64, rate: f64) -> f64 {
 
 /// The figures of `measure`'s `output`; `command` (the command line that
 /// printed it) names it in errors.
-pub fn parse(measure: &str, command: &str, output: &str) -> Result<Measurement, String> {
+pub fn parse(measure: Measure, command: &str, output: &str) -> Result<Measurement, String> {
     let read = |pattern: &str| numbers(output, pattern, command);
     let m = match measure {
-        "bench-pvs" => {
+        Measure::BenchPvs => {
             let v = read("nodes N nps X")?;
             Measurement {
                 signature: v[0] as u64,
@@ -133,7 +131,7 @@ pub fn parse(measure: &str, command: &str, output: &str) -> Result<Measurement, 
                 rate: v[1],
             }
         }
-        "bench-mcts" => {
+        Measure::BenchMcts => {
             let v = read("signature N playouts N playouts/s X")?;
             Measurement {
                 signature: v[0] as u64,
@@ -142,7 +140,7 @@ pub fn parse(measure: &str, command: &str, output: &str) -> Result<Measurement, 
                 rate: v[2],
             }
         }
-        "perft" => {
+        Measure::Perft => {
             let leaves = read("perft N N")?[1];
             let v = read("info time X ms nps X")?;
             Measurement {
@@ -152,7 +150,7 @@ pub fn parse(measure: &str, command: &str, output: &str) -> Result<Measurement, 
                 rate: v[1],
             }
         }
-        "evalbench" => {
+        Measure::Evalbench => {
             let checksum = read("positions N checksum N")?[1];
             let v = read("evals N time X ms ns/eval X")?;
             Measurement {
@@ -162,13 +160,12 @@ pub fn parse(measure: &str, command: &str, output: &str) -> Result<Measurement, 
                 rate: read("evals/s X")?[0],
             }
         }
-        other => return Err(format!("no measure '{other}'")),
     };
     Ok(m)
 }
 
 /// Runs `measure` with the engine at `engine` and reads its output.
-pub fn run(engine: &Path, measure: &str) -> Result<Measurement, String> {
+pub fn run(engine: &Path, measure: Measure) -> Result<Measurement, String> {
     let args = arguments(measure);
     let text = command_text(engine, &args);
     let out = Command::new(engine)
@@ -200,17 +197,17 @@ pub fn median(xs: &[f64]) -> f64 {
 }
 
 /// A markdown table of `rounds` (measure, measurement), a line per
-/// measure in [`MEASURES`] order: the rounds, the rate's median and its
-/// range, the median seconds, and the signature (every different one).
-pub fn summary_table(rounds: &[(String, Measurement)]) -> String {
+/// measure in [`Measure::ALL`]'s order: the rounds, the rate's median and
+/// its range, the median seconds, and the signature (every different one).
+pub fn summary_table(rounds: &[(Measure, Measurement)]) -> String {
     let mut out = String::from(
         "| measure | rounds | median | min .. max | seconds (median) | signature |\n\
          |---|---:|---:|---:|---:|---|\n",
     );
-    for measure in MEASURES {
+    for &measure in Measure::ALL {
         let ms: Vec<&Measurement> = rounds
             .iter()
-            .filter(|(m, _)| m == measure)
+            .filter(|(m, _)| *m == measure)
             .map(|(_, m)| m)
             .collect();
         if ms.is_empty() {
@@ -248,12 +245,17 @@ mod tests {
     fn medians_and_a_line_that_cannot_be_read() {
         assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
-        let e = parse("bench-pvs", "leiserchess bench", "nodes 12 nps fast\n").unwrap_err();
+        let e = parse(
+            Measure::BenchPvs,
+            "leiserchess bench",
+            "nodes 12 nps fast\n",
+        )
+        .unwrap_err();
         assert!(
             e.contains("`leiserchess bench`") && e.contains("'nodes 12 nps fast'"),
             "{e}"
         );
-        let e = parse("perft", "leiserchess perft", "perft 5 10\n").unwrap_err();
+        let e = parse(Measure::Perft, "leiserchess perft", "perft 5 10\n").unwrap_err();
         assert!(e.contains("no 'info time X ms nps X' line"), "{e}");
     }
 }

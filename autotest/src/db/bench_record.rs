@@ -1,4 +1,4 @@
-//! `autotest bench-record [-engine PATH] [-rounds N] [-db PATH]`: runs
+//! `autotest bench-record [--engine PATH] [--rounds N] [--db PATH]`: runs
 //! each of `db::bench`'s measures N times, round by round, and records a
 //! run of kind `bench` (its `detail` the engine binary, the commit of its
 //! git work tree and whether that tree has changes) with a `benchmarks`
@@ -6,58 +6,32 @@
 //! summary table. A database that cannot be used is reported once and
 //! the measuring goes on.
 
-use crate::config::numbers::{at_least, whole};
-use crate::db::bench::{self, Measurement, MEASURES};
+use crate::db::bench::{self, Measurement};
 use crate::db::best_effort::BestEffort;
-use crate::db::host;
-use crate::db::write::{self, Status};
+use crate::db::path::DbFlag;
+use crate::db::provenance;
+use crate::db::text_enums::{Measure, RunKind, Status, TextEnum};
+use crate::db::write;
 use crate::interrupt;
 use rusqlite::{params, Connection};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The engine without `-engine`.
+/// The engine without `--engine`.
 pub const DEFAULT_ENGINE: &str = "target/release/leiserchess";
-/// Rounds without `-rounds`.
-pub const DEFAULT_ROUNDS: u64 = 3;
 
-struct Args {
-    engine: PathBuf,
-    rounds: u64,
-    db: Option<String>,
-}
-
-fn parse(args: &[String]) -> Result<Args, String> {
-    let mut a = Args {
-        engine: PathBuf::from(DEFAULT_ENGINE),
-        rounds: DEFAULT_ROUNDS,
-        db: None,
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        let value = args
-            .get(i + 1)
-            .filter(|_| matches!(flag, "-engine" | "-rounds" | "-db"))
-            .ok_or_else(|| match flag {
-                "-engine" | "-rounds" | "-db" => format!("bench-record: {flag} needs a value"),
-                _ => format!(
-                    "bench-record: unknown argument '{flag}' (known: -engine PATH, -rounds N, -db PATH)"
-                ),
-            })?;
-        match flag {
-            "-engine" => a.engine = PathBuf::from(value),
-            "-rounds" => {
-                a.rounds = whole(value, "-rounds")
-                    .and_then(|n| at_least(n, 1, "-rounds"))
-                    .map_err(|e| format!("bench-record: {e}"))?
-            }
-            _ => a.db = Some(value.clone()),
-        }
-        i += 2;
-    }
-    Ok(a)
+/// `autotest bench-record`'s command line.
+#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
+pub struct BenchRecordArgs {
+    /// The engine binary to measure
+    #[arg(long, value_name = "PATH", default_value = DEFAULT_ENGINE)]
+    pub engine: PathBuf,
+    /// Rounds: each measure is run this many times, round by round
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+    pub rounds: u64,
+    #[command(flatten)]
+    pub db: DbFlag,
 }
 
 /// Whether the git work tree `binary` lies in has changes to tracked
@@ -80,7 +54,7 @@ pub fn git_dirty(binary: &Path) -> Option<bool> {
 /// A new `bench` run of `engine` (an absolute path), started by
 /// `command`, with status `running`; its id.
 pub fn insert_run(conn: &Connection, engine: &Path, command: &[String]) -> rusqlite::Result<i64> {
-    let commit = host::git_commit(engine);
+    let commit = provenance::git_commit(engine);
     let dirty = commit.is_some() && git_dirty(engine) == Some(true);
     let path = engine.display().to_string();
     let name = engine
@@ -91,21 +65,23 @@ pub fn insert_run(conn: &Connection, engine: &Path, command: &[String]) -> rusql
         "command": [path],
         "options": [],
         "limits": "-",
-        "sha256": host::sha256(engine),
+        "sha256": provenance::sha256(engine),
         "commit": commit,
     }]);
     let detail = json!({"commit": commit, "dirty": dirty, "engine": path});
     conn.execute(
         "INSERT INTO runs (kind, command, engines, title, repeat, seed, status, started,
              cpu_model, cores, slurm_job_id, detail)
-         VALUES ('bench', ?1, ?2, 'autotest bench-record', 0, 0, 'running',
-             CAST(strftime('%s', 'now') AS INTEGER), ?3, ?4, ?5, ?6)",
+         VALUES (?1, ?2, ?3, 'autotest bench-record', 0, 0, ?4,
+             CAST(strftime('%s', 'now') AS INTEGER), ?5, ?6, ?7, ?8)",
         params![
+            RunKind::Bench,
             json!(command).to_string(),
             engines.to_string(),
-            host::cpu_model(),
-            host::cores() as i64,
-            host::slurm_job_id(),
+            Status::Running,
+            provenance::cpu_model(),
+            provenance::cores() as i64,
+            provenance::slurm_job_id(),
             detail.to_string(),
         ],
     )?;
@@ -116,7 +92,7 @@ pub fn insert_run(conn: &Connection, engine: &Path, command: &[String]) -> rusql
 pub fn insert_measurement(
     conn: &Connection,
     run: i64,
-    measure: &str,
+    measure: Measure,
     round: u64,
     m: &Measurement,
 ) -> rusqlite::Result<()> {
@@ -136,17 +112,17 @@ pub fn insert_measurement(
     Ok(())
 }
 
-/// `autotest bench-record`: the summary table, or what went wrong.
-pub fn run(args: &[String], command: &[String]) -> Result<String, String> {
-    let a = parse(args)?;
+/// `autotest bench-record`, started by `command` (every word): the
+/// summary table, or what went wrong.
+pub fn run(a: &BenchRecordArgs, command: &[String]) -> Result<String, String> {
     if !a.engine.is_file() {
         return Err(format!(
-            "bench-record: no engine at {} (build it with make build, or give -engine PATH)",
+            "bench-record: no engine at {} (build it with make build, or give --engine PATH)",
             a.engine.display()
         ));
     }
     let engine = std::path::absolute(&a.engine).unwrap_or(a.engine.clone());
-    let mut db = BestEffort::open(a.db.as_deref(), None);
+    let mut db = BestEffort::open(a.db.db.as_deref(), None);
     let run = db.as_mut().and_then(|db| {
         db.attempt(|conn| insert_run(conn, &engine, command).map_err(|e| e.to_string()))
     });
@@ -155,9 +131,9 @@ pub fn run(args: &[String], command: &[String]) -> Result<String, String> {
             db.attempt(|conn| write::set_status(conn, run, status).map_err(|e| e.to_string()));
         }
     };
-    let mut done: Vec<(String, Measurement)> = Vec::new();
+    let mut done: Vec<(Measure, Measurement)> = Vec::new();
     for round in 1..=a.rounds {
-        for measure in MEASURES {
+        for &measure in Measure::ALL {
             let measured = bench::run(&engine, measure);
             if interrupt::received().is_some() {
                 finish(&mut db, Status::Stopped);
@@ -181,7 +157,7 @@ pub fn run(args: &[String], command: &[String]) -> Result<String, String> {
                     insert_measurement(conn, run, measure, round, &m).map_err(|e| e.to_string())
                 });
             }
-            done.push((measure.to_string(), m));
+            done.push((measure, m));
         }
     }
     finish(&mut db, Status::Finished);

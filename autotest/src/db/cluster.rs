@@ -2,7 +2,8 @@
 //! jobs that play it, a `datagen` run's row and its detail, and its own
 //! row taken up again by a coordinator started anew on the run directory.
 
-use crate::db::host;
+use crate::db::provenance;
+use crate::db::text_enums::{RunKind, Status, TextEnum};
 use rusqlite::{params, Connection};
 use serde_json::{json, Value};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -20,8 +21,8 @@ pub fn set_jobs(conn: &Connection, run: i64, jobs: &[String]) -> rusqlite::Resul
 /// `command` (every word); whether it was.
 pub fn reopen(conn: &Connection, run: i64, command: &[String]) -> rusqlite::Result<bool> {
     let n = conn.execute(
-        "UPDATE runs SET status = 'running', ended = NULL WHERE id = ?1 AND command = ?2",
-        params![run, json!(command).to_string()],
+        "UPDATE runs SET status = ?3, ended = NULL WHERE id = ?1 AND command = ?2",
+        params![run, json!(command).to_string(), Status::Running],
     )?;
     Ok(n == 1)
 }
@@ -44,8 +45,8 @@ pub fn insert_datagen(
         "command": words,
         "options": [],
         "limits": "-",
-        "sha256": host::sha256(binary),
-        "commit": host::git_commit(binary),
+        "sha256": provenance::sha256(binary),
+        "commit": provenance::git_commit(binary),
     }]);
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -53,14 +54,17 @@ pub fn insert_datagen(
     conn.execute(
         "INSERT INTO runs (kind, command, engines, title, repeat, seed, status, started,
              cpu_model, cores, detail)
-         VALUES ('datagen', ?1, ?2, 'datagen', 0, ?3, 'running', ?4, ?5, ?6, ?7)",
+         VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6, ?7, ?8, ?9, ?10)",
         params![
+            RunKind::Datagen,
             json!(command).to_string(),
             engines.to_string(),
+            RunKind::Datagen.as_str(),
             seed as i64,
+            Status::Running,
             now,
-            host::cpu_model(),
-            host::cores() as i64,
+            provenance::cpu_model(),
+            provenance::cores() as i64,
             detail.to_string(),
         ],
     )?;

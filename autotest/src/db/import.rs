@@ -1,4 +1,4 @@
-//! `autotest import [-db PATH] PGN...`: each PGN file recorded as a
+//! `autotest import [--db PATH] PGN...`: each PGN file recorded as a
 //! finished run of kind `tournament` (a PGN file has no SPRT parameters),
 //! so that `autotest runs` and `autotest show` know games played
 //! elsewhere: by an older autotest, by the course referee (`lauto.jar`),
@@ -20,8 +20,10 @@
 //! imported again. A file that cannot be read or is not PGN is named with
 //! the line at fault; the other files are imported all the same.
 
+use crate::db::open;
+use crate::db::path::{self, DbFlag};
+use crate::db::text_enums::{RunKind, Status};
 use crate::db::write::{self, pgn_key, GameRow};
-use crate::db::{open, path};
 use crate::pgn::read::{self, PgnGame};
 use crate::referee::record::FaultKind;
 use crate::tournament::played::PlayedGame;
@@ -33,7 +35,15 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::UNIX_EPOCH;
 
-const USAGE: &str = "usage: autotest import [-db PATH] PGN...";
+/// `autotest import`'s command line.
+#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
+pub struct ImportArgs {
+    #[command(flatten)]
+    pub db: DbFlag,
+    /// The PGN files, each a run
+    #[arg(required = true, value_name = "PGN")]
+    pub files: Vec<String>,
+}
 
 /// What became of one file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,31 +58,13 @@ pub enum Imported {
     Already(i64),
 }
 
-/// `autotest import ...` (the arguments after `import`): a line per file
+/// `autotest import`, started by `command` (every word): a line per file
 /// on standard output, or its error on standard error; an error at the
 /// end if a file was not imported.
-pub fn command(args: &[String]) -> Result<(), String> {
-    let mut flag = None;
-    let mut files = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].as_str() {
-            "-db" => {
-                flag = Some(args.get(i + 1).ok_or("import: -db needs a PATH")?.as_str());
-                i += 1;
-            }
-            a if a.starts_with('-') && a.len() > 1 => {
-                return Err(format!("import: unknown flag '{a}' ({USAGE})"));
-            }
-            _ => files.push(args[i].as_str()),
-        }
-        i += 1;
-    }
-    if files.is_empty() {
-        return Err(format!("import: no PGN file given ({USAGE})"));
-    }
-    let Some(choice) = path::choose(flag, None)? else {
-        return Err("import: -db none: there is no database to write".to_string());
+pub fn command(args: &ImportArgs, command: &[String]) -> Result<(), String> {
+    let files = &args.files;
+    let Some(choice) = path::choose(args.db.db.as_deref(), None)? else {
+        return Err("import: --db none: there is no database to write".to_string());
     };
     if let Some(dir) = choice.path.parent().filter(|_| choice.make_dir) {
         std::fs::create_dir_all(dir)
@@ -80,14 +72,9 @@ pub fn command(args: &[String]) -> Result<(), String> {
     }
     let mut conn = open::open(&choice.path)
         .map_err(|e| format!("results database {}: {e}", choice.path.display()))?;
-    let command: Vec<String> = ["autotest", "import"]
-        .iter()
-        .map(|s| s.to_string())
-        .chain(args.iter().cloned())
-        .collect();
     let mut failed = 0;
-    for file in &files {
-        match import(&mut conn, Path::new(file), &command) {
+    for file in files {
+        match import(&mut conn, Path::new(file), command) {
             Ok(Imported::New {
                 run,
                 games,
@@ -177,13 +164,15 @@ pub fn import(conn: &mut Connection, file: &Path, command: &[String]) -> Result<
     tx.execute(
         "INSERT INTO runs (kind, command, engines, title, time_control, repeat, seed, status,
              started, ended, pgn_path, detail)
-         VALUES ('tournament', ?1, ?2, ?3, ?4, ?5, 0, 'finished', ?6, ?7, ?8, ?9)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?8, ?9, ?10, ?11)",
         params![
+            RunKind::Tournament,
             json!(command).to_string(),
             json!(engines).to_string(),
             title,
             time_control,
             repeat,
+            Status::Finished,
             started,
             modified,
             pgn_key(file),

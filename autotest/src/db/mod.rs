@@ -4,9 +4,12 @@
 //!
 //! * `path`: which file (`-db`, `AUTOTEST_DB`, or the default);
 //! * `schema`: the tables, as an ordered list of versions;
+//! * `text_enums`: a run's kind and status and a benchmark's measure,
+//!   the words the schema's CHECKs allow;
 //! * `open`: a connection in WAL mode with a busy timeout, the schema
 //!   brought up to date (one newer than this program is refused);
-//! * `host`: what is recorded about the machine and the engine binaries;
+//! * `provenance`: what is recorded about the machine and the engine
+//!   binaries;
 //! * `write`: the run's row and its games;
 //! * `best_effort`: a database used until its first failure, which is
 //!   reported once while the run goes on;
@@ -16,21 +19,22 @@
 //! * `bench` and `bench_record`: the engine's benchmarks, measured and
 //!   recorded by `autotest bench-record`;
 //! * `import`: `autotest import PGN...`;
-//! * `read` and `command`: `autotest runs` and `autotest show RUN`;
+//! * `read` and `runs_and_show`: `autotest runs` and `autotest show RUN`;
 //! * `report`: `autotest report`, the figures as markdown tables.
 
 pub mod bench;
 pub mod bench_record;
 pub mod best_effort;
 pub mod cluster;
-pub mod command;
-pub mod host;
 pub mod import;
 pub mod open;
 pub mod path;
+pub mod provenance;
 pub mod read;
 pub mod recorder;
 pub mod report;
+pub mod runs_and_show;
 pub mod schema;
+pub mod text_enums;
 pub mod tune;
 pub mod write;

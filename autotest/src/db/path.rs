@@ -2,7 +2,8 @@
 //! environment variable `AUTOTEST_DB`, else `lab.db` beside the PGN file
 //! (`-pgnout`, or a course config's `CONFIG.pgn`), else
 //! `$XDG_DATA_HOME/leiserchess/lab.db` (`~/.local/share` without it).
-//! `none`, as either, records nothing.
+//! `none`, as either, records nothing. The subcommands take `-db` as
+//! `--db` ([`DbFlag`]).
 
 use std::path::{Path, PathBuf};
 
@@ -11,6 +12,16 @@ pub const ENV: &str = "AUTOTEST_DB";
 
 /// The file name of the default database.
 pub const FILE_NAME: &str = "lab.db";
+
+/// `--db PATH`, as the subcommands that read or write the results
+/// database take it.
+#[derive(clap::Args, Clone, Debug, Default, PartialEq, Eq)]
+pub struct DbFlag {
+    /// The results database [$AUTOTEST_DB, else
+    /// $XDG_DATA_HOME/leiserchess/lab.db]
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
+}
 
 /// The database to use.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,6 +2,7 @@
 //! standings rebuilt from its stored games.
 
 use crate::config::spec::{EngineSpec, SprtSpec, TournamentSpec};
+use crate::db::text_enums::{RunKind, Status};
 use crate::referee::record::{white_halves, FaultKind};
 use crate::tournament::run::Summary;
 use crate::tournament::schedule::Job;
@@ -26,8 +27,8 @@ pub const RUN_COLUMNS: [&str; 8] = [
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunLine {
     pub id: i64,
-    pub kind: String,
-    pub status: String,
+    pub kind: RunKind,
+    pub status: Status,
     pub engines: Vec<String>,
     pub time_control: String,
     pub games: i64,

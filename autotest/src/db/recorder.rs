@@ -6,7 +6,8 @@
 
 use crate::config::spec::{PgnStyle, TournamentSpec};
 use crate::db::best_effort::BestEffort;
-use crate::db::write::{self, Status};
+use crate::db::text_enums::Status;
+use crate::db::write;
 use crate::pgn::write::to_pgn;
 use crate::referee::record::GameRecord;
 use crate::tournament::resume::Resumed;

@@ -1,26 +1,30 @@
-//! `autotest report [-db PATH]`: the recorded figures as markdown tables,
+//! `autotest report [--db PATH]`: the recorded figures as markdown tables,
 //! to paste into BENCHMARKS.md: the newest finished bench record, the
 //! SPRT runs, the tuning runs and the tournaments and gauntlets, newest
 //! first. The figures come from the stored games through the same code
 //! as a run's own table (`db::read::standings`, `stats`).
 
 use crate::db::bench::{self, Measurement};
-use crate::db::command::database;
+use crate::db::path::DbFlag;
 use crate::db::read;
+use crate::db::runs_and_show::database;
+use crate::db::text_enums::{Measure, RunKind, Status};
 use crate::stats::elo::{elo_shown, Estimate};
 use crate::stats::sprt::sprt_bounds;
 use crate::tournament::standings::Standing;
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::Value;
 
-/// `autotest report [-db PATH]`: the output.
-pub fn run(args: &[String]) -> Result<String, String> {
-    let (conn, rest) = database("report", args)?;
-    if let Some(extra) = rest.first() {
-        return Err(format!(
-            "report: unexpected argument '{extra}' (only -db PATH)"
-        ));
-    }
+/// `autotest report`'s command line.
+#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub db: DbFlag,
+}
+
+/// `autotest report`: the output.
+pub fn run(args: &ReportArgs) -> Result<String, String> {
+    let conn = database("report", &args.db)?;
     report(&conn).map_err(|e| format!("report: {e}"))
 }
 
@@ -48,12 +52,18 @@ fn or_none(table: String) -> String {
     }
 }
 
-/// The ids of the runs of `kinds`, newest first.
-fn ids(conn: &Connection, kinds: &str) -> rusqlite::Result<Vec<i64>> {
-    let sql = format!("SELECT id FROM runs WHERE kind IN ({kinds}) ORDER BY started DESC, id DESC");
-    let mut stmt = conn.prepare(&sql)?;
-    let rows = stmt.query_map([], |r| r.get(0))?;
-    rows.collect()
+/// The runs of `kinds`, newest first: each one's id and kind.
+fn runs_of(conn: &Connection, kinds: &[RunKind]) -> rusqlite::Result<Vec<(i64, RunKind)>> {
+    let mut stmt = conn.prepare("SELECT id, kind FROM runs ORDER BY started DESC, id DESC")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (id, kind) = row?;
+        if kinds.contains(&kind) {
+            out.push((id, kind));
+        }
+    }
+    Ok(out)
 }
 
 /// An estimate as `autotest stats` prints it: the Elo and its 95%
@@ -74,7 +84,7 @@ fn elo_of(st: &Standing) -> String {
 }
 
 /// The run's time control, status, and start (UTC).
-fn basics(conn: &Connection, id: i64) -> rusqlite::Result<(String, String, String)> {
+fn basics(conn: &Connection, id: i64) -> rusqlite::Result<(String, Status, String)> {
     conn.query_row(
         "SELECT COALESCE(time_control, '-'), status, datetime(started, 'unixepoch')
          FROM runs WHERE id = ?1",
@@ -90,9 +100,9 @@ fn benchmarks(conn: &Connection) -> rusqlite::Result<String> {
         .query_row(
             "SELECT id, datetime(started, 'unixepoch'), COALESCE(detail, '{}'),
                  COALESCE(cpu_model, '?'), COALESCE(cores, 0)
-             FROM runs WHERE kind = 'bench' AND status = 'finished'
+             FROM runs WHERE kind = ?1 AND status = ?2
              ORDER BY started DESC, id DESC LIMIT 1",
-            [],
+            params![RunKind::Bench, Status::Finished],
             |r| {
                 Ok((
                     r.get::<_, i64>(0)?,
@@ -120,7 +130,7 @@ fn benchmarks(conn: &Connection) -> rusqlite::Result<String> {
     let rows = stmt
         .query_map([id], |r| {
             Ok((
-                r.get::<_, String>(0)?,
+                r.get::<_, Measure>(0)?,
                 Measurement {
                     signature: r.get::<_, Option<i64>>(1)?.unwrap_or(0) as u64,
                     nodes: r.get::<_, Option<i64>>(2)?.unwrap_or(0) as u64,
@@ -144,7 +154,7 @@ fn sprts(conn: &Connection) -> Result<String, String> {
         "| run | engines | time control | status | games | W/D/L | pentanomial | LLR [bounds] | Elo (95%) |\n\
          |---:|---|---|---|---:|---|---|---|---|\n",
     );
-    for id in ids(conn, "'sprt'").map_err(text)? {
+    for (id, _) in runs_of(conn, &[RunKind::Sprt]).map_err(text)? {
         let Some((spec, summary)) = read::standings(conn, id)? else {
             continue;
         };
@@ -183,7 +193,7 @@ fn tunes(conn: &Connection) -> rusqlite::Result<String> {
         "| run | started (UTC) | engine | time control | status | pairs | final theta |\n\
          |---:|---|---|---|---|---:|---|\n",
     );
-    for id in ids(conn, "'tune'")? {
+    for (id, _) in runs_of(conn, &[RunKind::Tune])? {
         let (tc, status, started) = basics(conn, id)?;
         let (engines, detail): (String, Option<String>) = conn.query_row(
             "SELECT engines, detail FROM runs WHERE id = ?1",
@@ -235,13 +245,11 @@ fn tournaments(conn: &Connection) -> Result<String, String> {
         "| run | kind | time control | status | engine | games | W/D/L | score | Elo (95%) |\n\
          |---:|---|---|---|---|---:|---|---:|---|\n",
     );
-    for id in ids(conn, "'tournament', 'gauntlet'").map_err(text)? {
+    let kinds = [RunKind::Tournament, RunKind::Gauntlet];
+    for (id, kind) in runs_of(conn, &kinds).map_err(text)? {
         let Some((spec, summary)) = read::standings(conn, id)? else {
             continue;
         };
-        let kind: String = conn
-            .query_row("SELECT kind FROM runs WHERE id = ?1", [id], |r| r.get(0))
-            .map_err(text)?;
         let (tc, status, _) = basics(conn, id).map_err(text)?;
         for (e, st) in spec.engines.iter().zip(&summary.standings) {
             let score = match st.games() {

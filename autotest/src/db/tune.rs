@@ -12,7 +12,8 @@
 
 use crate::config::spec::TournamentSpec;
 use crate::db::best_effort::BestEffort;
-use crate::db::write::{self, pgn_key, Status};
+use crate::db::text_enums::{RunKind, Status};
+use crate::db::write::{self, pgn_key};
 use crate::tune::spsa::Param;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Map, Value};
@@ -71,10 +72,10 @@ pub fn start_run(
     let again = match (resumed, spec.state) {
         (Some(_), Some(state)) => tx
             .query_row(
-                "SELECT id FROM runs WHERE kind = 'tune'
-                     AND json_extract(detail, '$.state') = ?1
+                "SELECT id FROM runs WHERE kind = ?1
+                     AND json_extract(detail, '$.state') = ?2
                  ORDER BY id DESC LIMIT 1",
-                [pgn_key(state)],
+                params![RunKind::Tune, pgn_key(state)],
                 |r| r.get::<_, i64>(0),
             )
             .optional()?,
@@ -83,8 +84,8 @@ pub fn start_run(
     let run = match again {
         Some(id) => {
             tx.execute(
-                "UPDATE runs SET status = 'running', ended = NULL, detail = ?2 WHERE id = ?1",
-                params![id, detail],
+                "UPDATE runs SET status = ?2, ended = NULL, detail = ?3 WHERE id = ?1",
+                params![id, Status::Running, detail],
             )?;
             tx.execute(
                 "DELETE FROM tune_iterations WHERE run_id = ?1 AND iteration > ?2",
@@ -95,8 +96,8 @@ pub fn start_run(
         None => {
             let id = write::insert_run(&tx, spec.games, command)?;
             tx.execute(
-                "UPDATE runs SET kind = 'tune', detail = ?2 WHERE id = ?1",
-                params![id, detail],
+                "UPDATE runs SET kind = ?2, detail = ?3 WHERE id = ?1",
+                params![id, RunKind::Tune, detail],
             )?;
             id
         }

@@ -2,7 +2,8 @@
 //! each game once (`UNIQUE (run_id, schedule_index)`).
 
 use crate::config::spec::{Schedule, TournamentSpec};
-use crate::db::host;
+use crate::db::provenance;
+use crate::db::text_enums::{RunKind, Status};
 use crate::referee::record::{GameRecord, Start, Termination};
 use crate::tournament::played::PlayedGame;
 use crate::tournament::schedule::Job;
@@ -11,34 +12,6 @@ use serde_json::json;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Where a run stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    Running,
-    Finished,
-    H0,
-    H1,
-    /// Ended by a signal before its last game.
-    Stopped,
-    Failed,
-    /// A Slurm run ended by `autotest slurm cancel`.
-    Cancelled,
-}
-
-impl Status {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Running => "running",
-            Status::Finished => "finished",
-            Status::H0 => "H0",
-            Status::H1 => "H1",
-            Status::Stopped => "stopped",
-            Status::Failed => "failed",
-            Status::Cancelled => "cancelled",
-        }
-    }
-}
-
 fn now() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -46,11 +19,11 @@ fn now() -> i64 {
 }
 
 /// What kind of run `spec` is.
-pub fn kind(spec: &TournamentSpec) -> &'static str {
+pub fn kind(spec: &TournamentSpec) -> RunKind {
     match (spec.sprt, spec.schedule) {
-        (Some(_), _) => "sprt",
-        (None, Schedule::Gauntlet) => "gauntlet",
-        (None, Schedule::RoundRobin) => "tournament",
+        (Some(_), _) => RunKind::Sprt,
+        (None, Schedule::Gauntlet) => RunKind::Gauntlet,
+        (None, Schedule::RoundRobin) => RunKind::Tournament,
     }
 }
 
@@ -73,20 +46,20 @@ pub fn insert_run(
         .engines
         .iter()
         .map(|e| {
-            let binary = host::binary(e);
+            let binary = provenance::binary(e);
             json!({
                 "name": e.name,
                 "command": e.command,
                 "options": e.options,
-                "limits": host::limits_text(&e.limits),
-                "sha256": binary.as_deref().and_then(host::sha256),
-                "commit": binary.as_deref().and_then(host::git_commit),
+                "limits": provenance::limits_text(&e.limits),
+                "sha256": binary.as_deref().and_then(provenance::sha256),
+                "commit": binary.as_deref().and_then(provenance::git_commit),
             })
         })
         .collect();
     let mut controls: Vec<String> = Vec::new();
     for e in &spec.engines {
-        let text = host::limits_text(&e.limits);
+        let text = provenance::limits_text(&e.limits);
         if !controls.contains(&text) {
             controls.push(text);
         }
@@ -99,7 +72,7 @@ pub fn insert_run(
         "INSERT INTO runs (kind, command, engines, title, time_control, repeat, sprt,
              openings_file, openings_sha256, seed, status, started, cpu_model, cores,
              slurm_job_id, pgn_path)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'running', ?11, ?12, ?13, ?14, ?15)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         params![
             kind(spec),
             json!(command).to_string(),
@@ -109,12 +82,13 @@ pub fn insert_run(
             spec.repeat,
             sprt,
             book.map(|b| b.display().to_string()),
-            book.and_then(host::sha256),
+            book.and_then(provenance::sha256),
             spec.seed as i64,
+            Status::Running,
             now(),
-            host::cpu_model(),
-            host::cores() as i64,
-            host::slurm_job_id(),
+            provenance::cpu_model(),
+            provenance::cores() as i64,
+            provenance::slurm_job_id(),
             spec.pgn_out.as_deref().map(pgn_key),
         ],
     )?;
@@ -135,20 +109,21 @@ pub fn resume_run(
     command: &[String],
 ) -> rusqlite::Result<Option<i64>> {
     let mut stmt = conn.prepare(
-        "SELECT id, command FROM runs WHERE pgn_path = ?1 AND status IN ('running', 'stopped')
+        "SELECT id, command FROM runs WHERE pgn_path = ?1 AND status IN (?2, ?3)
          ORDER BY id DESC",
     )?;
-    let rows = stmt.query_map([pgn_key(pgn)], |r| {
-        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-    })?;
+    let rows = stmt.query_map(
+        params![pgn_key(pgn), Status::Running, Status::Stopped],
+        |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)),
+    )?;
     let wanted = without_resume(command);
     for row in rows {
         let (id, text) = row?;
         let words: Vec<String> = serde_json::from_str(&text).unwrap_or_default();
         if without_resume(&words) == wanted {
             conn.execute(
-                "UPDATE runs SET status = 'running', ended = NULL WHERE id = ?1",
-                [id],
+                "UPDATE runs SET status = ?2, ended = NULL WHERE id = ?1",
+                params![id, Status::Running],
             )?;
             return Ok(Some(id));
         }
@@ -161,7 +136,7 @@ pub fn set_status(conn: &Connection, run: i64, status: Status) -> rusqlite::Resu
     let ended = (status != Status::Running).then(now);
     conn.execute(
         "UPDATE runs SET status = ?2, ended = ?3 WHERE id = ?1",
-        params![run, status.as_str(), ended],
+        params![run, status, ended],
     )?;
     Ok(())
 }

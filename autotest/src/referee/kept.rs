@@ -50,7 +50,7 @@ impl Kept {
             side,
             process: format!(
                 "{}:{}",
-                crate::host::name().as_deref().unwrap_or("?"),
+                crate::machine_name::name().as_deref().unwrap_or("?"),
                 engine.pid()
             ),
             games,

@@ -5,6 +5,7 @@
 //! median of the previous [`WINDOW`] records of its measure is flagged.
 
 use crate::db::read;
+use crate::db::text_enums::{Measure, RunKind, Status};
 use rusqlite::Connection;
 use serde_json::Value;
 
@@ -14,7 +15,7 @@ pub const WINDOW: usize = 5;
 pub const DROP: f64 = 0.05;
 
 /// The measures whose rate is nodes per second, flagged on a drop.
-pub const NPS: &[&str] = &["bench-pvs", "bench-mcts"];
+pub const NPS: &[Measure] = &[Measure::BenchPvs, Measure::BenchMcts];
 
 /// One bench run's rounds of one measure.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,7 +27,7 @@ pub struct Record {
     pub commit: Option<String>,
     /// Built from a tree with changes not committed.
     pub dirty: bool,
-    pub measure: String,
+    pub measure: Measure,
     /// Each round's value: the rate, or for perft its seconds.
     pub rounds: Vec<f64>,
     pub signature: Option<i64>,
@@ -55,24 +56,23 @@ impl Record {
 }
 
 /// Every bench record of `measure`, oldest first, with its marks.
-pub fn records(conn: &Connection, measure: &str) -> rusqlite::Result<Vec<Record>> {
+pub fn records(conn: &Connection, measure: Measure) -> rusqlite::Result<Vec<Record>> {
     let mut stmt = conn.prepare(
         "SELECT r.id, strftime('%Y-%m-%d %H:%M', r.started, 'unixepoch'), r.detail,
              b.signature, b.rate, b.seconds
          FROM benchmarks b JOIN runs r ON r.id = b.run_id
-         WHERE r.kind = 'bench' AND b.measure = ?1
+         WHERE r.kind = ?1 AND b.measure = ?2
          ORDER BY r.started, r.id, b.round",
     )?;
-    let mut rows = stmt.query([measure])?;
+    let mut rows = stmt.query(rusqlite::params![RunKind::Bench, measure])?;
     let mut out: Vec<Record> = Vec::new();
     while let Some(r) = rows.next()? {
         let run: i64 = r.get(0)?;
         let rate: Option<f64> = r.get(4)?;
         let seconds: f64 = r.get(5)?;
-        let value = if NPS.contains(&measure) || measure == "evalbench" {
-            rate.unwrap_or(0.0)
-        } else {
-            seconds
+        let value = match measure {
+            Measure::Perft => seconds,
+            Measure::BenchPvs | Measure::BenchMcts | Measure::Evalbench => rate.unwrap_or(0.0),
         };
         if let Some(last) = out.last_mut().filter(|l| l.run == run) {
             last.rounds.push(value);
@@ -87,7 +87,7 @@ pub fn records(conn: &Connection, measure: &str) -> rusqlite::Result<Vec<Record>
             started: r.get(1)?,
             commit: detail["commit"].as_str().map(str::to_string),
             dirty: detail["dirty"].as_bool().unwrap_or(false),
-            measure: measure.to_string(),
+            measure,
             rounds: vec![value],
             signature: r.get(3)?,
             signature_changed: false,
@@ -105,7 +105,7 @@ pub fn mark(records: &mut [Record]) {
         let r = &mut after[0];
         let prev = &before[i - 1];
         r.signature_changed = matches!((prev.signature, r.signature), (Some(a), Some(b)) if a != b);
-        if NPS.contains(&r.measure.as_str()) {
+        if NPS.contains(&r.measure) {
             let window: Vec<f64> = before[i.saturating_sub(WINDOW)..]
                 .iter()
                 .map(Record::median)
@@ -134,11 +134,13 @@ pub fn accepted(conn: &Connection) -> Result<Vec<Accepted>, String> {
     let mut stmt = conn
         .prepare(
             "SELECT id, COALESCE(datetime(ended, 'unixepoch'), '-') FROM runs
-             WHERE kind = 'sprt' AND status = 'H1' ORDER BY COALESCE(ended, started), id",
+             WHERE kind = ?1 AND status = ?2 ORDER BY COALESCE(ended, started), id",
         )
         .map_err(text)?;
     let runs: Vec<(i64, String)> = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_map(rusqlite::params![RunKind::Sprt, Status::H1], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
         .map_err(text)?
         .collect::<Result<_, _>>()
         .map_err(text)?;
@@ -179,7 +181,7 @@ mod tests {
             started: String::new(),
             commit: None,
             dirty: false,
-            measure: "bench-pvs".to_string(),
+            measure: Measure::BenchPvs,
             rounds: vec![median],
             signature: Some(signature),
             signature_changed: false,

@@ -3,26 +3,27 @@
 //! nps drops marked; the cumulative Elo of the accepted SPRTs.
 
 use super::answer::Answer;
+use super::connection::Db;
 use super::history::{self, Accepted, Record, DROP, WINDOW};
 use super::html::{self, escape};
-use super::store::Db;
-use super::{charts, store};
+use super::{charts, connection};
+use crate::db::text_enums::Measure;
 use axum::extract::State;
 use axum::response::Html;
 
 /// The measures charted, with their axis.
-const CHARTED: &[(&str, &str)] = &[
-    ("bench-pvs", "nodes per second"),
-    ("bench-mcts", "nodes per second"),
-    ("perft", "seconds"),
+const CHARTED: &[(Measure, &str)] = &[
+    (Measure::BenchPvs, "nodes per second"),
+    (Measure::BenchMcts, "nodes per second"),
+    (Measure::Perft, "seconds"),
 ];
 
 pub async fn page(State(db): State<Db>) -> Result<Html<String>, Answer> {
-    let (measures, accepted) = store::read(db, |conn| {
+    let (measures, accepted) = connection::read(db, |conn| {
         let db_error = |e: String| Answer::database(&e);
         let mut measures = Vec::new();
         for (m, unit) in CHARTED {
-            let r = history::records(conn, m).map_err(|e| db_error(e.to_string()))?;
+            let r = history::records(conn, *m).map_err(|e| db_error(e.to_string()))?;
             measures.push((*m, *unit, r));
         }
         Ok((measures, history::accepted(conn).map_err(db_error)?))
@@ -35,7 +36,7 @@ pub async fn page(State(db): State<Db>) -> Result<Html<String>, Answer> {
         DROP * 100.0
     );
     for (m, unit, records) in &measures {
-        body += &measure_html(m, unit, records);
+        body += &measure_html(*m, unit, records);
     }
     body += &accepted_html(&accepted);
     Ok(Html(html::page("History", &body, false)))
@@ -62,7 +63,7 @@ fn figure(v: f64, unit: &str) -> String {
     }
 }
 
-fn measure_html(measure: &str, unit: &str, records: &[Record]) -> String {
+fn measure_html(measure: Measure, unit: &str, records: &[Record]) -> String {
     let mut out = format!("<h2>{measure}</h2>\n");
     if records.is_empty() {
         return out + "<p>No records.</p>\n";

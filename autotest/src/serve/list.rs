@@ -1,34 +1,25 @@
 //! The runs list: every recorded run, newest first, as `autotest runs`
-//! lists them (counted as `results` says), filtered by kind, status, engine name and time control
-//! (the query string `kind=&status=&engine=&tc=`; empty is any).
+//! lists them (their W/D/L from `wdl_cache`), filtered by kind, status,
+//! engine name and time control (the query string
+//! `kind=&status=&engine=&tc=`; empty is any), the kinds and statuses
+//! offered being the enums' (`db::text_enums`).
 
 use super::answer::Answer;
+use super::connection;
+use super::connection::Db;
 use super::html::{self, escape};
-use super::results;
-use super::store;
-use super::store::Db;
+use super::wdl_cache;
 use crate::db::read::{RunLine, RUN_COLUMNS};
+use crate::db::text_enums::{RunKind, Status, TextEnum};
 use axum::response::Html;
-
-/// The kinds and statuses the schema allows.
-pub const KINDS: &[&str] = &["tournament", "sprt", "gauntlet", "tune", "datagen", "bench"];
-pub const STATUSES: &[&str] = &[
-    "running",
-    "finished",
-    "H0",
-    "H1",
-    "stopped",
-    "cancelled",
-    "failed",
-];
 
 /// Which runs to list.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filter {
-    /// One of [`KINDS`], or any.
-    pub kind: Option<String>,
-    /// One of [`STATUSES`], or any.
-    pub status: Option<String>,
+    /// A kind, or any.
+    pub kind: Option<RunKind>,
+    /// A status, or any.
+    pub status: Option<Status>,
     /// A part of an engine's name (any case); empty: any.
     pub engine: String,
     /// A part of the time control; empty: any.
@@ -44,22 +35,9 @@ impl Filter {
             let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
             let key = decode(key)?;
             let value = decode(value)?;
-            let one_of = |allowed: &[&str]| -> Result<Option<String>, Answer> {
-                if value.is_empty() {
-                    Ok(None)
-                } else if allowed.contains(&value.as_str()) {
-                    Ok(Some(value.clone()))
-                } else {
-                    Err(Answer::bad_request(format!(
-                        "{key} is one of {}, not '{}'",
-                        allowed.join(", "),
-                        html::printable(&value)
-                    )))
-                }
-            };
             match key.as_str() {
-                "kind" => f.kind = one_of(KINDS)?,
-                "status" => f.status = one_of(STATUSES)?,
+                "kind" => f.kind = one_of(&value)?,
+                "status" => f.status = one_of(&value)?,
                 "engine" => f.engine = value,
                 "tc" => f.tc = value,
                 _ => {
@@ -75,11 +53,26 @@ impl Filter {
 
     pub fn keeps(&self, r: &RunLine) -> bool {
         let engine = self.engine.to_lowercase();
-        self.kind.as_ref().is_none_or(|k| *k == r.kind)
-            && self.status.as_ref().is_none_or(|s| *s == r.status)
+        self.kind.is_none_or(|k| k == r.kind)
+            && self.status.is_none_or(|s| s == r.status)
             && (engine.is_empty() || r.engines.iter().any(|e| e.to_lowercase().contains(&engine)))
             && r.time_control.contains(&self.tc)
     }
+}
+
+/// A filter's value: empty for any, else one of `T`'s words.
+fn one_of<T: TextEnum>(value: &str) -> Result<Option<T>, Answer> {
+    if value.is_empty() {
+        return Ok(None);
+    }
+    T::parse(value).map(Some).map_err(|e| {
+        Answer::bad_request(format!(
+            "{} is one of {}, not '{}'",
+            e.what,
+            e.allowed.join(", "),
+            html::printable(&e.value)
+        ))
+    })
 }
 
 /// `text` of a query string decoded: `+` is a space, `%XX` a byte; the
@@ -113,9 +106,9 @@ pub fn decode(text: &str) -> Result<String, Answer> {
 /// The runs `filter` keeps, newest first.
 pub async fn lines(db: Db, filter: Filter) -> Result<Vec<RunLine>, Answer> {
     let shared = db.clone();
-    store::read(db, move |conn| {
+    connection::read(db, move |conn| {
         let all =
-            results::runs(conn, &shared.results).map_err(|e| Answer::database(&e.to_string()))?;
+            wdl_cache::runs(conn, &shared.wdl).map_err(|e| Answer::database(&e.to_string()))?;
         Ok(all.into_iter().filter(|r| filter.keeps(r)).collect())
     })
     .await
@@ -126,11 +119,15 @@ pub async fn page(db: Db, filter: Filter) -> Result<Html<String>, Answer> {
     Ok(Html(html::page("Runs", &body(&filter, &lines), false)))
 }
 
-fn select(name: &str, options: &[&str], chosen: Option<&str>) -> String {
-    let mut out = format!("<select name=\"{name}\"><option value=\"\">any</option>");
-    for o in options {
-        let mark = if chosen == Some(*o) { " selected" } else { "" };
-        out += &format!("<option{mark}>{o}</option>");
+/// A `<select>` of `T`'s words, `chosen` selected.
+fn select<T: TextEnum>(chosen: Option<T>) -> String {
+    let mut out = format!(
+        "<select name=\"{}\"><option value=\"\">any</option>",
+        T::WHAT
+    );
+    for &o in T::ALL {
+        let mark = if chosen == Some(o) { " selected" } else { "" };
+        out += &format!("<option{mark}>{}</option>", o.as_str());
     }
     out + "</select>"
 }
@@ -142,8 +139,8 @@ fn body(f: &Filter, lines: &[RunLine]) -> String {
          <label>engine <input name=\"engine\" value=\"{}\"></label> \
          <label>time control <input name=\"tc\" value=\"{}\"></label> \
          <button>Filter</button></form>\n",
-        select("kind", KINDS, f.kind.as_deref()),
-        select("status", STATUSES, f.status.as_deref()),
+        select(f.kind),
+        select(f.status),
         escape(&f.engine),
         escape(&f.tc)
     );
@@ -156,8 +153,8 @@ fn body(f: &Filter, lines: &[RunLine]) -> String {
         let [w, d, l] = r.wdl;
         out += &html::row(&[
             format!("<a href=\"/runs/{0}\">{0}</a>", r.id),
-            escape(&r.kind),
-            format!("<span class=\"status {0}\">{0}</span>", escape(&r.status)),
+            r.kind.to_string(),
+            format!("<span class=\"status {0}\">{0}</span>", r.status),
             escape(&r.engines.join(" vs ")),
             escape(&r.time_control),
             r.games.to_string(),
@@ -175,11 +172,34 @@ mod tests {
     #[test]
     fn queries_decode_and_bad_ones_are_refused() {
         let f = Filter::parse(Some("kind=sprt&engine=new+one%21&tc=")).unwrap();
-        assert_eq!(f.kind.as_deref(), Some("sprt"));
+        assert_eq!(f.kind, Some(RunKind::Sprt));
         assert_eq!(f.engine, "new one!");
-        assert!(Filter::parse(Some("kind=match")).is_err());
+        let e = Filter::parse(Some("kind=match")).unwrap_err();
+        assert_eq!(
+            e.message,
+            "kind is one of tournament, sprt, gauntlet, tune, datagen, bench, not 'match'"
+        );
         assert!(Filter::parse(Some("colour=red")).is_err());
         assert!(Filter::parse(Some("engine=%zz")).is_err());
         assert!(Filter::parse(Some("engine=%ff")).is_err());
+    }
+
+    /// The form offers every kind and status, the chosen ones selected.
+    #[test]
+    fn the_form_offers_every_kind_and_status() {
+        let f = Filter::parse(Some("kind=gauntlet&status=H0")).unwrap();
+        let page = body(&f, &[]);
+        for kind in RunKind::ALL {
+            assert!(page.contains(&format!(">{kind}</option>")), "{page}");
+        }
+        for status in Status::ALL {
+            assert!(page.contains(&format!(">{status}</option>")), "{page}");
+        }
+        assert!(
+            page.contains("<option selected>gauntlet</option>"),
+            "{page}"
+        );
+        assert!(page.contains("<option selected>H0</option>"), "{page}");
+        assert!(page.contains("<select name=\"status\">"), "{page}");
     }
 }

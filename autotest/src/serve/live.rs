@@ -8,9 +8,10 @@
 //! message, and the polling goes on.
 
 use super::answer::{self, Answer};
+use super::connection::Db;
 use super::run_page::{live_html, view};
-use super::store::Db;
-use super::{run, store};
+use super::{connection, run};
+use crate::db::text_enums::TextEnum;
 use axum::extract::{Path as UrlPath, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::stream::{self, Stream};
@@ -29,7 +30,7 @@ pub async fn events(
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Answer> {
     let id = answer::run_id(id)?;
     // A run that is not there is a 404 now, not an empty stream.
-    store::read(db.clone(), move |conn| view(conn, id).map(|_| ())).await?;
+    connection::read(db.clone(), move |conn| view(conn, id).map(|_| ())).await?;
     let (tx, rx) = mpsc::channel(4);
     tokio::task::spawn_blocking(move || follow(&db.path, id, &tx));
     let updates = stream::unfold(
@@ -44,7 +45,8 @@ fn update(conn: &rusqlite::Connection, id: i64) -> Result<Option<Event>, String>
     match run::load(conn, id)? {
         None => Ok(None),
         Some(v) => {
-            let data = json!({"games": v.games, "status": v.head.status, "html": live_html(&v)});
+            let data =
+                json!({"games": v.games, "status": v.head.status.as_str(), "html": live_html(&v)});
             Ok(Some(Event::default().data(data.to_string())))
         }
     }
@@ -58,7 +60,7 @@ fn follow(db: &Path, id: i64, tx: &mpsc::Sender<Event>) {
         let step = (|| -> Result<Option<Event>, String> {
             let c = match &mut conn {
                 Some(c) => c,
-                None => conn.insert(store::connect(db).map_err(|e| e.to_string())?),
+                None => conn.insert(connection::connect(db).map_err(|e| e.to_string())?),
             };
             let now = run::fingerprint(c, id).map_err(|e| e.to_string())?;
             if now.is_none() || now == last {

@@ -2,12 +2,13 @@
 //! default. The pages are made on the server from the database, read
 //! anew on every request; a run's page follows the run live.
 //!
-//! * `args`: the command line (`-db`, `-port`, `-host`);
+//! * `args`: the command line (`--db`, `--port`, `--host`);
 //! * `routes`: the router and the embedded assets;
 //! * `answer`: the answers for bad requests and an unreadable database;
-//! * `store`: a read-only connection per request, off the async threads;
+//! * `connection`: a read-only connection per request, off the async
+//!   threads, and what the requests share;
 //! * `html`: escaping and the frame every page shares;
-//! * `list`: the runs, filtered by a query; `results`: their W/D/L,
+//! * `list`: the runs, filtered by a query; `wdl_cache`: their W/D/L,
 //!   counted again only for a run whose games changed;
 //! * `run`: a run's figures from its games; `run_page`: their HTML;
 //! * `live`: a run's figures sent again (server-sent events) when its
@@ -19,28 +20,26 @@
 pub mod answer;
 pub mod args;
 pub mod charts;
+pub mod connection;
 pub mod history;
 pub mod history_page;
 pub mod html;
 pub mod list;
 pub mod live;
-pub mod results;
 pub mod routes;
 pub mod run;
 pub mod run_page;
-pub mod store;
+pub mod wdl_cache;
 
 use crate::db::{open, path};
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-/// `autotest serve [-db PATH] [-port N] [-host ADDR]`: serves until the
-/// process ends (Ctrl-C). The first line on standard output is the
-/// address served.
-pub fn command(words: &[String]) -> Result<(), String> {
-    let opts = args::parse(words)?;
-    let Some(choice) = path::choose(opts.db.as_deref(), None)? else {
-        return Err("serve: -db none: there is no database to read".to_string());
+/// `autotest serve`: serves until the process ends (Ctrl-C). The first
+/// line on standard output is the address served.
+pub fn command(opts: &args::ServeArgs) -> Result<(), String> {
+    let Some(choice) = path::choose(opts.db.db.as_deref(), None)? else {
+        return Err("serve: --db none: there is no database to read".to_string());
     };
     let file = choice.path;
     if !file.is_file() {
@@ -62,17 +61,17 @@ pub fn command(words: &[String]) -> Result<(), String> {
             .local_addr()
             .map_err(|e| format!("serve: the address listened on: {e}"))?;
         println!("serving {} on http://{bound}/", file.display());
-        let db = Arc::new(store::Database {
+        let db = Arc::new(connection::Database {
             path: file,
-            results: Default::default(),
+            wdl: Default::default(),
         });
         let warm = db.clone();
         // The runs' W/D/L counted once now, so that the first list served
         // is as quick as the next. A failure here is the first request's
         // to report.
         tokio::task::spawn_blocking(move || {
-            if let Ok(conn) = store::connect(&warm.path) {
-                let _ = results::runs(&conn, &warm.results);
+            if let Ok(conn) = connection::connect(&warm.path) {
+                let _ = wdl_cache::runs(&conn, &warm.wdl);
             }
         });
         axum::serve(listener, routes::router_over(db))

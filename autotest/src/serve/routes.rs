@@ -3,8 +3,8 @@
 //! disk), and a 404 for any other path.
 
 use super::answer::Answer;
+use super::connection::{Database, Db};
 use super::html;
-use super::store::{Database, Db};
 use super::{history_page, list, live, run_page};
 use axum::extract::{RawQuery, State};
 use axum::http::{header, Uri};
@@ -21,7 +21,7 @@ const SCRIPT: &str = include_str!("page/run.js");
 pub fn router(db: PathBuf) -> Router {
     router_over(Arc::new(Database {
         path: db,
-        results: Default::default(),
+        wdl: Default::default(),
     }))
 }
 

@@ -5,6 +5,7 @@
 
 use crate::config::spec::TournamentSpec;
 use crate::db::read;
+use crate::db::text_enums::{RunKind, Status};
 use crate::referee::record::{white_halves, FaultKind};
 use crate::tournament::run::Summary;
 use crate::tournament::schedule::Job;
@@ -16,8 +17,8 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Head {
     pub id: i64,
-    pub kind: String,
-    pub status: String,
+    pub kind: RunKind,
+    pub status: Status,
     pub title: String,
     pub time_control: String,
     pub started: String,
@@ -168,7 +169,7 @@ pub fn load(conn: &Connection, id: i64) -> Result<Option<RunView>, String> {
 
 /// What changes when a run's games or status change: its status, end,
 /// number of games and newest game row.
-pub type Fingerprint = (String, Option<i64>, i64, Option<i64>);
+pub type Fingerprint = (Status, Option<i64>, i64, Option<i64>);
 
 pub fn fingerprint(conn: &Connection, id: i64) -> rusqlite::Result<Option<Fingerprint>> {
     conn.query_row(

@@ -4,10 +4,10 @@
 //! `live` sends again as the run's games come in; and its PGN file.
 
 use super::answer::{self, Answer};
+use super::connection::Db;
 use super::html::{self, escape};
 use super::run::{self, RunView};
-use super::store::Db;
-use super::{charts, store};
+use super::{charts, connection};
 use crate::stats::elo;
 use crate::stats::sprt::sprt_bounds;
 use axum::extract::{Path as UrlPath, State};
@@ -23,13 +23,13 @@ pub fn view(conn: &rusqlite::Connection, id: i64) -> Result<RunView, Answer> {
 
 pub async fn page(State(db): State<Db>, id: UrlPath<String>) -> Result<Html<String>, Answer> {
     let id = answer::run_id(id)?;
-    let v = store::read(db, move |conn| view(conn, id)).await?;
+    let v = connection::read(db, move |conn| view(conn, id)).await?;
     let h = &v.head;
     let mut body = format!(
         "<p class=\"meta\">{} · {} · started {} UTC{} · time control {}{}</p>\n\
          <p><a href=\"/runs/{id}/games.pgn\" download>Download the PGN of its games</a></p>\n\
          <p id=\"problem\" class=\"problem\"></p>\n",
-        escape(&h.kind),
+        h.kind,
         escape(&h.title),
         escape(&h.started),
         h.ended
@@ -52,8 +52,7 @@ pub fn live_html(v: &RunView) -> String {
     let mut out = format!(
         "<p>Status <span id=\"status\" class=\"status {0}\">{0}</span> · \
          <span id=\"games\">{1}</span> games</p>\n",
-        escape(&v.head.status),
-        v.games
+        v.head.status, v.games
     );
     out += "<h2>Standings</h2>\n<table id=\"standings\">\n";
     out += &html::head(&[
@@ -165,7 +164,7 @@ fn faults_html(v: &RunView) -> String {
 /// `/runs/{id}/games.pgn`: the run's games, as one PGN file to save.
 pub async fn pgn(State(db): State<Db>, id: UrlPath<String>) -> Result<impl IntoResponse, Answer> {
     let id = answer::run_id(id)?;
-    let text = store::read(db, move |conn| {
+    let text = connection::read(db, move |conn| {
         run::pgn(conn, id)
             .map_err(|e| Answer::database(&e.to_string()))?
             .ok_or_else(|| Answer::not_found(format!("no run {id} in the database")))

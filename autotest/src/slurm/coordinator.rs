@@ -6,19 +6,19 @@
 //! merged PGN and prints the table. Everything it knows is in the run
 //! directory, so it can be stopped (Ctrl-C detaches; the tasks go on) and
 //! started again on it.
-//! It alone records the run in the results database (`record`).
+//! It alone records the run in the results database (`run_record`).
 
 use crate::config::spec::TournamentSpec;
-use crate::db::write::Status;
+use crate::db::text_enums::Status;
 use crate::interrupt;
 use crate::openings;
 use crate::referee::preflight;
 use crate::slurm::attempts;
 use crate::slurm::merge::{Merge, Standing};
 use crate::slurm::options::{shards, stored, SlurmOptions};
-use crate::slurm::record::{self, Record};
 use crate::slurm::run_dir::{current_dir, RunDir, Submission};
-use crate::slurm::scheduler::{self, Alive};
+use crate::slurm::run_record::{self, Record};
+use crate::slurm::scheduler::{self, Alive, SlurmError};
 use crate::stats::sprt::{sprt_bounds, SprtDecision};
 use crate::tournament::progress::duration;
 use crate::tournament::run::Summary;
@@ -50,9 +50,9 @@ pub fn watch(run: &RunDir) -> Result<(), String> {
 /// run marked so that no coordinator submits again.
 pub fn cancel(run: &RunDir) -> Result<(), String> {
     run.mark_cancelled()?;
-    record::cancelled(run);
+    run_record::cancelled(run);
     let jobs = job_ids(run)?;
-    scheduler::cancel(&jobs)?;
+    scheduler::cancel(&jobs).map_err(|e| e.to_string())?;
     eprintln!(
         "autotest: cancelled the run in {} (jobs {})",
         run.root.display(),
@@ -112,7 +112,7 @@ fn coordinate(
         // then has written all it will.
         let subs = run.submissions()?;
         let ids: Vec<String> = subs.iter().map(|s| s.job.clone()).collect();
-        let alive = scheduler::alive(&ids)?;
+        let alive = scheduler::alive(&ids).map_err(|e| e.to_string())?;
         merge.refresh(spec, &book)?;
         let st = merge.standing(spec);
         if let Some(r) = record.as_mut() {
@@ -258,8 +258,11 @@ fn finish(
 ) -> Result<(), String> {
     if !alive.is_empty() {
         let t0 = Instant::now();
-        scheduler::cancel(ids)?;
-        while !scheduler::alive(ids)?.is_empty() && t0.elapsed() < Duration::from_secs(120) {
+        let slurm = |e: SlurmError| e.to_string();
+        scheduler::cancel(ids).map_err(slurm)?;
+        while !scheduler::alive(ids).map_err(slurm)?.is_empty()
+            && t0.elapsed() < Duration::from_secs(120)
+        {
             std::thread::sleep(Duration::from_millis(50));
         }
         let decided = st.sprt.is_some_and(|(_, d)| d != SprtDecision::Continue);

@@ -17,22 +17,45 @@
 //! at most `--positions` of them. The coordinator records the run in
 //! the results database (by default `lab.db` beside `OUT`) as a run of
 //! kind `datagen`, with its games, positions and output file at the end
-//! (`slurm::record`).
+//! (`slurm::run_record`).
 
 use crate::config::flags::key_values;
-use crate::db::write::Status;
+use crate::db::text_enums::Status;
 use crate::interrupt;
 use crate::slurm::coordinator::submit_idle;
 use crate::slurm::lock;
 use crate::slurm::options::{parse_options, SlurmOptions};
-use crate::slurm::record::{datagen_detail, Record};
 use crate::slurm::run_dir::{current_dir, RunDir};
+use crate::slurm::run_record::{datagen_detail, Record};
 use crate::slurm::scheduler;
 use crate::tournament::progress::duration;
 use leiserchess::lab::data::{self, HEADER, RECORD};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// `autotest datagen --help`.
+pub const HELP: &str = "\
+usage:
+  autotest datagen -slurm dir=RUN [tasks=N] [cpus=N] [sbatch=\"ARGS\"] [poll=S]
+      [retries=N] -- ENGINE datagen OUT --positions N [--seed S] [ARGS ...]
+
+leiserchess datagen as a Slurm job array (docs/DISTRIBUTED.md). After --
+comes the datagen command as it would run on one machine. Task K makes a
+1/tasks share of the N positions with seed S+K and cpus threads into
+RUN/shards/K/data.bin; once every shard holds its share they are merged
+into OUT in task order, each position (board and side to move) once.
+  -slurm dir=RUN           the run directory, on a filesystem the nodes share
+  tasks=N                  shards, one array task each [8]
+  cpus=N                   each task's CPUs and datagen --threads [1]
+  sbatch=\"ARGS\"            more sbatch arguments (partition, account, time
+                           limit) [none]
+  poll=S                   how often the coordinator looks, seconds [0.5]
+  retries=N                how many times a shard whose task ended without
+                           finishing it is submitted again [2]
+The same command (or autotest slurm watch RUN) goes on with RUN; autotest
+slurm cancel RUN cancels it. The run is recorded in the results database
+(lab.db beside OUT) as a run of kind datagen.";
 
 /// Shards unless `tasks=` says otherwise.
 pub const DEFAULT_TASKS: usize = 8;
@@ -271,7 +294,7 @@ fn coordinate(
             r.jobs(&subs);
         }
         let ids: Vec<String> = subs.iter().map(|s| s.job.clone()).collect();
-        let alive = scheduler::alive(&ids)?;
+        let alive = scheduler::alive(&ids).map_err(|e| e.to_string())?;
         let counts = count();
         let total: u64 = counts.iter().sum();
         let done = counts.iter().filter(|&&c| c >= share).count();

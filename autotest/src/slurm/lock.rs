@@ -88,7 +88,7 @@ fn holder(file: &mut File) -> String {
 /// This attempt: its Slurm node and job when it is a task, and its pid.
 fn this_attempt() -> String {
     let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
-    let host = crate::host::name().unwrap_or_else(|| "an unknown host".to_string());
+    let host = crate::machine_name::name().unwrap_or_else(|| "an unknown host".to_string());
     let job = var("SLURM_JOB_ID").map_or(String::new(), |j| format!(", job {j}"));
     format!("node {host}{job}, pid {}", std::process::id())
 }

@@ -6,7 +6,7 @@
 //! the run directory (`run_dir`), one attempt at a time (`lock`), each try counted (`attempts`); the coordinator (`coordinator`) submits,
 //! watches and cancels through Slurm's command-line tools (`scheduler`)
 //! and merges the shards' games in schedule order (`merge`), which it
-//! records in the results database (`record`). `autotest
+//! records in the results database (`run_record`). `autotest
 //! datagen` shards `leiserchess datagen` the same way (`datagen`). See
 //! docs/DISTRIBUTED.md.
 
@@ -16,31 +16,48 @@ pub mod datagen;
 pub mod lock;
 pub mod merge;
 pub mod options;
-pub mod record;
 pub mod run_dir;
+pub mod run_record;
 pub mod scheduler;
 pub mod task;
 
-/// `autotest slurm watch|cancel|task|datagen-task ...`.
-pub fn command(args: &[String]) -> Result<(), String> {
-    let usage = "usage: autotest slurm watch RUN | cancel RUN | task RUN K | datagen-task RUN K";
-    let run = || run_dir::RunDir::open(std::path::Path::new(&args[1]));
-    let number = || {
-        args[2]
-            .parse::<usize>()
-            .map_err(|_| format!("slurm {}: '{}' is not a task number", args[0], args[2]))
-    };
-    match (args.first().map(String::as_str), args.len()) {
-        (Some("task"), 3) => task::run(&run()?, number()?),
-        (Some("datagen-task"), 3) => datagen::task(&run()?, number()?),
-        (Some("watch"), 2) => {
-            let run = run()?;
+use run_dir::RunDir;
+use std::path::PathBuf;
+
+/// `autotest slurm`'s subcommands.
+#[derive(clap::Subcommand, Clone, Debug, PartialEq, Eq)]
+pub enum SlurmCommand {
+    /// A coordinator again on a -slurm or datagen run: it goes on from
+    /// what the run directory holds
+    Watch {
+        /// The run directory (dir=RUN of -slurm)
+        run: PathBuf,
+    },
+    /// Cancel every task of a run; no coordinator submits again
+    Cancel {
+        /// The run directory (dir=RUN of -slurm)
+        run: PathBuf,
+    },
+    /// Play shard K of a tournament run: what each array task runs
+    #[command(hide = true)]
+    Task { run: PathBuf, k: usize },
+    /// Make shard K's positions of a datagen run: what each array task runs
+    #[command(hide = true)]
+    DatagenTask { run: PathBuf, k: usize },
+}
+
+/// `autotest slurm ...`.
+pub fn command(command: &SlurmCommand) -> Result<(), String> {
+    match command {
+        SlurmCommand::Task { run, k } => task::run(&RunDir::open(run)?, *k),
+        SlurmCommand::DatagenTask { run, k } => datagen::task(&RunDir::open(run)?, *k),
+        SlurmCommand::Watch { run } => {
+            let run = RunDir::open(run)?;
             match datagen::is_datagen(&run)? {
                 true => datagen::watch(&run),
                 false => coordinator::watch(&run),
             }
         }
-        (Some("cancel"), 2) => coordinator::cancel(&run()?),
-        _ => Err(usage.into()),
+        SlurmCommand::Cancel { run } => coordinator::cancel(&RunDir::open(run)?),
     }
 }

@@ -9,7 +9,7 @@
 //! RUN/submitted         a line per sbatch: `JOB_ID TASK,TASK,...`
 //! RUN/cancelled         there once `autotest slurm cancel` ran
 //! RUN/db-run            the run's id in the results database, then that
-//!                       database's path (`slurm::record`)
+//!                       database's path (`slurm::run_record`)
 //! RUN/shards/K/games.pgn  shard K's games (and its engines' stderr logs)
 //! RUN/shards/K/data.bin   or its positions, for `autotest datagen`
 //! RUN/shards/K/lock     held by the attempt playing shard K (`lock`)

@@ -3,8 +3,45 @@
 //! ends them. Nothing else talks to the cluster.
 
 use crate::slurm::run_dir::{RunDir, Submission};
+use std::fmt;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, ExitStatus};
+use std::time::Duration;
+
+/// What went wrong asking Slurm.
+#[derive(Debug)]
+pub enum SlurmError {
+    /// The program could not be started: no Slurm on this host.
+    Unavailable {
+        program: String,
+        source: std::io::Error,
+    },
+    /// It ran and failed (a busy controller, a refused submission).
+    Failed {
+        command: String,
+        status: ExitStatus,
+        stderr: String,
+    },
+}
+
+impl fmt::Display for SlurmError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            SlurmError::Unavailable { program, source } => write!(
+                f,
+                "cannot run {program} ({source}): is this a Slurm host? \
+                 (scripts/slurm-local.sh start brings up a local one)"
+            ),
+            SlurmError::Failed {
+                command,
+                status,
+                stderr,
+            } => write!(f, "{command} failed ({status}): {stderr}"),
+        }
+    }
+}
+
+impl std::error::Error for SlurmError {}
 
 /// A task of one of the run's jobs that Slurm still holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,17 +67,20 @@ const ALIVE: &[&str] = &[
     "SIGNALING",
 ];
 
-fn output(program: &str, args: &[String]) -> Result<String, String> {
-    let out = Command::new(program).args(args).output().map_err(|e| {
-        format!("cannot run {program} ({e}): is this a Slurm host? (scripts/slurm-local.sh start brings up a local one)")
-    })?;
+fn output(program: &str, args: &[String]) -> Result<String, SlurmError> {
+    let out = Command::new(program)
+        .args(args)
+        .output()
+        .map_err(|source| SlurmError::Unavailable {
+            program: program.to_string(),
+            source,
+        })?;
     if !out.status.success() {
-        return Err(format!(
-            "{program} {} failed ({}): {}",
-            args.join(" "),
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
+        return Err(SlurmError::Failed {
+            command: format!("{program} {}", args.join(" ")),
+            status: out.status,
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        });
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
@@ -91,7 +131,7 @@ pub fn submit(
     ];
     args.extend(extra.iter().cloned());
     args.push(script.display().to_string());
-    let out = output("sbatch", &args)?;
+    let out = output("sbatch", &args).map_err(|e| e.to_string())?;
     // `--parsable` prints `JOB_ID` or `JOB_ID;CLUSTER`.
     let job = out.trim().split(';').next().unwrap_or("").to_string();
     if job.is_empty() || !job.chars().all(|c| c.is_ascii_digit()) {
@@ -107,25 +147,36 @@ pub fn submit(
 
 /// The tasks of `jobs` Slurm still holds, pending or running. A busy
 /// controller may fail a query now and then: it is asked again, up to
-/// [`QUERY_TRIES`] times a second apart, before the error counts.
-pub fn alive(jobs: &[String]) -> Result<Vec<Alive>, String> {
-    let mut tries = 1;
+/// [`QUERY_TRIES`] times a second apart, before the error counts; a
+/// `squeue` that cannot be run at all is not asked again.
+pub fn alive(jobs: &[String]) -> Result<Vec<Alive>, SlurmError> {
+    retried(QUERY_TRIES, Duration::from_secs(1), || alive_once(jobs))
+}
+
+/// How many times `squeue` is asked before its failure stops a run.
+pub const QUERY_TRIES: u32 = 5;
+
+/// `query`'s answer, asked again `pause` apart while Slurm answers with a
+/// failure, at most `tries` times in all.
+fn retried<T>(
+    tries: u32,
+    pause: Duration,
+    mut query: impl FnMut() -> Result<T, SlurmError>,
+) -> Result<T, SlurmError> {
+    let mut tried = 1;
     loop {
-        match alive_once(jobs) {
-            Err(e) if tries < QUERY_TRIES => {
+        match query() {
+            Err(e @ SlurmError::Failed { .. }) if tried < tries => {
                 eprintln!("autotest: {e}; asking again");
-                tries += 1;
-                std::thread::sleep(std::time::Duration::from_secs(1));
+                tried += 1;
+                std::thread::sleep(pause);
             }
             result => return result,
         }
     }
 }
 
-/// How many times `squeue` is asked before its failure stops a run.
-pub const QUERY_TRIES: u32 = 5;
-
-fn alive_once(jobs: &[String]) -> Result<Vec<Alive>, String> {
+fn alive_once(jobs: &[String]) -> Result<Vec<Alive>, SlurmError> {
     if jobs.is_empty() {
         return Ok(Vec::new());
     }
@@ -155,7 +206,7 @@ fn parse_squeue(text: &str, jobs: &[String]) -> Vec<Alive> {
 }
 
 /// Cancels every task of `jobs`.
-pub fn cancel(jobs: &[String]) -> Result<(), String> {
+pub fn cancel(jobs: &[String]) -> Result<(), SlurmError> {
     if jobs.is_empty() {
         return Ok(());
     }
@@ -171,6 +222,37 @@ mod tests {
         assert_eq!(array_list(&[0, 1, 2, 3]), "0-3");
         assert_eq!(array_list(&[9, 3, 5, 7, 8]), "3,5,7-9");
         assert_eq!(array_list(&[4]), "4");
+    }
+
+    /// A failed query is asked again up to the tries; a program that
+    /// cannot be run is not.
+    #[test]
+    fn only_failures_are_asked_again() {
+        use std::os::unix::process::ExitStatusExt;
+        let asked = |error: fn() -> SlurmError| {
+            let mut n = 0;
+            let result: Result<(), SlurmError> = retried(3, Duration::ZERO, || {
+                n += 1;
+                Err(error())
+            });
+            (n, result.unwrap_err().to_string())
+        };
+        let (n, e) = asked(|| SlurmError::Failed {
+            command: "squeue -h".to_string(),
+            status: ExitStatus::from_raw(256),
+            stderr: "slurm_load_jobs error: Socket timed out".to_string(),
+        });
+        assert_eq!(n, 3);
+        assert!(
+            e.starts_with("squeue -h failed (exit status: 1): slurm_load_jobs"),
+            "{e}"
+        );
+        let (n, e) = asked(|| SlurmError::Unavailable {
+            program: "squeue".to_string(),
+            source: std::io::Error::from(std::io::ErrorKind::NotFound),
+        });
+        assert_eq!(n, 1);
+        assert!(e.contains("is this a Slurm host?"), "{e}");
     }
 
     #[test]

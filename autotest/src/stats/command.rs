@@ -3,11 +3,11 @@
 //! results given on the command line, or gathered from PGN files
 //! (`pgn::player_results`).
 
-use crate::config::numbers::{real, whole};
 use crate::config::spec::SprtSpec;
 use crate::pgn::player_results::{self, PlayerResults};
 use crate::stats::elo::{elo_shown, estimate_penta, estimate_wdl};
 use crate::stats::sprt::{llr_penta, llr_wdl, sprt_bounds, sprt_decision};
+use clap::{ArgAction, ArgGroup};
 
 /// The results to rate.
 enum Results {
@@ -17,30 +17,56 @@ enum Results {
     Penta([u64; 5]),
 }
 
-/// Where the results come from.
-enum Source {
-    Given(Results),
-    /// A player's games in PGN files.
-    Pgn {
-        files: Vec<String>,
-        player: String,
-    },
+/// `autotest stats`' command line: the results, from one of `--wdl`,
+/// `--penta` or `--pgn` (with `--player`), and perhaps an SPRT.
+#[derive(clap::Args, Clone, Debug, PartialEq)]
+#[command(
+    override_usage = "autotest stats --wdl W D L [--sprt ELO0 ELO1 ALPHA BETA]\n       \
+                      autotest stats --penta P0 P1 P2 P3 P4 [--sprt ELO0 ELO1 ALPHA BETA]\n       \
+                      autotest stats --pgn FILE... --player NAME [--sprt ELO0 ELO1 ALPHA BETA]",
+    group(ArgGroup::new("results").required(true).args(["wdl", "penta", "pgn"]))
+)]
+pub struct StatsArgs {
+    /// Wins, draws and losses
+    #[arg(long, action = ArgAction::Set, num_args = 3, value_names = ["W", "D", "L"], allow_negative_numbers = true)]
+    pub wdl: Option<Vec<u64>>,
+    /// Colour-swapped pairs that scored 0, 1/2, 1, 3/2 and 2 points (the
+    /// pentanomial counts)
+    #[arg(long, action = ArgAction::Set, num_args = 5, value_names = ["P0", "P1", "P2", "P3", "P4"], allow_negative_numbers = true)]
+    pub penta: Option<Vec<u64>>,
+    /// PGN files, added up: NAME's W/D/L and its colour-swapped pairs
+    /// (the same round and opening, colours swapped)
+    #[arg(long, action = ArgAction::Set, num_args = 1.., value_name = "FILE", requires = "player")]
+    pub pgn: Option<Vec<String>>,
+    /// Whose results in the --pgn files are counted
+    #[arg(long, value_name = "NAME", requires = "pgn", conflicts_with_all = ["wdl", "penta"])]
+    pub player: Option<String>,
+    /// An SPRT of normalized Elo bounds ELO0 < ELO1, false-positive rate
+    /// ALPHA and false-negative rate BETA (each in (0, 1), their sum
+    /// below 1)
+    #[arg(long, action = ArgAction::Set, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"], allow_negative_numbers = true)]
+    pub sprt: Option<Vec<f64>>,
 }
 
-/// `autotest stats`: `--wdl W D L`, `--penta P0 P1 P2 P3 P4` or `--pgn
-/// FILE [FILE ...] --player NAME`, optionally with `--sprt ELO0 ELO1 ALPHA
-/// BETA` (normalized Elo bounds). Returns the report lines; bad input
-/// gives an error naming the bad argument.
-pub fn run(args: &[String]) -> Result<String, String> {
-    let (source, sprt) = parse(args)?;
-    match source {
-        Source::Given(results) => report(&results, sprt.as_ref()),
-        Source::Pgn { files, player } => {
-            let r = player_results::gather(&files, &player)?;
-            let (mut out, results) = pgn_lines(&r, &player);
+/// `autotest stats`: the report lines, or an error naming what is wrong.
+pub fn run(args: &StatsArgs) -> Result<String, String> {
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    match (&args.wdl, &args.penta, &args.pgn, &args.player) {
+        (Some(w), ..) => report(&Results::Wdl(w[0], w[1], w[2]), sprt.as_ref()),
+        (_, Some(p), ..) => report(
+            &Results::Penta([p[0], p[1], p[2], p[3], p[4]]),
+            sprt.as_ref(),
+        ),
+        (_, _, Some(files), Some(player)) => {
+            let r = player_results::gather(files, player)?;
+            let (mut out, results) = pgn_lines(&r, player);
             out += &report(&results, sprt.as_ref())?;
             Ok(out)
         }
+        _ => Err(
+            "stats: give --wdl W D L, --penta P0 P1 P2 P3 P4 or --pgn FILE ... --player NAME"
+                .into(),
+        ),
     }
 }
 
@@ -64,110 +90,12 @@ fn pgn_lines(r: &PlayerResults, player: &str) -> (String, Results) {
     (out, Results::Penta(r.pairs))
 }
 
-/// The argument at `i`, `what` it is.
-fn arg<'a>(args: &'a [String], i: usize, what: &str) -> Result<&'a str, String> {
-    args.get(i)
-        .map(String::as_str)
-        .ok_or_else(|| format!("stats: missing {what}"))
-}
-
-fn count(args: &[String], i: usize, what: &str) -> Result<u64, String> {
-    whole(arg(args, i, what)?, what).map_err(|m| format!("stats: {m}"))
-}
-
-fn number(args: &[String], i: usize, what: &str) -> Result<f64, String> {
-    real(arg(args, i, what)?, what).map_err(|m| format!("stats: {m}"))
-}
-
-fn parse(args: &[String]) -> Result<(Source, Option<SprtSpec>), String> {
-    let mut results: Option<Results> = None;
-    let mut files: Option<Vec<String>> = None;
-    let mut player: Option<String> = None;
-    let mut sprt: Option<SprtSpec> = None;
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        match flag {
-            "--wdl" | "-wdl" | "--penta" | "-penta" => {
-                if results.is_some() {
-                    return Err("stats: results given twice (use one --wdl or --penta)".into());
-                }
-                if flag.ends_with("wdl") {
-                    let w = count(args, i + 1, "W (wins) after --wdl")?;
-                    let d = count(args, i + 2, "D (draws) after --wdl")?;
-                    let l = count(args, i + 3, "L (losses) after --wdl")?;
-                    results = Some(Results::Wdl(w, d, l));
-                    i += 4;
-                } else {
-                    let mut p = [0u64; 5];
-                    for (k, slot) in p.iter_mut().enumerate() {
-                        *slot = count(args, i + 1 + k, &format!("P{k} after --penta"))?;
-                    }
-                    results = Some(Results::Penta(p));
-                    i += 6;
-                }
-            }
-            "--pgn" | "-pgn" => {
-                if files.is_some() {
-                    return Err("stats: --pgn given twice (list every FILE after one)".into());
-                }
-                let list: Vec<String> = args[i + 1..]
-                    .iter()
-                    .take_while(|a| !a.starts_with('-'))
-                    .cloned()
-                    .collect();
-                if list.is_empty() {
-                    return Err("stats: --pgn needs at least one FILE after it".into());
-                }
-                i += 1 + list.len();
-                files = Some(list);
-            }
-            "--player" | "-player" => {
-                if player.is_some() {
-                    return Err("stats: --player given twice".into());
-                }
-                player = Some(arg(args, i + 1, "NAME after --player")?.to_string());
-                i += 2;
-            }
-            "--sprt" | "-sprt" => {
-                if sprt.is_some() {
-                    return Err("stats: --sprt given twice".into());
-                }
-                sprt = Some(parse_sprt(args, i)?);
-                i += 5;
-            }
-            other => return Err(format!("stats: unknown argument '{other}'")),
-        }
-    }
-    let source = match (results, files, player) {
-        (Some(_), Some(_), _) => {
-            return Err("stats: give --pgn or --wdl/--penta, not both".into());
-        }
-        (Some(_), None, Some(_)) => {
-            return Err("stats: --player goes with --pgn FILE ..., not --wdl/--penta".into());
-        }
-        (Some(results), None, None) => Source::Given(results),
-        (None, Some(files), Some(player)) => Source::Pgn { files, player },
-        (None, Some(_), None) => {
-            return Err("stats: --pgn needs --player NAME: whose results to count".into());
-        }
-        (None, None, _) => {
-            return Err(
-                "stats: give --wdl W D L, --penta P0 P1 P2 P3 P4 or --pgn FILE ... --player NAME"
-                    .into(),
-            );
-        }
+/// `--sprt ELO0 ELO1 ALPHA BETA`, checked.
+fn parse_sprt(values: &[f64]) -> Result<SprtSpec, String> {
+    let &[elo0, elo1, alpha, beta] = values else {
+        return Err("stats: --sprt takes ELO0 ELO1 ALPHA BETA".into());
     };
-    Ok((source, sprt))
-}
-
-/// `ELO0 ELO1 ALPHA BETA` after the `--sprt` at `i`.
-fn parse_sprt(args: &[String], i: usize) -> Result<SprtSpec, String> {
-    let elo0 = number(args, i + 1, "ELO0 after --sprt")?;
-    let elo1 = number(args, i + 2, "ELO1 after --sprt")?;
-    let alpha = number(args, i + 3, "ALPHA after --sprt")?;
-    let beta = number(args, i + 4, "BETA after --sprt")?;
-    if elo0 >= elo1 {
+    if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
         return Err(format!(
             "stats: bad --sprt bounds: ELO0 {elo0} must be below ELO1 {elo1}"
         ));
@@ -274,8 +202,22 @@ fn report(results: &Results, sprt: Option<&SprtSpec>) -> Result<String, String> 
 mod tests {
     use super::*;
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
+    /// `autotest stats` with the words of `s`, as clap reads them.
+    fn args(s: &str) -> Result<StatsArgs, String> {
+        let words: Vec<String> = std::iter::once("stats")
+            .chain(s.split_whitespace())
+            .map(String::from)
+            .collect();
+        match crate::subcommands::parse(&words) {
+            Ok(crate::subcommands::Subcommand::Stats(a)) => Ok(a),
+            Ok(other) => Err(format!("not stats: {other:?}")),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// The report of the command line `args` reads, or what refused it.
+    fn run(args: &Result<StatsArgs, String>) -> Result<String, String> {
+        super::run(args.as_ref().map_err(String::clone)?)
     }
 
     #[test]
@@ -336,13 +278,14 @@ mod tests {
     fn command_errors_name_the_argument() {
         let err = |s: &str| run(&args(s)).unwrap_err();
         assert!(err("").contains("--wdl"));
-        assert!(err("--wdl 1 2").contains("L (losses)"));
+        assert!(err("--wdl 1 2").contains("'--wdl <W> <D> <L>'"));
         assert!(err("--wdl 1 x 3").contains("'x'"));
         assert!(err("--wdl 1 -2 3").contains("'-2'"));
         assert!(err("--penta 1 2 3 4").contains("P4"));
         assert!(err("--penta 1 2 3 4 5.5").contains("'5.5'"));
         assert!(err("--wdl 1 2 3 --frobnicate").contains("'--frobnicate'"));
-        assert!(err("--wdl 1 2 3 --penta 1 2 3 4 5").contains("twice"));
+        assert!(err("--wdl 1 2 3 --penta 1 2 3 4 5").contains("cannot be used with"));
+        assert!(err("--wdl 1 2 3 --wdl 1 2 3").contains("cannot be used multiple times"));
         assert!(err("--wdl 1 2 3 --sprt 0 2 0.05").contains("BETA"));
         assert!(err("--wdl 1 2 3 --sprt 0 2 nan 0.05").contains("ALPHA"));
         assert!(err("--wdl 1 2 3 --sprt 0 2 1.5 0.05").contains("ALPHA"));
@@ -355,19 +298,13 @@ mod tests {
         let big = u64::MAX.to_string();
         assert!(err(&format!("--wdl {big} 1 0")).contains("too large"));
         assert!(err(&format!("--penta {big} 0 0 0 0")).contains("too large"));
-        // The shared number parser's words, with the place.
-        assert_eq!(
-            err("--wdl 1 x 3"),
-            "stats: D (draws) after --wdl must be a whole number, got 'x'"
-        );
-        assert_eq!(
-            err("--penta 1 2 3 4 99999999999999999999"),
-            "stats: P4 after --penta is too large: '99999999999999999999'"
-        );
-        assert_eq!(
-            err("--wdl 1 2 3 --sprt 0 x 0.05 0.05"),
-            "stats: ELO1 after --sprt must be a number, got 'x'"
-        );
+        // The value and the argument it was given to.
+        assert!(err("--wdl 1 x 3").contains("invalid value 'x' for '--wdl <W> <D> <L>'"));
+        assert!(err("--penta 1 2 3 4 99999999999999999999").contains(
+            "invalid value '99999999999999999999' for '--penta <P0> <P1> <P2> <P3> <P4>'"
+        ));
+        assert!(err("--wdl 1 2 3 --sprt 0 x 0.05 0.05")
+            .contains("invalid value 'x' for '--sprt <ELO0> <ELO1> <ALPHA> <BETA>'"));
     }
 
     /// A scratch directory of this test process.
@@ -474,19 +411,14 @@ mod tests {
             err(&format!("--pgn {a} {b} --player nobody")),
             format!("stats: 'nobody' plays in no game of {a}, {b} (players there: new, old)")
         );
-        assert_eq!(
-            err("--pgn --player new"),
-            "stats: --pgn needs at least one FILE after it"
-        );
-        assert_eq!(
-            err("--player new --pgn"),
-            "stats: --pgn needs at least one FILE after it"
-        );
-        assert!(err(&format!("--pgn {a} --player new --wdl 1 2 3")).contains("not both"));
-        assert!(err(&format!("--penta 1 2 3 4 5 --pgn {a}")).contains("not both"));
-        assert!(err(&format!("--pgn {a}")).contains("--player NAME"));
-        assert!(err("--wdl 1 2 3 --player new").contains("--player goes with --pgn"));
-        assert!(err(&format!("--pgn {a} --player")).contains("NAME after --player"));
+        assert!(err("--pgn --player new").contains("'--pgn <FILE>...'"));
+        assert!(err("--player new --pgn").contains("'--pgn <FILE>...'"));
+        let both = "cannot be used with";
+        assert!(err(&format!("--pgn {a} --player new --wdl 1 2 3")).contains(both));
+        assert!(err(&format!("--penta 1 2 3 4 5 --pgn {a}")).contains(both));
+        assert!(err(&format!("--pgn {a}")).contains("--player <NAME>"));
+        assert!(err("--wdl 1 2 3 --player new").contains(both));
+        assert!(err(&format!("--pgn {a} --player")).contains("'--player <NAME>'"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

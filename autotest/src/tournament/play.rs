@@ -9,7 +9,7 @@
 
 use crate::config::spec::{PgnStyle, TournamentSpec};
 use crate::db::recorder::Recorder;
-use crate::db::write::Status;
+use crate::db::text_enums::Status;
 use crate::interrupt;
 use crate::openings;
 use crate::referee::record::GameRecord;

@@ -17,8 +17,8 @@ use crate::config::flags::{arg_error, key_values, parse_flags_with, value_of, FL
 use crate::config::numbers::{at_least, real, whole};
 use crate::config::spec::TournamentSpec;
 use crate::config::ConfigError;
+use crate::db::text_enums::Status;
 use crate::db::tune::{self as record, by_name, TuneRecorder};
-use crate::db::write::Status;
 use crate::interrupt;
 use crate::openings::{self, Opening};
 use crate::referee::preflight;
@@ -47,6 +47,39 @@ pub const SHARED_FLAGS: &[&str] = &[
     "-srand",
     "-db",
 ];
+
+/// `autotest tune --help`.
+pub const HELP: &str = "\
+usage:
+  autotest tune -engine ... -param ... [-param ...] [TUNE FLAGS]
+
+autotest tune: SPSA (as fishtest) on one engine's UCI spin options, by
+self-play of theta+c_k*delta against theta-c_k*delta, a colour-swapped pair
+per iteration; a_k = a/(A+k+1)^0.602, c_k = c/(k+1)^0.101, A = iterations/10.
+With a second -engine, the opponent: theta+ and theta- each play it a
+colour-swapped pair on the iteration's opening (four games), and r is
+theta+'s half-points less theta-'s (-4 to 4; in self-play its points less
+theta-'s, -2 to 2). Takes -engine (the one to tune, then perhaps its
+opponent), -each, -openings, -concurrency, -draw, -resign, -nozap,
+-timemargin, -maxmoves, -seed and -db as a tournament does (autotest
+--help; the database: lab.db beside the -state file, else the -out file,
+without -db or AUTOTEST_DB), and:
+  -param name=NAME start=X min=LO max=HI c=C [a=A]
+                           one option to tune (repeatable); c: the
+                           perturbation at iteration 0; a: the step's
+                           numerator [the first step for a one-point pair
+                           is c/20: a = c^2 (A+1)^0.602 / 10]
+  -iterations N            game pairs, resumed ones included [1000]
+  -out FILE                the tuned values, `NAME VALUE` lines, rewritten
+                           after every pair [none]
+  -state FILE              the iteration and theta, rewritten after every
+                           pair; a run with an existing one resumes it [none]
+One line per pair (its number, r, theta+'s and theta-'s points, theta
+rounded); a progress line with the time left every 10 pairs (on stderr); at
+the end the tuned values. The run and every pair's theta, step and r are
+recorded in the results database; a resumed tune goes on in its own run.
+Before the first pair the engine is checked as before a tournament's first
+game (autotest --help).";
 
 /// Pairs between progress lines.
 pub const PROGRESS_EVERY: u64 = 10;

@@ -2,7 +2,7 @@
 //! program must be one a reader has; a `make` target must be in the
 //! Makefile, a script in scripts/, a `cargo --path` a folder; for
 //! `leiserchess` and `autotest`, the subcommand must exist and every flag
-//! must appear in its `--help`.
+//! must appear in its own `--help`.
 
 use super::blocks::Block;
 use super::run::Binaries;
@@ -109,14 +109,17 @@ fn cargo(repo: &Path, bins: &Binaries, args: &[&str]) -> Result<(), String> {
     }
 }
 
-/// `leiserchess` (double-dash flags, a `--help` per subcommand) or
-/// `autotest` (single-dash flags, one `--help`). After a `--`, autotest's
-/// words are a command of their own (`autotest datagen -slurm … --
-/// leiserchess datagen …`), checked as one.
+/// `leiserchess` or `autotest`: each subcommand named must be listed on
+/// its parent's `--help` (`autotest slurm watch`: `watch` on `autotest
+/// slurm --help`), and every flag must appear on the last one's page, the
+/// subcommand's own. autotest's first word may instead be a course config
+/// file, whose flags are the tournament's (`autotest --help`). After a
+/// `--`, autotest's words are a command of their own (`autotest datagen
+/// -slurm … -- leiserchess datagen …`), checked as one.
 fn ours(repo: &Path, bins: &Binaries, leiserchess: bool, args: &[&str]) -> Result<(), String> {
-    let (binary, per_command) = match leiserchess {
-        true => (&bins.leiserchess, true),
-        false => (&bins.autotest, false),
+    let binary = match leiserchess {
+        true => &bins.leiserchess,
+        false => &bins.autotest,
     };
     let (args, inner) = match args.iter().position(|a| *a == "--") {
         Some(i) if !leiserchess => (&args[..i], Some(&args[i + 1..])),
@@ -126,19 +129,35 @@ fn ours(repo: &Path, bins: &Binaries, leiserchess: bool, args: &[&str]) -> Resul
         let words: Vec<String> = inner.iter().map(|w| w.to_string()).collect();
         check(repo, bins, &words).map_err(|e| format!("after --: {e}"))?;
     }
-    let top = help(binary, None)?;
-    let sub = args.first().filter(|a| !a.starts_with('-') && per_command);
-    let text = match sub {
-        Some(sub) => {
-            let listed = top
-                .lines()
-                .any(|l| l.split_whitespace().next() == Some(sub));
-            if !listed {
-                return Err(format!("{} has no command '{sub}'", binary.display()));
+    let mut path: Vec<&str> = Vec::new();
+    let mut text = help(binary, &path)?;
+    for &word in args.iter().take_while(|a| !is_flag(a)) {
+        let listed = text
+            .lines()
+            .any(|l| l.split_whitespace().next() == Some(word));
+        if !listed {
+            // A word after a page that lists commands must be one of them
+            // (clap's "Commands:"; the program's own page lists its own);
+            // after another, it is a value.
+            let config_file = !leiserchess && (word.contains('.') || word.contains('/'));
+            let expected = match path.is_empty() {
+                true => !config_file,
+                false => text.lines().any(|l| l.trim_end() == "Commands:"),
+            };
+            if expected {
+                let program = [binary.display().to_string()].into_iter();
+                let named: Vec<String> =
+                    program.chain(path.iter().map(|p| p.to_string())).collect();
+                return Err(format!("{} has no command '{word}'", named.join(" ")));
             }
-            help(binary, Some(sub))?
+            break;
         }
-        None => top,
+        path.push(word);
+        text = help(binary, &path)?;
+    }
+    let page = match path.is_empty() {
+        true => format!("{}'s --help", binary.display()),
+        false => format!("`{} {} --help`", binary.display(), path.join(" ")),
     };
     for flag in args.iter().filter(|a| is_flag(a)) {
         let flag = flag.split('=').next().unwrap_or(flag);
@@ -146,7 +165,7 @@ fn ours(repo: &Path, bins: &Binaries, leiserchess: bool, args: &[&str]) -> Resul
             .split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']')
             .any(|w| w == flag);
         if !known {
-            return Err(format!("'{flag}' is not in {}'s --help", binary.display()));
+            return Err(format!("'{flag}' is not in {page}"));
         }
     }
     Ok(())
@@ -157,9 +176,11 @@ fn is_flag(word: &str) -> bool {
     word.starts_with('-') && !word[1..].starts_with(|c: char| c.is_ascii_digit()) && word != "--"
 }
 
-fn help(binary: &Path, sub: Option<&str>) -> Result<String, String> {
+/// The `--help` page of `binary`'s subcommand `path` (none: the
+/// program's own).
+fn help(binary: &Path, path: &[&str]) -> Result<String, String> {
     let mut cmd = Command::new(binary);
-    cmd.args(sub).arg("--help");
+    cmd.args(path).arg("--help");
     let out = cmd
         .output()
         .map_err(|e| format!("{}: {e}", binary.display()))?;

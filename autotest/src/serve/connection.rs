@@ -4,7 +4,7 @@
 //! request.
 
 use super::answer::Answer;
-use super::results;
+use super::wdl_cache;
 use crate::db::open::BUSY_TIMEOUT;
 use rusqlite::{Connection, OpenFlags};
 use std::path::{Path, PathBuf};
@@ -14,7 +14,7 @@ use std::sync::Arc;
 /// counted so far.
 pub struct Database {
     pub path: PathBuf,
-    pub results: results::Cache,
+    pub wdl: wdl_cache::Cache,
 }
 
 pub type Db = Arc<Database>;

@@ -15,7 +15,8 @@
 
 use crate::config::spec::TournamentSpec;
 use crate::db::best_effort::BestEffort;
-use crate::db::write::{self, Status};
+use crate::db::text_enums::Status;
+use crate::db::write;
 use crate::db::{cluster, write::played_before};
 use crate::slurm::merge::{Merge, Standing};
 use crate::slurm::run_dir::{RunDir, Submission};
@@ -260,10 +261,10 @@ mod tests {
     type Stored = (usize, Option<f64>);
 
     /// (run, status, games) in the database.
-    fn stored(db: &Path) -> Vec<(i64, String, Vec<Stored>)> {
+    fn stored(db: &Path) -> Vec<(i64, Status, Vec<Stored>)> {
         let conn = Connection::open(db).unwrap();
         let mut runs = conn.prepare("SELECT id, status FROM runs").unwrap();
-        let runs: Vec<(i64, String)> = runs
+        let runs: Vec<(i64, Status)> = runs
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
             .unwrap()
             .map(Result::unwrap)
@@ -352,7 +353,7 @@ mod tests {
         drop(first);
         let runs = stored(&db);
         assert_eq!(runs.len(), 1);
-        assert_eq!(runs[0].1, "running");
+        assert_eq!(runs[0].1, Status::Running);
         assert_eq!(runs[0].2.iter().map(|g| g.0).collect::<Vec<_>>(), [1, 2]);
         write_shard(1);
         write_shard(0);
@@ -361,7 +362,7 @@ mod tests {
         second.finish(Status::Finished);
         let runs = stored(&db);
         assert_eq!(runs.len(), 1);
-        assert_eq!(runs[0].1, "finished");
+        assert_eq!(runs[0].1, Status::Finished);
         let want: Vec<Stored> = (1..=6).zip(st.llrs.iter().copied()).collect();
         assert_eq!(runs[0].2, want);
         assert!(want.iter().all(|g| g.1.is_some()));

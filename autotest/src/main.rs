@@ -10,6 +10,7 @@
 use autotest::subcommands::{self, Subcommand};
 use autotest::tournament::play::play_and_record;
 use autotest::{config, db, interrupt, openings, serve, slurm, stats, tune};
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -155,7 +156,19 @@ fn asks_for_help(args: &[String]) -> bool {
         .any(|a| a == "-h" || a == "--help")
 }
 
+/// The CPU check (as the engine's `main`: nothing of this crate's runs
+/// before it), then the program.
 fn main() -> ExitCode {
+    if !leiserchess::cpu::supported() {
+        let _ = std::io::stderr().write_all(b"autotest: ");
+        let _ = std::io::stderr().write_all(leiserchess::cpu::UNSUPPORTED.as_bytes());
+        return ExitCode::from(1);
+    }
+    run()
+}
+
+#[inline(never)]
+fn run() -> ExitCode {
     // The command line as the results database records it.
     let command: Vec<String> = std::iter::once("autotest".to_string())
         .chain(std::env::args().skip(1))
@@ -175,7 +188,8 @@ fn main() -> ExitCode {
         _ => None,
     };
     if let Some(page) = help_page {
-        println!("{page}");
+        // A reader that closed the pipe (`| head`) ends the page, not the program.
+        let _ = writeln!(std::io::stdout(), "{page}");
         return ExitCode::SUCCESS;
     }
     let sub = match subcommands::is_subcommand(first) {

@@ -55,13 +55,6 @@ fn search(root: &Root, limits: &SearchLimits, params: Params) -> Outcome {
     )
 }
 
-fn nodes(n: u64) -> SearchLimits {
-    SearchLimits {
-        nodes: Some(n),
-        ..SearchLimits::default()
-    }
-}
-
 /// Plays `line` on a copy of `game`; the moves after a game ends are not
 /// the line's business (a leaf's line may run past a zapped King).
 fn check_line(game: &Game, line: &[Move]) -> Result<(), String> {
@@ -89,7 +82,11 @@ fn a_legal_move_and_legal_lines_on_the_reference_positions() {
         if game.legal_moves().is_empty() {
             continue;
         }
-        let o = search(&Root::from_game(&game), &nodes(4000), params());
+        let o = search(
+            &Root::from_game(&game),
+            &SearchLimits::nodes(4000),
+            params(),
+        );
         let best = o.answer.best.unwrap_or_else(|| panic!("{text}: no move"));
         assert!(game.legal_moves().contains(&best), "{text}: {best}");
         let last = o.answer.last.as_ref().expect("an iteration");
@@ -104,8 +101,8 @@ fn a_legal_move_and_legal_lines_on_the_reference_positions() {
 fn the_same_go_nodes_gives_the_same_search() {
     let _cpu = shared_cpu();
     let root = Root::new(fen::parse(fen::STARTPOS).unwrap());
-    let a = search(&root, &nodes(60_000), Params::default());
-    let b = search(&root, &nodes(60_000), Params::default());
+    let a = search(&root, &SearchLimits::nodes(60_000), Params::default());
+    let b = search(&root, &SearchLimits::nodes(60_000), Params::default());
     assert_eq!(a.answer.best, b.answer.best);
     assert_eq!(a.answer.nodes, b.answer.nodes);
     assert_eq!(a.promotions, b.promotions);
@@ -117,10 +114,7 @@ fn go_depth_bounds_every_promotion() {
     let _cpu = shared_cpu();
     for text in &leiserchess::search::bench::POSITIONS[..6] {
         let root = Root::new(fen::parse(text).unwrap());
-        let limits = SearchLimits {
-            depth: Some(4),
-            ..SearchLimits::default()
-        };
+        let limits = SearchLimits::depth(4);
         let o = search(&root, &limits, params());
         assert!(o.promotions.len() <= 5, "{text}: {:?}", o.promotions);
         let depth = o.answer.last.unwrap().depth;
@@ -144,7 +138,7 @@ fn a_repetition_at_the_root_is_scored_a_draw() {
         multipv: 2,
         ..params()
     };
-    let o = search(&root, &nodes(20_000), p);
+    let o = search(&root, &SearchLimits::nodes(20_000), p);
     let lines = o.answer.last.unwrap().lines;
     let draw = lines
         .iter()
@@ -157,7 +151,11 @@ fn a_king_zap_in_one_is_found() {
     let _cpu = shared_cpu();
     // The bench's tactical position: White zaps Black's King in one.
     let game = Game::from_fen("8/8/8/8/8/8/3nn1SS2/1SW6 W").unwrap();
-    let o = search(&Root::from_game(&game), &nodes(20_000), params());
+    let o = search(
+        &Root::from_game(&game),
+        &SearchLimits::nodes(20_000),
+        params(),
+    );
     let last = o.answer.last.unwrap();
     assert!(last.score >= MATE_BOUND, "{last:?}");
     let mut after = game.clone();

@@ -533,10 +533,7 @@ fn search_and_check(
     split_depth: u32,
     what: &str,
 ) {
-    let limits = SearchLimits {
-        depth: Some(depth),
-        ..SearchLimits::default()
-    };
+    let limits = SearchLimits::depth(depth);
     // `think` leaves `stop` set; the caller clears it before a search.
     sh.stop.store(false, Ordering::Relaxed);
     let answer = think(root, &limits, params(split_depth), sh, orders, |_, _, _| {});
@@ -590,10 +587,7 @@ fn search_game(threads: usize, ways: usize, plies: usize, split_depth: u32) {
         let root = Root::from_game(&game);
         let what = format!("ply {ply} of {:?}", game.moves());
         let depth = 3 + (ply % 3) as u32;
-        let limits = SearchLimits {
-            depth: Some(depth),
-            ..SearchLimits::default()
-        };
+        let limits = SearchLimits::depth(depth);
         sh.stop.store(false, Ordering::Relaxed);
         let answer = think(
             &root,

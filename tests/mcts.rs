@@ -21,13 +21,6 @@ use std::time::{Duration, Instant};
 #[path = "common/reference.rs"]
 mod reference;
 
-fn nodes(n: u64) -> SearchLimits {
-    SearchLimits {
-        nodes: Some(n),
-        ..SearchLimits::default()
-    }
-}
-
 fn search(root: &Root, limits: &SearchLimits, budget: usize) -> Outcome {
     search_on(1, root, limits, budget)
 }
@@ -94,7 +87,7 @@ fn legal_moves_on(threads: usize) {
         let o = search_on(
             threads,
             &Root::from_game(g),
-            &nodes(48),
+            &SearchLimits::nodes(48),
             mcts::DEFAULT_BUDGET,
         );
         assert!(o.answer.nodes <= 48);
@@ -107,8 +100,8 @@ fn legal_moves_on(threads: usize) {
 #[test]
 fn the_same_nodes_grow_the_same_tree() {
     let root = Root::new(fen::parse(fen::STARTPOS).unwrap());
-    let a = search(&root, &nodes(1500), mcts::DEFAULT_BUDGET);
-    let b = search(&root, &nodes(1500), mcts::DEFAULT_BUDGET);
+    let a = search(&root, &SearchLimits::nodes(1500), mcts::DEFAULT_BUDGET);
+    let b = search(&root, &SearchLimits::nodes(1500), mcts::DEFAULT_BUDGET);
     assert_eq!(a.answer.nodes, 1500);
     assert_eq!(a.answer.best, b.answer.best);
     assert_eq!(a.answer.last, b.answer.last);
@@ -121,7 +114,11 @@ fn the_same_nodes_grow_the_same_tree() {
 fn a_king_zap_in_one_is_played_and_proven() {
     for text in reference::fens("tactics.txt").iter().take(5) {
         let mut game = Game::from_fen(text).unwrap();
-        let o = search(&Root::from_game(&game), &nodes(1000), mcts::DEFAULT_BUDGET);
+        let o = search(
+            &Root::from_game(&game),
+            &SearchLimits::nodes(1000),
+            mcts::DEFAULT_BUDGET,
+        );
         assert_eq!(o.answer.last.as_ref().unwrap().score, MATE - 1, "{text}");
         assert_legal(&mut game, &o, text);
         game.play(o.answer.best.unwrap()).unwrap();
@@ -146,7 +143,7 @@ fn the_solver_proves_what_pvs_proves() {
             .score;
         assert_eq!(pvs_score, MATE - 3, "{text}");
         proven += 1;
-        let o = search(&root, &nodes(30_000), mcts::DEFAULT_BUDGET);
+        let o = search(&root, &SearchLimits::nodes(30_000), mcts::DEFAULT_BUDGET);
         let it = o.answer.last.as_ref().unwrap();
         assert_eq!(it.score, MATE - 3, "{text}");
         assert!(o.answer.nodes < 30_000, "{text}: a proven root stops");
@@ -160,12 +157,16 @@ fn the_solver_proves_what_pvs_proves() {
 fn a_tiny_budget_is_kept_and_reported() {
     let mut game = Game::from_fen(fen::STARTPOS).unwrap();
     let budget = 64 << 10;
-    let o = search(&Root::from_game(&game), &nodes(3000), budget);
+    let o = search(&Root::from_game(&game), &SearchLimits::nodes(3000), budget);
     assert!(o.tree_full);
     assert!(o.bytes <= budget, "{} bytes", o.bytes);
     assert_eq!(o.answer.nodes, 3000);
     assert_legal(&mut game, &o, "start");
-    let roomy = search(&Root::from_game(&game), &nodes(300), mcts::DEFAULT_BUDGET);
+    let roomy = search(
+        &Root::from_game(&game),
+        &SearchLimits::nodes(300),
+        mcts::DEFAULT_BUDGET,
+    );
     assert!(!roomy.tree_full);
 }
 
@@ -184,10 +185,7 @@ fn a_stop_or_a_deadline_is_answered_at_once_with_a_move() {
     );
     assert_eq!(answer.nodes, 0);
     assert!(game.legal_moves().contains(&answer.best.unwrap()));
-    let limits = SearchLimits {
-        movetime: Some(100),
-        ..SearchLimits::default()
-    };
+    let limits = SearchLimits::movetime(100);
     shared.stop.store(false, Ordering::Relaxed);
     let t = Instant::now();
     let answer = mcts::think(&root, &limits, Params::default(), &shared, |_, _, _| {});
@@ -198,10 +196,7 @@ fn a_stop_or_a_deadline_is_answered_at_once_with_a_move() {
     );
     assert!(answer.nodes > 0);
     assert!(game.legal_moves().contains(&answer.best.unwrap()));
-    let depth = SearchLimits {
-        depth: Some(3),
-        ..SearchLimits::default()
-    };
+    let depth = SearchLimits::depth(3);
     let answer = mcts::think(
         &root,
         &depth,

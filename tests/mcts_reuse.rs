@@ -9,13 +9,6 @@ use leiserchess::search::time::SearchLimits;
 use leiserchess::search::{Params, Root, Shared};
 use std::sync::atomic::Ordering;
 
-fn nodes(n: u64) -> SearchLimits {
-    SearchLimits {
-        nodes: Some(n),
-        ..SearchLimits::default()
-    }
-}
-
 fn search(
     shared: &Shared,
     root: &Root,
@@ -26,7 +19,7 @@ fn search(
     shared.stop.store(false, Ordering::Relaxed);
     mcts::think_within(
         root,
-        &nodes(n),
+        &SearchLimits::nodes(n),
         params,
         shared,
         mcts::Resources::default(),

@@ -19,13 +19,6 @@ fn game() -> Game {
     game
 }
 
-fn movetime(ms: u64) -> SearchLimits {
-    SearchLimits {
-        movetime: Some(ms),
-        ..SearchLimits::default()
-    }
-}
-
 fn search(shared: &Shared, limits: &SearchLimits, params: Params, threads: usize) -> Outcome {
     let root = Root::from_game(&game());
     let resources = Resources {
@@ -53,7 +46,12 @@ fn keeping(pct: u32) -> Params {
 #[test]
 fn on_a_clock_the_root_s_last_search_chooses_the_move() {
     for threads in [1, 2] {
-        let o = search(&Shared::new(16, 4), &movetime(300), keeping(50), threads);
+        let o = search(
+            &Shared::new(16, 4),
+            &SearchLimits::movetime(300),
+            keeping(50),
+            threads,
+        );
         let searched = o.root_searched.expect("a last search of the root");
         assert_eq!(o.answer.best, Some(searched), "{threads} threads");
         assert!(game().legal_moves().contains(&searched));
@@ -65,20 +63,22 @@ fn on_a_clock_the_root_s_last_search_chooses_the_move() {
 
 #[test]
 fn no_last_search_without_the_option_a_clock_or_the_root_s_move() {
-    let o = search(&Shared::new(16, 4), &movetime(100), keeping(0), 1);
+    let o = search(
+        &Shared::new(16, 4),
+        &SearchLimits::movetime(100),
+        keeping(0),
+        1,
+    );
     assert!(o.root_searched.is_none());
     let off = Params {
         mcts_root_move: false,
         ..keeping(50)
     };
-    let o = search(&Shared::new(16, 4), &movetime(100), off, 1);
+    let o = search(&Shared::new(16, 4), &SearchLimits::movetime(100), off, 1);
     assert!(o.root_searched.is_none());
 
     // `go nodes`: the same tree as without the option.
-    let nodes = SearchLimits {
-        nodes: Some(1500),
-        ..SearchLimits::default()
-    };
+    let nodes = SearchLimits::nodes(1500);
     let with = search(&Shared::new(16, 4), &nodes, keeping(50), 1);
     let without = search(&Shared::new(16, 4), &nodes, keeping(0), 1);
     assert!(with.root_searched.is_none());
@@ -87,7 +87,7 @@ fn no_last_search_without_the_option_a_clock_or_the_root_s_move() {
     // A `stop` before the tree's share is spent answers at once.
     let shared = Shared::new(16, 4);
     shared.stop.store(true, Ordering::Relaxed);
-    let stopped = search(&shared, &movetime(10_000), keeping(50), 1);
+    let stopped = search(&shared, &SearchLimits::movetime(10_000), keeping(50), 1);
     assert!(stopped.root_searched.is_none());
     assert!(game().legal_moves().contains(&stopped.answer.best.unwrap()));
 }

@@ -110,10 +110,7 @@ fn root(t: &Tactic) -> Root {
 /// MCTS with the engine's defaults, at most `cap` playouts, a fresh tree.
 fn mcts_search(t: &Tactic, cap: u64) -> Answer {
     let config = EngineConfig::default();
-    let limits = SearchLimits {
-        nodes: Some(cap),
-        ..SearchLimits::default()
-    };
+    let limits = SearchLimits::nodes(cap);
     let resources = mcts::Resources {
         bytes: config.tree_mb << 20,
         threads: 1,
@@ -160,13 +157,7 @@ const PVS_DEPTH: u32 = 6;
 #[test]
 fn mcts_plays_a_winning_move_and_proves_what_pvs_proves() {
     for t in tactics() {
-        let pvs = pvs_search(
-            &t,
-            &SearchLimits {
-                depth: Some(PVS_DEPTH),
-                ..SearchLimits::default()
-            },
-        );
+        let pvs = pvs_search(&t, &SearchLimits::depth(PVS_DEPTH));
         let pvs = Found::of(&t, &pvs);
         assert!(pvs.wins, "{}: PVS does not play a winning move", t.fen);
         assert_eq!(pvs.proven, Some(t.plies), "{}: PVS's mate", t.fen);
@@ -226,10 +217,7 @@ fn measure_against_pvs_at_equal_time() {
         // Equal time, in whole milliseconds and at least one: `go
         // movetime` takes no less.
         let movetime = (mcts.elapsed.as_micros().div_ceil(1000) as u64).max(1);
-        let limits = SearchLimits {
-            movetime: Some(movetime),
-            ..SearchLimits::default()
-        };
+        let limits = SearchLimits::movetime(movetime);
         let pvs = Found::of(t, &pvs_search(t, &limits));
         // Without a limit PVS stops at its first proven mate: the time
         // it needs on this machine, in the same run.

@@ -15,13 +15,6 @@ use leiserchess::search::{Params, Root, Shared, MATE};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-fn nodes(n: u64) -> SearchLimits {
-    SearchLimits {
-        nodes: Some(n),
-        ..SearchLimits::default()
-    }
-}
-
 fn two(bytes: usize) -> Resources {
     Resources { bytes, threads: 2 }
 }
@@ -47,7 +40,7 @@ fn every_playout_asked_is_made_and_lands() {
         let (o, kept) = search(
             &Shared::new(1, 1),
             &root,
-            &nodes(n),
+            &SearchLimits::nodes(n),
             two(mcts::DEFAULT_BUDGET),
         );
         if o.answer
@@ -80,7 +73,7 @@ fn searched_leaves_land_on_two_threads() {
     let mut kept = None;
     let o = mcts::think_within(
         &root,
-        &nodes(300),
+        &SearchLimits::nodes(300),
         params,
         &Shared::new(1, 1),
         two(mcts::DEFAULT_BUDGET),
@@ -114,7 +107,7 @@ fn nodes_that_earned_their_visits_are_searched_on_two_threads() {
     let mut kept = None;
     let o = mcts::think_within(
         &root,
-        &nodes(3000),
+        &SearchLimits::nodes(3000),
         params,
         &Shared::new(1, 1),
         two(mcts::DEFAULT_BUDGET),
@@ -154,7 +147,7 @@ fn a_zap_in_one_is_proven_on_two_threads() {
     let (o, _) = search(
         &Shared::new(1, 1),
         &root,
-        &nodes(100_000),
+        &SearchLimits::nodes(100_000),
         two(mcts::DEFAULT_BUDGET),
     );
     assert_eq!(o.answer.last.unwrap().score, MATE - 1);
@@ -165,10 +158,7 @@ fn a_zap_in_one_is_proven_on_two_threads() {
 fn a_stop_ends_an_infinite_search_at_once() {
     let root = Root::from_game(&Game::from_fen(fen::STARTPOS).unwrap());
     let shared = Shared::new(1, 1);
-    let infinite = SearchLimits {
-        infinite: true,
-        ..SearchLimits::default()
-    };
+    let infinite = SearchLimits::infinite();
     std::thread::scope(|s| {
         let search = s.spawn(|| search(&shared, &root, &infinite, two(mcts::DEFAULT_BUDGET)));
         std::thread::sleep(Duration::from_millis(200));
@@ -189,10 +179,7 @@ fn a_stop_ends_an_infinite_search_at_once() {
 fn the_memory_bound_holds_through_a_long_infinite_search() {
     let root = Root::from_game(&Game::from_fen(fen::STARTPOS).unwrap());
     let shared = Shared::new(1, 1);
-    let infinite = SearchLimits {
-        infinite: true,
-        ..SearchLimits::default()
-    };
+    let infinite = SearchLimits::infinite();
     let budget = 2 << 20;
     std::thread::scope(|s| {
         let search = s.spawn(|| search(&shared, &root, &infinite, two(budget)));
@@ -233,7 +220,7 @@ fn check_rep_passes_on_one_and_two_threads() {
             let shared = Shared::new(1, 1);
             let o = mcts::think_within(
                 &root,
-                &nodes(4000),
+                &SearchLimits::nodes(4000),
                 params,
                 &shared,
                 res,

@@ -137,10 +137,7 @@ fn the_static_pick_is_the_best_move_one_ply_down() {
 fn a_node_limit_is_kept_within_64_nodes() {
     let g = game_after(SLOW_DEPTH_ONE);
     for limit in [100, 300, 700] {
-        let limits = SearchLimits {
-            nodes: Some(limit),
-            ..SearchLimits::default()
-        };
+        let limits = SearchLimits::nodes(limit);
         let answer = search(&g, EngineConfig::default().search, &limits, false);
         assert!(answer.best.is_some());
         // Depth 1 needs thousands of nodes here, so the static pick answers,

@@ -250,10 +250,7 @@ fn best_move(
     shared.tt.clear();
     order.clear();
     shared.stop.store(false, Ordering::Relaxed);
-    let limits = SearchLimits {
-        depth: Some(depth),
-        ..SearchLimits::default()
-    };
+    let limits = SearchLimits::depth(depth);
     let answer = crate::search::pvs::think(
         &Root::new(sample.board),
         &limits,

@@ -7,7 +7,8 @@
 //!   invariant tools), `declaration` (an option's one declaration: name,
 //!   kind, default, range, effect), `user_file` (reading a file a user
 //!   names) and `allocator` (the C allocator's settings): leaves that
-//!   import nothing from the crate.
+//!   import nothing from the crate; so is `scratch`, the unit tests'
+//!   scratch directories (test builds only).
 //! - `rules`: squares, pieces, moves, the board and its in-place
 //!   make/unmake, the laser, move generation, FEN, a game's history and
 //!   rules, perft.
@@ -45,6 +46,8 @@ pub mod lab;
 pub mod play;
 pub mod protocol;
 pub mod rules;
+#[cfg(test)]
+mod scratch;
 pub mod search;
 pub mod user_file;
 pub mod user_text;

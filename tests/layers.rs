@@ -25,6 +25,7 @@ const LEAVES: &[&str] = &[
     "declaration",
     "user_file",
     "allocator",
+    "scratch",
 ];
 
 /// The search algorithms, each a folder of `src/search`; the rest of

@@ -1,7 +1,8 @@
 //! leiserchess: a Leiserchess 2018 engine.
 //!
 //! The folders are the layers, bottom first; docs/ARCHITECTURE.md states
-//! the layering rule and maps every file, and tests/layers.rs checks it.
+//! the layering rule and maps every file, and tests/library/layers.rs
+//! checks it.
 //!
 //! - `user_text` (echoing user input in messages), `check_rep` (the
 //!   invariant tools), `declaration` (an option's one declaration: name,

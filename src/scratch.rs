@@ -16,8 +16,9 @@ fn target_dir() -> PathBuf {
         .to_path_buf()
 }
 
-/// A new empty directory for the test that names it `name` (its contents
-/// from an earlier run removed; the test removes it when it passes).
+/// A new empty directory for the test that names it `name`, its contents
+/// from an earlier run removed: what a failed test leaves there stays to
+/// be looked at until the test runs again.
 pub fn dir(name: &str) -> PathBuf {
     let dir = target_dir()
         .join("tmp")

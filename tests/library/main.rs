@@ -30,6 +30,7 @@ mod movepick;
 mod needs;
 mod properties;
 mod pvs_stop;
+mod testing_md;
 mod thread_speedup_pool;
 mod train;
 mod tune;

@@ -47,12 +47,13 @@ const DEMO_CASE: &str = "demo/abort";
 const META_CASE: &str = "meta/crash_is_isolated";
 
 /// A case: a name and what its child process runs (panics on failure).
-pub struct Case {
+struct Case {
     name: String,
     run: Box<dyn Fn() + Send + Sync>,
 }
 
-pub fn case(name: impl Into<String>, run: impl Fn() + Send + Sync + 'static) -> Case {
+/// A case named `name` whose child process runs `run`.
+fn case(name: impl Into<String>, run: impl Fn() + Send + Sync + 'static) -> Case {
     Case {
         name: name.into(),
         run: Box::new(run),

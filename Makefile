@@ -42,7 +42,7 @@ pedantic: ## the release engine without `debug-commands`: target/pedantic/releas
 # and Slurm, so a test that finds one missing fails rather than being
 # ignored (LEISERCHESS_REQUIRE_ALL=1, tests/common/needs.rs).
 test: deps slurm-local lint ## fmt, clippy -D warnings, every test (with and without debug-commands), signature
-	$(CARGO) test --no-default-features --test pedantic --test uci
+	$(CARGO) test --no-default-features --test engine -- pedantic:: uci_loop::
 	LEISERCHESS_REQUIRE_ALL=1 $(CARGO) test --workspace
 	$(MAKE) signature
 

@@ -145,10 +145,7 @@ fn fresh(hash_mb: usize, ways: usize) -> (Shared, [Order; 1]) {
 
 /// Searches `root` to `depth` on one thread; returns the node count.
 fn search(root: &Root, depth: u32, shared: &Shared, orders: &mut [Order; 1]) -> u64 {
-    let limits = SearchLimits {
-        depth: Some(depth),
-        ..SearchLimits::default()
-    };
+    let limits = SearchLimits::depth(depth);
     let answer = think(
         root,
         &limits,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The UCI fuzz of tests/fuzz_uci.rs, full size: random valid and invalid
+# The UCI fuzz of tests/engine/fuzz_uci.rs, full size: random valid and invalid
 # lines fed to the release engine, checked against a model of its position
 # (no panic, no hang, a legal bestmove for every accepted go and none for
 # a refused one). Every fault is reported with the seed, the last lines sent
@@ -9,7 +9,7 @@
 #   LINES  lines to send (default 20000: 17-29 s on 2 cores, after the release build)
 #   SEED   the generator's seed, decimal or 0x hex (default: the test's)
 # The same run: FUZZ_LINES=LINES FUZZ_SEED=SEED \
-#   cargo test --release --test fuzz_uci -- --ignored --nocapture
+#   cargo test --release --test engine -- fuzz_uci:: --ignored --nocapture
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage() { sed -n '/^# usage/,/^# The same run/p' "$0" | sed 's/^# \{0,1\}//' | head -n 3; }
@@ -25,7 +25,7 @@ if [ -n "$seed" ]; then export FUZZ_SEED=$seed; fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-cargo test --release --test fuzz_uci -- --ignored --nocapture fuzz_uci_full 2>&1 | tee "$log" || status=$?
+cargo test --release --test engine -- --ignored --nocapture fuzz_uci::fuzz_uci_full 2>&1 | tee "$log" || status=$?
 echo
 grep '^fuzz_uci: seed' "$log" | tail -n 1 || echo "fuzz_uci: no summary (the build or the test failed to start)"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"

@@ -49,19 +49,25 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-# The folder's files, the package, and the tests that own the folder.
+# The folder's files, the package, and the tests that own the folder: the
+# test targets, and of a target that holds other tests too, the modules
+# (a nextest filterset; none: every test of the targets).
+filter=
 case "${folder%/}" in
   src/rules)
     files=('src/rules/**') package=leiserchess
-    tests=(--lib --test=perft --test=properties --test=eval_reference) ;;
+    tests=(--lib --test=perft --test=library)
+    filter='kind(lib) | binary(perft) | (binary(library) & test(/^(properties|eval_reference)::/))' ;;
   src/eval)
     # The reference evaluation and its laser coverage; the net, the policy
     # and the WDL model have their own training tests.
     files=('src/eval/mod.rs' 'src/eval/coverage/**') package=leiserchess
-    tests=(--lib --test=eval_reference --test=coverage_properties) ;;
+    tests=(--lib --test=library)
+    filter='kind(lib) | (binary(library) & test(/^(eval_reference|coverage_properties)::/))' ;;
   src/search/tt)
     files=('src/search/tt/**') package=leiserchess
-    tests=(--lib --test=search) ;;
+    tests=(--lib --test=search)
+    filter='kind(lib) | (binary(search) & test(/^search::/))' ;;
   autotest/src/stats)
     files=('autotest/src/stats/**') package=autotest
     tests=(--lib --test=spsa --test=flags) ;;
@@ -92,13 +98,16 @@ for f in "${files[@]}"; do file_args+=(--file "$f"); done
 # builds only them.
 test_args=()
 for t in "${tests[@]}"; do test_args+=("--cargo-arg=$t"); done
+# The filterset goes to `cargo nextest run` only (after cargo-mutants' --).
+run_args=()
+[ -z "$filter" ] || run_args=(-- -E "$filter")
 iterate=(--iterate)
 [ $again -eq 1 ] || [ ! -d "$out/mutants.out" ] && iterate=()
-echo "mutants: $folder: $(cargo mutants --list -p "$package" "${file_args[@]}" | wc -l) mutants, tests: ${tests[*]}"
+echo "mutants: $folder: $(cargo mutants --list -p "$package" "${file_args[@]}" | wc -l) mutants, tests: ${tests[*]}${filter:+ ($filter)}"
 set +e
 cargo mutants -p "$package" "${file_args[@]}" "${iterate[@]}" "${selection[@]}" --jobs "$jobs" \
   --test-tool nextest --profile mutants --output "$out" --timeout-multiplier 3 --minimum-test-timeout 60 \
-  "${test_args[@]}"
+  "${test_args[@]}" "${run_args[@]}"
 status=$?
 set -e
 # cargo-mutants' exit status: 0 all caught, 2 some missed, 3 some timed out.

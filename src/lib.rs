@@ -1,14 +1,16 @@
 //! leiserchess: a Leiserchess 2018 engine.
 //!
 //! The folders are the layers, bottom first; docs/ARCHITECTURE.md states
-//! the layering rule and maps every file, and tests/layers.rs checks it.
+//! the layering rule and maps every file, and tests/library/layers.rs
+//! checks it.
 //!
 //! - `user_text` (echoing user input in messages), `check_rep` (the
 //!   invariant tools), `declaration` (an option's one declaration: name,
 //!   kind, default, range, effect), `user_file` (reading a file a user
 //!   names), `allocator` (the C allocator's settings) and `cpu` (the CPU
 //!   features the build assumes): leaves that import nothing from the
-//!   crate.
+//!   crate; so is `scratch`, the unit tests' scratch directories (test
+//!   builds only).
 //! - `rules`: squares, pieces, moves, the board and its in-place
 //!   make/unmake, the laser, move generation, FEN, a game's history and
 //!   rules, perft.
@@ -48,6 +50,8 @@ pub mod lab;
 pub mod play;
 pub mod protocol;
 pub mod rules;
+#[cfg(test)]
+mod scratch;
 pub mod search;
 pub mod user_file;
 pub mod user_text;

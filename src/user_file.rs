@@ -49,8 +49,7 @@ mod tests {
 
     #[test]
     fn a_regular_file_under_the_limit_is_read() {
-        let dir = std::env::temp_dir().join(format!("user-file-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::scratch::dir("user-file");
         let path = dir.join("f");
         std::fs::write(&path, b"12345").unwrap();
         let p = path.to_str().unwrap();

@@ -1,6 +1,6 @@
 //! The browser GUI in a real headless Chromium, driven over WebDriver
 //! (Debian's `chromium` and `chromium-driver`, found on PATH; without them
-//! the test is reported ignored, see `common/needs.rs`): the page loads with the
+//! the test is reported ignored, see `tests/common/needs.rs`): the page loads with the
 //! start position and its beam; refused clicks are explained; a step and
 //! a swap are played by clicking and the engine answers on the board; a
 //! loaded FEN is drawn with the beam ending on the piece it zaps; a King
@@ -26,8 +26,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-#[path = "common/needs.rs"]
-mod needs;
+/// The shared helpers (`tests/common/`) this binary uses.
+mod common {
+    pub mod needs;
+    pub mod scratch;
+}
+
+use common::{needs, scratch};
 
 /// Every wait for the page ends in a failure after this.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -263,8 +268,7 @@ fn main() {
 }
 
 fn the_page_plays_in_chromium(chromium: &Path, chromedriver: &Path) {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("gui_browser-{}", std::process::id()));
+    let dir = scratch::dir("gui_browser");
     let (profile, downloads) = (dir.join("profile"), dir.join("downloads"));
     for d in [&profile, &downloads] {
         std::fs::create_dir_all(d).unwrap();

@@ -1,6 +1,6 @@
 //! The GUI's JSON API: each line of the input is one request, `METHOD PATH
 //! BODY` (the body the rest of the line, sent as JSON), to a fresh GUI's
-//! router called in process as tests/gui_api.rs calls it; no server is
+//! router called in process as tests/library/gui_api.rs calls it; no server is
 //! started. So a session creates games, plays, undoes, names players, sets
 //! options and starts searches through the very handlers the page calls.
 //!

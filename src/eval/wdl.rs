@@ -15,8 +15,8 @@
 //!
 //! A search score beyond ±31000 (`search::MATE_BOUND`) is a forced King
 //! zap: the curves are saturated long before it, so a mate gives 1000/0/0
-//! or 0/0/1000 (tests/wdl.rs checks it with the search's constant; this
-//! layer may not import the search's).
+//! or 0/0/1000 (tests/library/wdl.rs checks it with the search's constant;
+//! this layer may not import the search's).
 
 use super::logistic::logistic;
 

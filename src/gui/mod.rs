@@ -4,7 +4,7 @@
 //! code's: the page asks for them and holds no copy.
 //!
 //! The files, each importing only the ones listed after it (no circle;
-//! tests/layers.rs checks):
+//! tests/library/layers.rs checks):
 //!
 //! - `server`: the HTTP server (axum on a one-thread tokio runtime), its
 //!   routes, and the page's assets, embedded in the binary.

@@ -156,13 +156,7 @@ pub fn spawn(
     let (tx, rx) = mpsc::unbounded_channel::<Event>();
     let (limits, multipv) = match task {
         Task::Play { limit, .. } => (limit.limits(), 1),
-        Task::Analyse { lines } => (
-            SearchLimits {
-                infinite: true,
-                ..SearchLimits::default()
-            },
-            lines,
-        ),
+        Task::Analyse { lines } => (SearchLimits::infinite(), lines),
     };
     let limits = engine.limits(limits);
     let params = Params {
@@ -225,14 +219,8 @@ pub fn spawn(
 impl Limit {
     fn limits(self) -> SearchLimits {
         match self {
-            Limit::Depth(d) => SearchLimits {
-                depth: Some(d),
-                ..SearchLimits::default()
-            },
-            Limit::Millis(ms) => SearchLimits {
-                movetime: Some(ms),
-                ..SearchLimits::default()
-            },
+            Limit::Depth(d) => SearchLimits::depth(d),
+            Limit::Millis(ms) => SearchLimits::movetime(ms),
         }
     }
 }

@@ -378,8 +378,7 @@ mod tests {
     #[test]
     fn a_file_is_opened_to_append_after_its_header_and_whole_records() {
         use std::io::Write;
-        let dir = std::env::temp_dir().join(format!("data-open-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::scratch::dir("data-open");
         let path = dir.join("d.bin");
         let r = encode(&Sample {
             board: fen::parse(fen::STARTPOS).unwrap(),

@@ -145,8 +145,7 @@ mod tests {
     /// stays as it was; a written one stays.
     #[test]
     fn an_output_never_written_leaves_no_new_file() {
-        let dir = std::env::temp_dir().join(format!("lab-output-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::scratch::dir("lab-output");
         let new = dir.join("new.svg");
         drop(Output::open("--out", &new).unwrap());
         assert!(!new.exists());

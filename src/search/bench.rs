@@ -75,10 +75,7 @@ pub struct Line {
 /// thread and a `hash_mb` table cleared before each.
 pub fn run(depth: u32, params: Params, hash_mb: usize, ways: usize) -> Vec<Line> {
     let shared = Shared::new(hash_mb, ways);
-    let limits = SearchLimits {
-        depth: Some(depth),
-        ..SearchLimits::default()
-    };
+    let limits = SearchLimits::depth(depth);
     POSITIONS
         .iter()
         .map(|&text| {
@@ -123,10 +120,7 @@ pub fn run_bestfirst(
     ways: usize,
 ) -> Vec<BestFirstLine> {
     let shared = Shared::new(hash_mb, ways);
-    let limits = SearchLimits {
-        depth: Some(depth),
-        ..SearchLimits::default()
-    };
+    let limits = SearchLimits::depth(depth);
     let model = bestfirst::model::ErrorModel::embedded();
     POSITIONS
         .iter()
@@ -182,10 +176,7 @@ pub fn run_mcts(playouts: u64, params: Params, tree_mb: usize) -> Vec<MctsLine> 
     // default size, cleared for each position as the tree is.
     let table = TableSize::default();
     let shared = Shared::new(table.hash_mb, table.ways);
-    let limits = SearchLimits {
-        nodes: Some(playouts),
-        ..SearchLimits::default()
-    };
+    let limits = SearchLimits::nodes(playouts);
     let resources = mcts::Resources {
         bytes: tree_mb.saturating_mul(1 << 20),
         threads: 1,

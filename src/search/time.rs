@@ -130,6 +130,38 @@ impl Stability {
 }
 
 impl SearchLimits {
+    /// `go depth d`: no other limit.
+    pub fn depth(d: u32) -> SearchLimits {
+        SearchLimits {
+            depth: Some(d),
+            ..SearchLimits::default()
+        }
+    }
+
+    /// `go nodes n`: no other limit.
+    pub fn nodes(n: u64) -> SearchLimits {
+        SearchLimits {
+            nodes: Some(n),
+            ..SearchLimits::default()
+        }
+    }
+
+    /// `go movetime ms`: no other limit.
+    pub fn movetime(ms: u64) -> SearchLimits {
+        SearchLimits {
+            movetime: Some(ms),
+            ..SearchLimits::default()
+        }
+    }
+
+    /// `go infinite`: until `stop`.
+    pub fn infinite() -> SearchLimits {
+        SearchLimits {
+            infinite: true,
+            ..SearchLimits::default()
+        }
+    }
+
     /// When the search's clock starts: when the `go` was read, or now.
     pub fn start(&self) -> Instant {
         self.received.unwrap_or_else(Instant::now)
@@ -328,13 +360,7 @@ mod tests {
             Instant::now(),
         );
         assert!(p.hard.is_none());
-        let p = Plan::new(
-            &SearchLimits {
-                depth: Some(3),
-                ..SearchLimits::default()
-            },
-            Instant::now(),
-        );
+        let p = Plan::new(&SearchLimits::depth(3), Instant::now());
         assert!(p.soft.is_none() && p.hard.is_none());
     }
 }

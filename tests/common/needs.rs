@@ -3,9 +3,12 @@
 //! answers `squeue`. A test whose needs are missing is reported ignored,
 //! naming them and how to get them, with one line on standard error; with
 //! `LEISERCHESS_REQUIRE_ALL=1` (`make test`) it fails instead. Included by
-//! the test crates of both packages (`#[path]`).
+//! the engine's `library` and `gui_browser` binaries and, by `#[path]`, by
+//! four of autotest's test files.
 
-#![allow(dead_code)] // Each test file uses its own needs.
+// Each binary that includes it uses the needs of its own tests, and none
+// uses them all (`CURL`, for one, only autotest's document examples).
+#![allow(dead_code)]
 
 use libtest_mimic::{Completion, Trial};
 use std::ffi::OsStr;

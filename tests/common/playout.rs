@@ -11,7 +11,7 @@
 //! the failing one, and the minimal failure is the first position that
 //! breaks the property.
 
-use crate::rng::Rng;
+use super::rng::Rng;
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
 use leiserchess::rules::game::Game;

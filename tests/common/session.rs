@@ -4,9 +4,6 @@
 //! Every read has a timeout, so a hung engine fails the test instead of
 //! hanging the suite.
 
-// Each test file uses a different part of the driver.
-#![allow(dead_code)]
-
 use leiserchess::play::client::{Client, ClientError, Line, Stderr};
 use std::process::Command;
 use std::time::{Duration, Instant};

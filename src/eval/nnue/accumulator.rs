@@ -5,7 +5,7 @@
 //! move and are added at evaluation time instead ([`super::Network::evaluate`]).
 //!
 //! Invariant: the accumulator [`Accumulator::child`] makes after a move
-//! equals [`Accumulator::refresh`] of the board after it (tests/nnue.rs
+//! equals [`Accumulator::refresh`] of the board after it (tests/engine/nnue.rs
 //! checks it over playouts). `refresh`, one lane at a time, is the oracle of
 //! the vector kernels `child` runs.
 

@@ -79,10 +79,7 @@ pub(super) fn play_game(
     }
     shared.tt.clear();
     *memory = Memory::default();
-    let limits = SearchLimits {
-        nodes: Some(c.nodes),
-        ..SearchLimits::default()
-    };
+    let limits = SearchLimits::nodes(c.nodes);
     let (mut samples, mut zaps): (Vec<(Board, i16)>, u64) = (Vec::new(), 0);
     let mut streak = Streak::default();
     let (outcome, adjudicated) = loop {

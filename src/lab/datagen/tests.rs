@@ -7,7 +7,6 @@ use crate::rules::piece::Color;
 use crate::search::MATE_BOUND;
 use clap::Parser;
 use std::io::Write;
-use std::path::Path;
 
 /// The run of `datagen`'s command line `s`.
 fn parse(s: &str) -> Result<Config, String> {
@@ -44,8 +43,7 @@ fn flags_parse_and_bad_ones_are_named() {
 
 #[test]
 fn a_run_writes_then_resumes_to_the_target() {
-    let dir = std::env::temp_dir().join(format!("datagen-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::scratch::dir("datagen-resume");
     let out = dir.join("d.bin");
     let _ = std::fs::remove_file(&out);
     let mut c = parse(&format!("{} --positions 40 --nodes 300", out.display())).unwrap();
@@ -72,8 +70,7 @@ fn a_run_writes_then_resumes_to_the_target() {
 
 #[test]
 fn the_net_plays_by_default_and_hand_or_another_net_on_request() {
-    let dir = std::env::temp_dir().join(format!("datagen-net-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::scratch::dir("datagen-net");
     let net = dir.join("n.nnue");
     std::fs::write(&net, Network::embedded().to_bytes()).unwrap();
     let data = |flags: &str| {
@@ -143,19 +140,6 @@ fn a_streak_calls_the_side_ahead_only_when_the_searches_agree() {
     assert_eq!(s.see(a, b, 800), Some(b));
     let off = Adjudication { cp: 0, plies: 1 };
     assert_eq!(Streak::default().see(off, w, 30000), None);
-}
-
-/// A scratch file for one test, removed with its directory by `done`.
-fn scratch(test: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("datagen-{test}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join("d.bin");
-    let _ = std::fs::remove_file(&out);
-    out
-}
-
-fn done(out: &Path) {
-    std::fs::remove_dir_all(out.parent().unwrap()).unwrap();
 }
 
 #[test]
@@ -233,7 +217,8 @@ fn a_decided_game_is_called_where_the_searches_agree() {
 
 #[test]
 fn a_run_keeps_each_position_once_and_stops_when_no_game_adds_one() {
-    let out = scratch("repeats");
+    let dir = crate::scratch::dir("datagen-repeats");
+    let out = dir.join("d.bin");
     // No random opening: every game is the same game.
     let c = parse(&format!(
         "{} --positions 1000 --nodes 200 --random-plies 0 --max-plies 30",
@@ -257,5 +242,5 @@ fn a_run_keeps_each_position_once_and_stops_when_no_game_adds_one() {
     std::fs::write(&out, &records[..RECORD]).unwrap();
     let e = run(&c).unwrap_err();
     assert!(e.contains("no header (version 1)"), "{e}");
-    done(&out);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -56,10 +56,7 @@ pub fn measure(board: &Board, depth: u32, params: Params, shared: &Shared) -> Re
         .ok_or_else(|| format!("{fen}: the quiescence search stopped"))?;
     let (mut scores, mut nodes) = (vec![it.score], vec![it.nodes]);
     fresh(shared);
-    let limits = SearchLimits {
-        depth: Some(depth),
-        ..SearchLimits::default()
-    };
+    let limits = SearchLimits::depth(depth);
     let mut orders = [Order::default()];
     pvs::think(&root, &limits, params, shared, &mut orders, |it, _, n| {
         scores.push(it.score);

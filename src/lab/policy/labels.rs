@@ -250,10 +250,7 @@ fn best_move(
     shared.tt.clear();
     order.clear();
     shared.stop.store(false, Ordering::Relaxed);
-    let limits = SearchLimits {
-        depth: Some(depth),
-        ..SearchLimits::default()
-    };
+    let limits = SearchLimits::depth(depth);
     let answer = crate::search::pvs::think(
         &Root::new(sample.board),
         &limits,
@@ -284,8 +281,7 @@ mod tests {
 
     #[test]
     fn labels_are_searched_once_and_kept() {
-        let dir = std::env::temp_dir().join(format!("policy-labels-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::scratch::dir("policy-labels");
         let path = dir.join("l.labels");
         let records = [record(fen::STARTPOS), record(fen::ENDGAME)];
         let params = Params::default();

@@ -118,10 +118,7 @@ fn read_inputs(files: &[PathBuf]) -> Result<Vec<u8>, String> {
 fn relabel_stretch(c: &Config, records: &[u8], shared: &Shared) -> Vec<u8> {
     shared.tt.clear();
     let mut memory = Memory::default();
-    let limits = SearchLimits {
-        nodes: Some(c.args.nodes),
-        ..SearchLimits::default()
-    };
+    let limits = SearchLimits::nodes(c.args.nodes);
     let mut out = Vec::new();
     for r in records.chunks_exact(RECORD) {
         let old = data::decode(r.try_into().expect("a whole record"), 0).expect("checked");

@@ -18,9 +18,7 @@ fn parse(s: &str, stretch: usize) -> Result<Config, String> {
 /// A fresh directory for one test, and 200 positions of net-played data in
 /// it (`in.bin`).
 fn setup(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("relabel-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::scratch::dir(&format!("relabel-{test}"));
     let words = format!(
         "datagen {} --positions 200 --nodes 100",
         dir.join("in.bin").display()

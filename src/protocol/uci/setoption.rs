@@ -83,8 +83,7 @@ mod tests {
     /// new table, a net or a book loaded, or nothing beyond the value.
     #[test]
     fn setoption_applies_every_declared_effect() {
-        let dir = std::env::temp_dir().join(format!("setoption-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::scratch::dir("setoption");
         let net_file = dir.join("net.nnue");
         std::fs::write(&net_file, Network::embedded().to_bytes()).unwrap();
         let book_file = dir.join("one.book");

@@ -160,10 +160,7 @@ mod tests {
             mcts_ab: 8,
             ..Params::default()
         };
-        let out = SearchLimits {
-            movetime: Some(0),
-            ..SearchLimits::default()
-        };
+        let out = SearchLimits::movetime(0);
         let shared = Shared::new(16, 4);
         let mut order = Order::default();
         let clock = Plan::new(&out, Instant::now());

@@ -118,13 +118,6 @@ impl<'a> Watch<'a> {
 mod tests {
     use super::*;
 
-    fn movetime(ms: u64) -> SearchLimits {
-        SearchLimits {
-            movetime: Some(ms),
-            ..SearchLimits::default()
-        }
-    }
-
     /// A watch of a search that began `ago_ms` before now.
     fn begun<'a>(limits: &'a SearchLimits, shared: &Shared, ago_ms: u64, pct: u32) -> Watch<'a> {
         let start = Instant::now() - Duration::from_millis(ago_ms);
@@ -137,7 +130,7 @@ mod tests {
     #[test]
     fn the_root_s_last_search_has_what_the_tree_left_of_the_goal() {
         let shared = Shared::new(1, 1);
-        let limits = movetime(10_000);
+        let limits = SearchLimits::movetime(10_000);
         let mut early = begun(&limits, &shared, 5_000, 40);
         assert!(!early.out_of_time(&shared));
         assert!(early.last_plan(&shared).is_none());
@@ -163,21 +156,18 @@ mod tests {
     #[test]
     fn no_last_search_without_a_running_clock() {
         let shared = Shared::new(1, 1);
-        let nodes = SearchLimits {
-            nodes: Some(1000),
-            ..SearchLimits::default()
-        };
+        let nodes = SearchLimits::nodes(1000);
         assert!(begun(&nodes, &shared, 7_000, 40)
             .last_plan(&shared)
             .is_none());
         let infinite = SearchLimits {
             infinite: true,
-            ..movetime(10_000)
+            ..SearchLimits::movetime(10_000)
         };
         assert!(begun(&infinite, &shared, 7_000, 40)
             .last_plan(&shared)
             .is_none());
-        let limits = movetime(10_000);
+        let limits = SearchLimits::movetime(10_000);
         shared.pondering.store(true, Ordering::Relaxed);
         assert!(begun(&limits, &shared, 7_000, 40)
             .last_plan(&shared)

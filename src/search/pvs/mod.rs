@@ -198,10 +198,7 @@ pub fn search_depth(
     ways: usize,
 ) -> Answer {
     let shared = Shared::new(hash_mb, ways);
-    let limits = SearchLimits {
-        depth: Some(depth),
-        ..SearchLimits::default()
-    };
+    let limits = SearchLimits::depth(depth);
     think(
         root,
         &limits,

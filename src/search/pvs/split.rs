@@ -211,10 +211,7 @@ mod tests {
     fn search(text: &str, depth: u32, params: Params, threads: usize) -> Answer {
         let root = Root::new(fen::parse(text).expect("a bench FEN"));
         let shared = Shared::new(4, 4);
-        let limits = SearchLimits {
-            depth: Some(depth),
-            ..SearchLimits::default()
-        };
+        let limits = SearchLimits::depth(depth);
         let mut orders: Vec<Order> = (0..threads).map(|_| Order::default()).collect();
         think(&root, &limits, params, &shared, &mut orders, |_, _, _| {})
     }

@@ -1,0 +1,48 @@
+//! Scratch directories for the unit tests, inside the target directory:
+//! `tmp/leiserchess/NAME`, beside the integration tests' (cargo gives
+//! those `CARGO_TARGET_TMPDIR`, `tmp/`, but not the unit tests), so that
+//! a test run writes nothing outside the repository and `target/`.
+
+use std::io::ErrorKind;
+use std::path::PathBuf;
+
+/// The target directory this test binary was built in: the nearest folder
+/// above it that holds cargo's `CACHEDIR.TAG`.
+fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    exe.ancestors()
+        .find(|d| d.join("CACHEDIR.TAG").is_file())
+        .unwrap_or_else(|| panic!("no cargo target directory above {}", exe.display()))
+        .to_path_buf()
+}
+
+/// A new empty directory for the test that names it `name`, its contents
+/// from an earlier run removed: what a failed test leaves there stays to
+/// be looked at until the test runs again.
+pub fn dir(name: &str) -> PathBuf {
+    let dir = target_dir()
+        .join("tmp")
+        .join(env!("CARGO_CRATE_NAME"))
+        .join(name);
+    match std::fs::remove_dir_all(&dir) {
+        Err(e) if e.kind() != ErrorKind::NotFound => panic!("{}: {e}", dir.display()),
+        _ => {}
+    }
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    dir
+}
+
+#[test]
+fn a_scratch_directory_is_new_and_empty_each_time_inside_the_target_directory() {
+    let first = dir("scratch");
+    std::fs::write(first.join("f"), b"x").unwrap();
+    let again = dir("scratch");
+    assert_eq!(again, first);
+    assert_eq!(std::fs::read_dir(&again).unwrap().count(), 0);
+    assert!(
+        again.starts_with(target_dir().join("tmp")),
+        "{}",
+        again.display()
+    );
+    std::fs::remove_dir_all(&again).unwrap();
+}

@@ -1,0 +1,154 @@
+//! `leiserchess train` is reproducible: the same data and seed give the
+//! same net to the byte on any number of threads, a run killed after an epoch and resumed gives
+//! the net of an unbroken one, another seed another net; a run that
+//! would hold out nothing is refused.
+
+use crate::common::scratch;
+use clap::Parser;
+use leiserchess::lab::train::{command, Args, State};
+use std::path::Path;
+
+/// The committed 4,000-position sample (tests/data/README.md) eight
+/// times over in `dir`: eight of the trainer's held-out blocks.
+fn data(dir: &Path) -> String {
+    let sample = std::fs::read(format!(
+        "{}/tests/data/wdl-sample.bin",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let path = dir.join("d.bin");
+    std::fs::write(&path, sample.repeat(8)).unwrap();
+    path.display().to_string()
+}
+
+/// The settings every run here has besides its own: small steps.
+const SMALL: [&str; 3] = ["--beam", "--batch", "2048"];
+
+/// `train`'s command line `args` with [`SMALL`], parsed and run.
+fn train(data: &str, out: &Path, args: &[&str]) -> Result<(), String> {
+    let out = out.display().to_string();
+    let words = ["train", data, "--out", &out].into_iter().chain(SMALL);
+    command(&Args::try_parse_from(words.chain(args.iter().copied())).map_err(|e| e.to_string())?)
+}
+
+/// `train` run as a user runs it and killed as soon as its first epoch's
+/// checkpoint is written; the epoch the checkpoint holds.
+fn killed_after_the_first_epoch(data: &str, out: &Path, args: &[&str]) -> usize {
+    let ckpt = out.with_extension("nnue.ckpt");
+    let _ = std::fs::remove_file(&ckpt);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_leiserchess"))
+        .args(["train", data, "--out", &out.display().to_string()])
+        .args(SMALL)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The checkpoint is written beside and renamed: once it is there it
+    // is whole.
+    while !ckpt.exists() {
+        assert!(child.try_wait().unwrap().is_none(), "train ended early");
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    State::from_bytes(&std::fs::read(&ckpt).unwrap())
+        .unwrap()
+        .epoch
+}
+
+#[test]
+fn the_same_data_and_seed_train_the_same_net_and_a_resumed_run_the_unbroken_one() {
+    let dir = scratch::dir("train-same");
+    let d = data(&dir);
+    let (a, b, c, other) = (
+        dir.join("a.nnue"),
+        dir.join("b.nnue"),
+        dir.join("c.nnue"),
+        dir.join("other.nnue"),
+    );
+    let two = ["--epochs", "2", "--validation", "0.3"];
+    train(&d, &a, &two).unwrap();
+    train(&d, &b, &[&two[..], &["--threads", "3"]].concat()).unwrap();
+    let bytes = |p: &Path| std::fs::read(p).unwrap();
+    assert_eq!(bytes(&a), bytes(&b), "two runs, one seed, 2 and 3 threads");
+    // The checkpoints hold the float weights, which the quantised net may
+    // round alike when they differ.
+    let ckpt = |p: &Path| bytes(&p.with_extension("nnue.ckpt"));
+    assert!(ckpt(&a) == ckpt(&b), "the float weights, 2 and 3 threads");
+    // An epoch takes far longer than the poll, so the kill lands in the
+    // second; should a loaded machine let the second end first, run again.
+    let stopped = (0..5).any(|_| killed_after_the_first_epoch(&d, &c, &two) == 1);
+    assert!(
+        stopped,
+        "five runs ended their second epoch before the kill"
+    );
+    train(&d, &c, &[&two[..], &["--resume"]].concat()).unwrap();
+    assert_eq!(bytes(&a), bytes(&c), "killed after an epoch and resumed");
+    let curve = |p: &Path| std::fs::read_to_string(p.with_extension("nnue.tsv")).unwrap();
+    assert_eq!(curve(&a), curve(&c));
+    assert_eq!(curve(&a).lines().count(), 1 + 2, "a header and two epochs");
+    train(&d, &other, &[&two[..], &["--seed", "2"]].concat()).unwrap();
+    assert_ne!(bytes(&a), bytes(&other), "another seed");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_run_that_holds_out_nothing_is_refused() {
+    let dir = scratch::dir("train-none");
+    let d = data(&dir);
+    let e = train(&d, &dir.join("n.nnue"), &["--validation", "0"]).unwrap_err();
+    assert!(
+        e.contains("--validation 0 holds out no position of 32000"),
+        "{e}"
+    );
+    assert!(!dir.join("n.nnue").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The line `train --against NET` prints, run as a user runs it: NET's
+/// held-out loss on the targets.
+fn against_loss(data: &str, out: &Path, net: &str) -> f64 {
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_leiserchess"))
+        .args(["train", data, "--out", &out.display().to_string()])
+        .args(SMALL)
+        .args(["--epochs", "1", "--validation", "0.3", "--against", net])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{stdout}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("net {net}'s held-out loss: on the targets ")))
+        .unwrap_or_else(|| panic!("no --against line in {stdout}"));
+    line.split(' ')
+        .nth(7)
+        .unwrap()
+        .trim_end_matches(',')
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn against_scores_a_net_on_the_same_held_out_positions() {
+    let dir = scratch::dir("train-against");
+    let d = data(&dir);
+    let a = dir.join("a.nnue");
+    train(&d, &a, &["--epochs", "2", "--validation", "0.3"]).unwrap();
+    // The loss of the epoch whose net was written, from the float model.
+    let curve = std::fs::read_to_string(a.with_extension("nnue.tsv")).unwrap();
+    let best = curve
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').nth(2).unwrap().parse::<f64>().unwrap())
+        .fold(f64::INFINITY, f64::min);
+    let own = against_loss(&d, &dir.join("b.nnue"), &a.display().to_string());
+    assert!(
+        (own - best).abs() < 0.02 * best,
+        "the quantised net {own} against its float model's {best}"
+    );
+    let embedded = format!("{}/src/eval/nnue/default.nnue", env!("CARGO_MANIFEST_DIR"));
+    let other = against_loss(&d, &dir.join("c.nnue"), &embedded);
+    assert!((other - best).abs() > 0.02 * best, "{other} {best}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

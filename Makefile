@@ -2,7 +2,7 @@
 CARGO ?= cargo
 
 .DEFAULT_GOAL := build
-.PHONY: help deps slurm-local build pedantic test lint signature perft bench bench-record profile tournament consistency consistency-quick soak fuzz fuzz-long mutants cluster-faults gui-load clean
+.PHONY: help deps slurm-local build pedantic check test lint signature perft bench bench-record profile tournament consistency consistency-quick soak fuzz fuzz-long mutants cluster-faults gui-load clean
 
 # Every target with its `## ` line.
 help: ## this list
@@ -33,6 +33,15 @@ build: ## the release engine (LTO, one codegen unit): target/release/leiserchess
 # target/pedantic/release/leiserchess.
 pedantic: ## the release engine without `debug-commands`: target/pedantic/release/leiserchess
 	$(CARGO) build --release --no-default-features --target-dir target/pedantic
+
+# What needs no root: no packages installed, no daemons, nothing written
+# outside the repository and target/. Formatting, lints, and the tests that
+# need nothing beyond Rust; a test that needs a program (Chromium, qemu,
+# curl, Slurm) is left out, found or not (LEISERCHESS_NEEDS=none), and run
+# by `make test`.
+check: lint ## fmt, clippy, the tests that need nothing beyond Rust: no root, changes nothing outside the repo
+	LEISERCHESS_NEEDS=none $(CARGO) test --no-default-features --test engine -- pedantic:: uci_loop::
+	LEISERCHESS_NEEDS=none $(CARGO) test --workspace
 
 # Formatting, lints, every test (perft suite within its node budget), and
 # the release build's bench signature. The UCI surface tests run first

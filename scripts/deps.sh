@@ -2,7 +2,8 @@
 # What the tests need beyond a Rust toolchain, installed when missing:
 # `make test` and `make consistency-quick` run this first (`make deps`).
 #
-#   chromium, chromium-driver  tests/gui_browser.rs drives the GUI in them
+#   chromium, chromium-driver  tests/external/gui_browser.rs drives the GUI in them
+#   qemu-user                  tests/external/cpu_check.rs runs the engine on older CPUs
 #   valgrind                   the consistency run's valgrind flavour
 #   time                       /usr/bin/time -v measures the consistency runs
 #   util-linux                 flock, which the consistency runs' engines share
@@ -21,6 +22,7 @@ wanted=(
   time:/usr/bin/time
   util-linux:/usr/bin/flock
   curl:/usr/bin/curl
+  qemu-user:/usr/bin/qemu-x86_64
 )
 
 missing=()

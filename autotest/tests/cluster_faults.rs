@@ -123,8 +123,13 @@ fn root() -> bool {
 fn trial(name: &'static str, run: fn()) -> Trial {
     Trial::ignorable_test(name, move || {
         let require = std::env::var_os(needs::REQUIRE_ALL);
+        let wanted = std::env::var_os(needs::NEEDS);
         let path = std::env::var_os("PATH").unwrap_or_default();
-        let missing = match needs::verdict(NEEDS, &path, require.as_deref()) {
+        let settings = needs::Settings {
+            require_all: require.as_deref(),
+            needs: wanted.as_deref(),
+        };
+        let missing = match needs::verdict(NEEDS, &path, settings) {
             needs::Verdict::Fail(why) => return Err(why.into()),
             needs::Verdict::LeaveOut(why) => why,
             needs::Verdict::Run(_) if !root() => {

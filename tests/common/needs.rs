@@ -2,8 +2,11 @@
 //! program on PATH (Chromium, chromedriver) or a Slurm cluster that
 //! answers `squeue`. A test whose needs are missing is reported ignored,
 //! naming them and how to get them, with one line on standard error; with
-//! `LEISERCHESS_REQUIRE_ALL=1` (`make test`) it fails instead. Included by
-//! the engine's `library` and `gui_browser` binaries and, by `#[path]`, by
+//! `LEISERCHESS_REQUIRE_ALL=1` (`make test`) it fails instead; with
+//! `LEISERCHESS_NEEDS=none` (`make check`) every such test is left out,
+//! found or not, so that nothing outside the repository is touched (a
+//! browser's profile, a cluster's spool). Included by
+//! the engine's `library` and `external` binaries and, by `#[path]`, by
 //! four of autotest's test files.
 
 // Each binary that includes it uses the needs of its own tests, and none
@@ -18,6 +21,9 @@ use std::process::Command;
 
 /// Set to 1, a missing need fails its test rather than leaving it out.
 pub const REQUIRE_ALL: &str = "LEISERCHESS_REQUIRE_ALL";
+
+/// Set to `none`, every test with a need is left out, to `make test`.
+pub const NEEDS: &str = "LEISERCHESS_NEEDS";
 
 const SLURM_GET: &str = "`scripts/slurm-local.sh start` as root starts a one-node cluster here";
 
@@ -111,19 +117,39 @@ pub enum Verdict {
     Fail(String),
 }
 
-/// The verdict for a test of `needs`, given PATH and the value of
-/// `LEISERCHESS_REQUIRE_ALL`.
-pub fn verdict(needs: &[Need], path: &OsStr, require_all: Option<&OsStr>) -> Verdict {
-    let required = match require_all.map(|v| v.to_str()) {
-        None | Some(Some("" | "0")) => false,
-        Some(Some("1")) => true,
-        Some(v) => {
+/// The values of the two variables that decide what a missing need does.
+#[derive(Clone, Copy, Default)]
+pub struct Settings<'a> {
+    /// `LEISERCHESS_REQUIRE_ALL`.
+    pub require_all: Option<&'a OsStr>,
+    /// `LEISERCHESS_NEEDS`.
+    pub needs: Option<&'a OsStr>,
+}
+
+/// The verdict for a test of `needs`, given PATH and the two variables.
+pub fn verdict(needs: &[Need], path: &OsStr, settings: Settings) -> Verdict {
+    let text = |v: Option<&OsStr>| v.map(|v| v.to_str().unwrap_or("(not UTF-8)").to_string());
+    let required = match text(settings.require_all).as_deref() {
+        None | Some("" | "0") => false,
+        Some("1") => true,
+        Some(v) => return Verdict::Fail(format!("{REQUIRE_ALL} is {v:?}: it must be 0 or 1")),
+    };
+    match text(settings.needs).as_deref() {
+        None | Some("") => {}
+        Some("none") if required => {
             return Verdict::Fail(format!(
-                "{REQUIRE_ALL} is {:?}: it must be 0 or 1",
-                v.unwrap_or("(not UTF-8)")
+                "{NEEDS}=none leaves out what {REQUIRE_ALL}=1 requires: set one of them"
             ))
         }
-    };
+        Some("none") => {
+            let names: Vec<&str> = needs.iter().map(Need::name).collect();
+            return Verdict::LeaveOut(format!(
+                "needs {}: left to `make test` ({NEEDS}=none)",
+                names.join(", ")
+            ));
+        }
+        Some(v) => return Verdict::Fail(format!("{NEEDS} is {v:?}: it must be none or unset")),
+    }
     let (found, missing): (Vec<_>, Vec<_>) =
         needs.iter().map(|n| n.find(path)).partition(Result::is_ok);
     if missing.is_empty() {
@@ -149,7 +175,12 @@ pub fn trial(
     let kind = needs.iter().map(Need::name).collect::<Vec<_>>().join(", ");
     Trial::ignorable_test(name, move || {
         let path = std::env::var_os("PATH").unwrap_or_default();
-        match verdict(needs, &path, std::env::var_os(REQUIRE_ALL).as_deref()) {
+        let (require_all, wanted) = (std::env::var_os(REQUIRE_ALL), std::env::var_os(NEEDS));
+        let settings = Settings {
+            require_all: require_all.as_deref(),
+            needs: wanted.as_deref(),
+        };
+        match verdict(needs, &path, settings) {
             Verdict::Run(found) => {
                 run(&found);
                 Ok(Completion::Completed)

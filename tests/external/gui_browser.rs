@@ -26,13 +26,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The shared helpers (`tests/common/`) this binary uses.
-mod common {
-    pub mod needs;
-    pub mod scratch;
-}
-
-use common::{needs, scratch};
+use crate::common::{needs, scratch};
+use libtest_mimic::Trial;
 
 /// Every wait for the page ends in a failure after this.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -257,14 +252,12 @@ impl Page {
     }
 }
 
-fn main() {
-    let args = libtest_mimic::Arguments::from_args();
-    let trial = needs::trial(
-        "the_page_plays_in_chromium",
+pub fn trials() -> Vec<Trial> {
+    vec![needs::trial(
+        "gui_browser::the_page_plays_in_chromium",
         &[needs::CHROMIUM, needs::CHROMEDRIVER],
         |found| the_page_plays_in_chromium(&found[0], &found[1]),
-    );
-    libtest_mimic::run(&args, vec![trial]).exit();
+    )]
 }
 
 fn the_page_plays_in_chromium(chromium: &Path, chromedriver: &Path) {

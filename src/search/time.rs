@@ -248,16 +248,21 @@ impl Plan {
         self.hard.is_some_and(|h| self.elapsed() >= h)
     }
 
-    /// Whether another iteration is worth starting, given how settled the
-    /// best move is.
-    pub fn past_soft(&self, stability: Stability) -> bool {
+    /// After how long no iteration starts, given how settled the best move
+    /// is; None without a clock.
+    pub fn soft_at(&self, stability: Stability) -> Option<Duration> {
         let pct = match stability {
             Stability::Changed => self.changed_pct,
             Stability::Neutral => NEUTRAL_PCT,
             Stability::Settled => self.stable_pct,
         };
-        self.soft
-            .is_some_and(|s| self.elapsed() >= s * pct as u32 / 100)
+        self.soft.map(|s| s * pct as u32 / 100)
+    }
+
+    /// Whether another iteration is worth starting, given how settled the
+    /// best move is.
+    pub fn past_soft(&self, stability: Stability) -> bool {
+        self.soft_at(stability).is_some_and(|s| self.elapsed() >= s)
     }
 }
 

@@ -18,6 +18,7 @@ mod common {
 mod coverage_properties;
 mod error_fit;
 mod eval_reference;
+mod figures;
 mod gui_api;
 mod layers;
 mod mcts;

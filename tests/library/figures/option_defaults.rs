@@ -1,0 +1,147 @@
+//! Every engine option's default that a document states, in prose ("`X`
+//! (default V)", "`X` (on by default)", "`X` on (the default)", "`X`
+//! N > 0 (the default, V)") and in BENCHMARKS.md's paragraph of the
+//! defaults its figures were measured with ("`X` V"), is the default the
+//! engine declares. docs/OPTIONS.md's table is checked whole by
+//! `tests/engine/options_table.rs`.
+
+use leiserchess::config::listing::rows;
+use std::collections::BTreeMap;
+
+/// The documents whose prose names defaults (not the course's
+/// `docs/spec/`, nor the generated options table).
+fn documents() -> Vec<String> {
+    let mut docs = vec!["README.md".to_string(), "autotest/README.md".to_string()];
+    let dir = super::repo().join("docs");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".md") && name != "OPTIONS.md" {
+            docs.push(format!("docs/{name}"));
+        }
+    }
+    docs.push("BENCHMARKS.md".to_string());
+    docs.sort();
+    docs
+}
+
+/// Each option's default as `leiserchess options` shows it (`true` or
+/// `false` for a check).
+fn defaults() -> BTreeMap<&'static str, String> {
+    rows().into_iter().map(|r| (r.name, r.default)).collect()
+}
+
+/// A value as written, as the listing shows it: `on`/`off` are `true`
+/// and `false`; punctuation around it dropped.
+fn normal(word: &str) -> String {
+    let w = word.trim_matches(|c: char| "(),.;:*".contains(c));
+    match w {
+        "on" => "true".to_string(),
+        "off" => "false".to_string(),
+        w => w.to_string(),
+    }
+}
+
+/// The default the words after an option's name state, if they state one.
+fn stated(after: &str) -> Option<String> {
+    let words: Vec<&str> = after.split_whitespace().collect();
+    for (i, w) in words.iter().enumerate() {
+        let next = words.get(i + 1).copied();
+        // "(default V)", "(ms, default V)", "percent (default V)"
+        if w.trim_start_matches('(') == "default" {
+            return next.map(normal);
+        }
+        // "(on by default)", ", 0 by default"
+        if i > 0 && *w == "by" && next.is_some_and(|n| n.starts_with("default")) {
+            return Some(normal(words[i - 1]));
+        }
+        // "on (the default)", "(the default, 3)"
+        if *w == "(the" && next.is_some_and(|n| n.starts_with("default")) {
+            let after_default = next.unwrap().strip_prefix("default").unwrap();
+            return if after_default.starts_with(',') {
+                words.get(i + 2).map(|v| normal(v))
+            } else {
+                (i > 0).then(|| normal(words[i - 1]))
+            };
+        }
+    }
+    None
+}
+
+/// Each backticked word of `text` with the text after it up to the next
+/// backtick, whitespace made single spaces.
+fn named(text: &str) -> Vec<(&str, String)> {
+    let parts: Vec<&str> = text.split('`').collect();
+    (1..parts.len())
+        .step_by(2)
+        .map(|i| {
+            let after = parts.get(i + 1).copied().unwrap_or("");
+            (
+                parts[i],
+                after.split_whitespace().collect::<Vec<_>>().join(" "),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_default_stated_in_prose_is_the_declared_one() {
+    let defaults = defaults();
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for doc in documents() {
+        let text = super::read(&doc);
+        for (name, after) in named(&text) {
+            let Some(want) = defaults.get(name) else {
+                continue;
+            };
+            // The clause right after the name: up to 40 characters.
+            let clause: String = after.chars().take(40).collect();
+            if let Some(said) = stated(&clause) {
+                checked += 1;
+                if &said != want {
+                    wrong.push(format!(
+                        "{doc}: `{name}` said default {said}, declared {want}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The documents state about thirty: a parser that finds none fails.
+    assert!(checked >= 25, "only {checked} stated defaults found");
+}
+
+#[test]
+fn benchmarks_defaults_paragraph_names_the_declared_defaults() {
+    let defaults = defaults();
+    let text = super::read("BENCHMARKS.md");
+    const OPENING: &str = "The defaults these figures were measured with";
+    let start = text
+        .find(OPENING)
+        .expect("BENCHMARKS.md's defaults paragraph");
+    let paragraph = &text[start..start + text[start..].find("\n\n").unwrap()];
+    let mut checked = 0;
+    for (name, after) in named(paragraph) {
+        let Some(want) = defaults.get(name) else {
+            continue;
+        };
+        let said = normal(after.split_whitespace().next().unwrap_or(""));
+        assert_eq!(&said, want, "BENCHMARKS.md's defaults: `{name}`");
+        checked += 1;
+    }
+    assert!(checked >= 8, "only {checked} options in {paragraph:?}");
+}
+
+#[test]
+fn the_prose_patterns_read_what_they_should() {
+    assert_eq!(stated(" (default 25) plus 80%"), Some("25".into()));
+    assert_eq!(stated(" (ms, default 30) is first"), Some("30".into()));
+    assert_eq!(stated(" percent (default 34) once"), Some("34".into()));
+    assert_eq!(stated(" (on by default): the priors"), Some("true".into()));
+    assert_eq!(stated(", 0 by default),"), Some("0".into()));
+    assert_eq!(stated(" on (the default), a"), Some("true".into()));
+    assert_eq!(stated(" N > 0 (the default, 3)**: the"), Some("3".into()));
+    assert_eq!(stated(" (default off) a searched"), Some("false".into()));
+    assert_eq!(stated(" is on, its default)."), None);
+    assert_eq!(stated(" 0 turns it off"), None);
+}

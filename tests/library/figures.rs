@@ -8,7 +8,7 @@
 mod autotest_readme;
 mod benchmarks_md;
 mod engine_md;
-mod option_defaults;
+mod options;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,9 @@
 //! (default V)", "`X` (on by default)", "`X` on (the default)", "`X`
 //! N > 0 (the default, V)") and in BENCHMARKS.md's paragraph of the
 //! defaults its figures were measured with ("`X` V"), is the default the
-//! engine declares. docs/OPTIONS.md's table is checked whole by
+//! engine declares; and every option a document or script sets
+//! (`setoption name X`, `--option X=`, autotest's `option.X=`) is one the
+//! engine has. docs/OPTIONS.md's table is checked whole by
 //! `tests/engine/options_table.rs`.
 
 use leiserchess::config::listing::rows;
@@ -22,6 +24,66 @@ fn documents() -> Vec<String> {
     docs.push("BENCHMARKS.md".to_string());
     docs.sort();
     docs
+}
+
+/// The documents and the scripts, whose commands set options.
+fn documents_and_scripts() -> Vec<String> {
+    let mut files = documents();
+    let dir = super::repo().join("scripts");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".sh") {
+            files.push(format!("scripts/{name}"));
+        }
+    }
+    files
+}
+
+/// The option names `text` sets: the word after each of the three ways to
+/// set one, up to a character a name cannot hold.
+fn set_in(text: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    for way in ["setoption name ", "--option ", "option."] {
+        for (at, _) in text.match_indices(way) {
+            let rest = &text[at + way.len()..];
+            let end = rest
+                .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .unwrap_or(rest.len());
+            // `option.` is autotest's only when a value follows.
+            if way != "option." || rest[end..].starts_with('=') {
+                names.push(&rest[..end]);
+            }
+        }
+    }
+    names
+}
+
+#[test]
+fn every_option_set_in_a_document_or_script_exists() {
+    let mut found = 0;
+    let mut unknown = Vec::new();
+    for file in documents_and_scripts() {
+        let text = super::read(&file);
+        for name in set_in(&text) {
+            // NAME is the placeholder of a command's synopsis.
+            if name == "NAME" || name.is_empty() {
+                continue;
+            }
+            found += 1;
+            if !rows().iter().any(|r| r.name.eq_ignore_ascii_case(name)) {
+                unknown.push(format!("{file}: {name}"));
+            }
+        }
+    }
+    assert!(unknown.is_empty(), "options the engine does not have:\n{}", unknown.join("\n"));
+    assert!(found >= 30, "only {found} options set in the documents and scripts");
+}
+
+#[test]
+fn options_are_read_from_the_ways_to_set_them() {
+    let text = "setoption name Hash value 8\nleiserchess --option threads=2 \
+                option.use_nnue=false option.name (prose)";
+    assert_eq!(set_in(text), vec!["Hash", "threads", "use_nnue"]);
 }
 
 /// Each option's default as `leiserchess options` shows it (`true` or

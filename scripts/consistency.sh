@@ -31,7 +31,9 @@
 #   valgrind  the normal release build under valgrind memcheck (leaks, bad
 #             reads and writes, uninitialised values); shorter games. One
 #             std-only leak suppression (below, generated into the log dir).
-#   debug     the dev profile: debug assertions and overflow checks.
+#   debug     the tests' build (the test profile: optimised, with debug
+#             assertions and overflow checks), target/debug/leiserchess as
+#             `cargo test --workspace` leaves it: after `make test`, no build.
 #
 # Every flavour fails on: a sanitizer or valgrind report, a `check_rep
 # FAILED`, a panic, an engine exiting non-zero or on a signal, a game lost on
@@ -63,8 +65,7 @@
 #
 # Games (rounded up to a multiple of 3, one third a pairing) and their
 # length in moves a side: --quick 6 a flavour, at most 30 moves (3 under
-# valgrind, at most 24; in the debug build, whose MCTS and best-first
-# moves take seconds with check_rep, at most 20); full 21, at most 100 (6
+# valgrind, at most 24; in the debug build, at most 20); full 21, at most 100 (6
 # under valgrind, at most 60; 12 in the debug build, at most 60). Timings
 # on the 2-core machine are in BENCHMARKS.md ("Consistency runs").
 set -euo pipefail
@@ -249,7 +250,7 @@ EOF
         --suppressions="$dir/valgrind.supp" --log-file="$dir/valgrind.%p")
       ;;
     debug)
-      if ! cargo_quiet build -p leiserchess --bin leiserchess 2>"$dir/build.log"; then
+      if ! cargo_quiet test --workspace --no-run 2>"$dir/build.log"; then
         verdict="debug: FAIL: build failed (see $dir/build.log)"
         return
       fi

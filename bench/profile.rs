@@ -28,7 +28,7 @@
 //! without it (`cargo test --benches`) one quick depth-3 round is
 //! profiled and nothing is written.
 
-use leiserchess::search::tt::size::TableSize;
+use leiserchess::search::tt::TableSize;
 use leiserchess::search::{bench, Params};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! An option's one declaration: its name, kind, default and range, what
 //! changing it sets off ([`Effect`]), and the field its value lands in.
 //! Each structure declares its rows beside its definition
-//! (`eval::WEIGHTS`, `search::params::PARAMS`, `search::tt::size::TABLE`,
+//! (`eval::WEIGHTS`, `search::params::PARAMS`, `search::tt::TABLE`,
 //! `search::time::TIME`, `config::ENGINE_FIRST` and `ENGINE_LAST`); its `Default` applies the
 //! rows' defaults, and the engine's configuration (`config`) lists, parses
 //! and applies the same rows, so that a default is written once.

@@ -8,7 +8,7 @@ use crate::declaration::{Declaration, Effect, Kind, Store};
 use crate::eval::{Weights, WEIGHTS};
 use crate::search::params::{Params, DEBUG_PARAMS, MCTS_PARAMS, PARAMS};
 use crate::search::time::{ClockUse, TIME};
-use crate::search::tt::size::{TableSize, TABLE};
+use crate::search::tt::{TableSize, TABLE};
 use crate::user_text::quote;
 
 /// A declaration and the part of [`EngineConfig`] it sets.

@@ -1,7 +1,7 @@
 //! The engine's configuration: [`EngineConfig`], a typed field for every
 //! setting, and the options that set it, each declared once (name, kind,
 //! default, range, effect) beside the structure its value lands in:
-//! `eval::WEIGHTS`, `search::params::PARAMS`, `search::tt::size::TABLE`,
+//! `eval::WEIGHTS`, `search::params::PARAMS`, `search::tt::TABLE`,
 //! `search::time::TIME`, and the engine's own here ([`ENGINE_FIRST`],
 //! [`ENGINE_LAST`]). `setoption`, the command line's engine flags and the
 //! GUI all go through [`EngineConfig::set`], so a value is parsed, clamped
@@ -23,7 +23,7 @@ use crate::rules::game::DrawRules;
 use crate::search::algorithm::{self, Algorithm, Setup};
 use crate::search::params::Params;
 use crate::search::time::{ClockUse, SearchLimits};
-use crate::search::tt::size::TableSize;
+use crate::search::tt::TableSize;
 pub use entry::{options, Entry, Value};
 pub use error::OptionError;
 pub use flags::flag_value;

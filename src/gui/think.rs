@@ -20,7 +20,7 @@ use crate::eval::wdl::wdl;
 use crate::rules::moves::Move;
 use crate::search::algorithm::{self, Algorithm, Memory};
 use crate::search::time::SearchLimits;
-use crate::search::tt::size::TableSize;
+use crate::search::tt::TableSize;
 use crate::search::{score_text, Iteration, Params, Root, Shared, Visits};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::stream::{self, Stream};

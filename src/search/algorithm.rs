@@ -6,7 +6,8 @@
 use super::bestfirst::{self, model::ErrorModel};
 use super::mcts;
 use super::pvs::{self, order::Order};
-use super::root::{Answer, Iteration, Root};
+use super::report::{Answer, Iteration};
+use super::root::Root;
 use super::shared::Shared;
 use super::time::SearchLimits;
 use super::Params;

@@ -19,7 +19,7 @@ use super::mcts;
 use super::pvs::order::Order;
 use super::pvs::think;
 use super::time::SearchLimits;
-use super::tt::size::TableSize;
+use super::tt::TableSize;
 use super::{Params, Root, Shared};
 use crate::rules::fen;
 use crate::rules::moves::Move;

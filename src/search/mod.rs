@@ -1,11 +1,12 @@
 //! The searches and what they share. Each algorithm has its own folder
 //! (`pvs`: principal variation search; `mcts`: Monte-Carlo tree search;
-//! `bestfirst`: best-first search by depth promotion); around them, shared by all: the
-//! root and what a search reports (`root`), the threads' shared state
-//! (`shared`), the limits and time plan (`time`), the parameters
-//! (`params`), the k-way transposition table (`tt`) and the `bench`
-//! workload; `algorithm` picks the search a `go` runs. Scores are centipawns from the side to move's view; a King
-//! zap at ply `p` is worth `±(MATE − p)`.
+//! `bestfirst`: best-first search by depth promotion); around them, shared
+//! by all: the root (`root`), what a search reports (`report`), the
+//! threads' shared state (`shared`), the limits and time plan (`time`),
+//! the parameters (`params`), the k-way transposition table and its shape
+//! (`tt`) and the `bench` workload; `algorithm` picks the search a `go`
+//! runs. Scores are centipawns from the side to move's view; a King zap at
+//! ply `p` is worth `±(MATE − p)`.
 
 pub mod algorithm;
 pub mod bench;
@@ -13,13 +14,15 @@ pub mod bestfirst;
 pub mod mcts;
 pub mod params;
 pub mod pvs;
+pub mod report;
 pub mod root;
 pub mod shared;
 pub mod time;
 pub mod tt;
 
 pub use params::Params;
-pub use root::{Answer, Iteration, Line, Root, Visits};
+pub use report::{Answer, Iteration, Line, Visits};
+pub use root::Root;
 pub use shared::Shared;
 
 pub const MATE: i32 = 32000;

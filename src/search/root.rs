@@ -1,11 +1,9 @@
-//! What a search searches and what it reports, whichever the algorithm:
-//! the root position with its game history and the root moves allowed,
-//! the iterations' lines, and the answer.
+//! What a search searches, whichever the algorithm: the root position
+//! with its game history and the root moves allowed.
 
 use crate::rules::board::Board;
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
-use std::time::Duration;
 
 /// The position to search: the board and the keys of the game's earlier
 /// positions (for repetitions and the Ko rule).
@@ -41,46 +39,4 @@ impl Root {
             searchmoves: Vec::new(),
         }
     }
-}
-
-/// One completed iteration: its best line's score and moves, and with
-/// `MultiPV` more than 1 the root's best lines, best first.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Iteration {
-    pub depth: u32,
-    pub seldepth: u32,
-    pub score: i32,
-    pub nodes: u64,
-    pub pv: Vec<Move>,
-    /// Every line found, the best (`score`, `pv`) first; of the main
-    /// thread only.
-    pub lines: Vec<Line>,
-}
-
-/// One root move's line: its score and moves.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
-    pub score: i32,
-    pub pv: Vec<Move>,
-    /// MCTS: the playouts through the line's first move, of the root's.
-    pub visits: Option<Visits>,
-}
-
-/// A root move's share of the playouts (MCTS): the move's and the root's,
-/// kept playouts of an earlier search included.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Visits {
-    pub edge: u64,
-    pub root: u64,
-}
-
-/// The answer of a search.
-#[derive(Clone, Debug)]
-pub struct Answer {
-    pub best: Option<Move>,
-    pub ponder: Option<Move>,
-    pub last: Option<Iteration>,
-    /// All threads' nodes.
-    pub nodes: u64,
-    pub elapsed: Duration,
 }

@@ -8,8 +8,9 @@
 //! algorithm imports another's but the best-first search PVS, which
 //! searches its leaves; within `gui`, no file's imports lead back
 //! to it; within every folder, no file's imports lead back to it through
-//! the folder's other files (its `mod.rs` apart). Test code (from the first `#[cfg(test)]` or `#[cfg(all(test` of
-//! a file on) may import anything.
+//! the folder's other files (its `mod.rs` apart). Test code (from the
+//! first `#[cfg(test)]` or `#[cfg(all(test` of a file on) may import
+//! anything. And no file of `src/` passes 800 lines (500 is the guide).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -525,10 +526,15 @@ fn the_searches_share_their_common_parts_and_nothing_else() {
     assert!(search_modules("use super::tree::Tree;", &["bestfirst", "select"]).is_empty());
 }
 
-/// Files stay small enough to read whole: none in `src/` passes 500 lines
-/// (autotest's own test checks `autotest/src`).
+/// The lines a file of `src/` may not pass.
+const CEILING: usize = 800;
+
+/// Files stay small enough to read whole: 500 lines is the guide, and a
+/// type is not split to fit it (a file owns a concept); 800 is the
+/// ceiling, the one bound checked. autotest's own test keeps
+/// `autotest/src` to 500.
 #[test]
-fn no_source_file_passes_500_lines() {
+fn no_source_file_passes_the_800_line_ceiling() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
@@ -536,7 +542,7 @@ fn no_source_file_passes_500_lines() {
         .iter()
         .filter_map(|p| {
             let lines = fs::read_to_string(p).unwrap().lines().count();
-            (lines > 500).then(|| format!("{}: {lines} lines", p.display()))
+            (lines > CEILING).then(|| format!("{}: {lines} lines", p.display()))
         })
         .collect();
     assert!(long.is_empty(), "{}", long.join("\n"));

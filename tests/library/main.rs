@@ -1,7 +1,8 @@
 //! The library in process: the rules, the evaluations, the searches, the
 //! lab's commands and the GUI's API called as functions, and the checks
 //! of the repository itself (the layering, the scripts' arithmetic,
-//! docs/TESTING.md's map of the tests). A module a subject;
+//! docs/ARCHITECTURE.md's map of the source, docs/TESTING.md's map of the
+//! tests). A module a subject;
 //! `cargo test --test library -- NAME::` runs one.
 
 /// The shared helpers (`tests/common/`) these modules use.
@@ -15,6 +16,7 @@ mod common {
     pub mod scratch;
 }
 
+mod architecture_md;
 mod coverage_properties;
 mod error_fit;
 mod eval_reference;

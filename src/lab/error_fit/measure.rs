@@ -13,7 +13,7 @@ use crate::rules::fen;
 use crate::rules::game::Game;
 use crate::search::pvs::{self, order::Order, Worker};
 use crate::search::time::{Plan, SearchLimits};
-use crate::search::tt::size::TableSize;
+use crate::search::tt::TableSize;
 use crate::search::{Params, Root, Shared};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};

@@ -24,7 +24,8 @@ pub mod tree;
 
 use super::pvs::order::{Order, MAX_PLY};
 use super::pvs::Worker;
-use super::root::{Answer, Iteration, Line, Root};
+use super::report::{Answer, Iteration, Line};
+use super::root::Root;
 use super::shared::Shared;
 use super::time::{Plan, SearchLimits};
 use super::{Params, MATE_BOUND};

@@ -62,7 +62,7 @@ impl<'a> LeafSearch<'a> {
     /// The leaf search of a Monte-Carlo search from `root`, or none with
     /// `mcts_ab` 0. Draws score `draw` for `root`'s side to move, as in
     /// PVS. The tree's search looks at the clock between playouts; the
-    /// worker looks at `clock` (the tree's: see `Watch::leaf_plan`) as it
+    /// worker looks at `clock` (the tree's: see `Clock::leaf_plan`) as it
     /// searches, and when it runs out stops both searches, so that a long
     /// leaf search never overruns the move's time. A `stop` ends it too.
     pub fn new(

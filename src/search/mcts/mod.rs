@@ -26,6 +26,7 @@
 //! (`reuse`).
 
 mod check;
+mod clock;
 mod edge;
 mod leaf;
 mod parallel;
@@ -35,20 +36,20 @@ mod puct;
 mod reuse;
 pub mod tree;
 pub mod value;
-mod watch;
 
 pub use reuse::Kept;
 
 use super::pvs::order::Order;
-use super::root::{Answer, Iteration, Line, Root, Visits};
+use super::report::{Answer, Iteration, Line, Visits};
+use super::root::Root;
 use super::shared::Shared;
 use super::time::{Plan, SearchLimits};
 use super::{Params, MATE};
 use crate::rules::moves::Move;
+use clock::Clock;
 use playout::Search;
 use std::time::{Duration, Instant};
 use tree::{Proof, Tree, ROOT};
-use watch::Watch;
 
 /// The tree's byte budget when the caller gives none.
 pub const DEFAULT_BUDGET: usize = 256 << 20;
@@ -139,7 +140,7 @@ pub fn think_within(
     } else {
         0
     };
-    let mut watch = Watch::new(limits, shared, start, root_pct);
+    let mut clock = Clock::new(limits, shared, start, root_pct);
     let mut reports = Reports {
         report,
         start,
@@ -152,8 +153,8 @@ pub fn think_within(
     if params.mcts_ab > 0 {
         shared.tt.new_search();
     }
-    let clock = watch.leaf_plan();
-    let search = Search::new(root, params, shared, budget, reused, &mut order, clock);
+    let leaf_clock = clock.leaf_plan();
+    let search = Search::new(root, params, shared, budget, reused, &mut order, leaf_clock);
     let reused = u64::from(search.tree.nodes[ROOT as usize].visits);
     let (mut tree, playouts) = if resources.threads > 1 {
         let work = parallel::Work {
@@ -161,16 +162,16 @@ pub fn think_within(
             params,
             shared,
             threads: resources.threads,
-            clock,
+            leaf_clock,
         };
         let Search { tree, .. } = search;
-        parallel::run(&work, tree, &mut watch, &mut reports)
+        parallel::run(&work, tree, &mut clock, &mut reports)
     } else {
         let every = if params.mcts_ab > 0 { 1 } else { CLOCK_EVERY };
-        one_thread(search, shared, every, &mut watch, &mut reports)
+        one_thread(search, shared, every, &mut clock, &mut reports)
     };
     let mut root_searched = None;
-    if let Some(plan) = watch
+    if let Some(plan) = clock
         .last_plan(shared)
         .filter(|_| tree.solve(ROOT).is_none())
     {
@@ -182,7 +183,7 @@ pub fn think_within(
             reports.again(&tree);
         }
     }
-    watch.wait_for_stop(shared);
+    clock.wait_for_stop(shared);
     #[cfg(feature = "debug-commands")]
     if params.check_rep {
         crate::check_rep::check(&tree);
@@ -245,14 +246,14 @@ fn one_thread<R: FnMut(&Iteration, Duration, u64)>(
     mut search: Search,
     shared: &Shared,
     clock_every: u64,
-    watch: &mut Watch,
+    clock: &mut Clock,
     reports: &mut Reports<R>,
 ) -> (Tree, u64) {
     let mut playouts = 0u64;
     let has_moves = !search.tree.range(ROOT).is_empty();
     while has_moves && search.tree.solve(ROOT).is_none() {
-        if watch.enough(playouts, search.max_depth)
-            || playouts.is_multiple_of(clock_every) && watch.out_of_time(shared)
+        if clock.enough(playouts, search.max_depth)
+            || playouts.is_multiple_of(clock_every) && clock.out_of_time(shared)
         {
             break;
         }

@@ -10,14 +10,15 @@
 //! between threads cost more than valuing it. The calling thread is the
 //! watchdog: it watches the clock and reports.
 
+use super::clock::{enough, Clock};
 use super::leaf::Ask;
 use super::playout::{self, Walker};
 use super::tree::{Edge, Proof, Tree, NONE, PENDING, ROOT};
-use super::watch::{enough, Watch};
 use super::Reports;
 use crate::rules::moves::Move;
 use crate::search::pvs::order::Order;
-use crate::search::root::{Iteration, Root};
+use crate::search::report::Iteration;
+use crate::search::root::Root;
 use crate::search::shared::Shared;
 use crate::search::time::{Plan, SearchLimits};
 use crate::search::Params;
@@ -34,8 +35,8 @@ pub struct Work<'a> {
     pub params: Params,
     pub shared: &'a Shared,
     pub threads: usize,
-    /// The leaves' searches' clock (`Watch::leaf_plan`).
-    pub clock: Plan,
+    /// The leaves' searches' clock (`Clock::leaf_plan`).
+    pub leaf_clock: Plan,
 }
 
 /// A playout's (node, edge) steps from the root.
@@ -112,10 +113,10 @@ impl Shares<'_> {
 pub fn run<R: FnMut(&Iteration, Duration, u64)>(
     work: &Work,
     tree: Tree,
-    watch: &mut Watch,
+    clock: &mut Clock,
     reports: &mut Reports<R>,
 ) -> (Tree, u64) {
-    let limits = *watch.limits();
+    let limits = *clock.limits();
     let shares = Shares {
         tree: Mutex::new(tree),
         limits: &limits,
@@ -131,7 +132,7 @@ pub fn run<R: FnMut(&Iteration, Duration, u64)>(
             .collect();
         while shares.running.load(Ordering::Acquire) > 0 {
             std::thread::sleep(WATCH_EVERY);
-            if watch.out_of_time(work.shared) {
+            if clock.out_of_time(work.shared) {
                 shares.halt.store(true, Ordering::Relaxed);
             }
             let done = shares.done.load(Ordering::Relaxed);
@@ -156,7 +157,13 @@ pub fn run<R: FnMut(&Iteration, Duration, u64)>(
 /// proven.
 fn search(work: &Work, shares: &Shares) {
     let mut order = Order::default();
-    let mut walker = Walker::new(work.root, work.params, work.shared, &mut order, work.clock);
+    let mut walker = Walker::new(
+        work.root,
+        work.params,
+        work.shared,
+        &mut order,
+        work.leaf_clock,
+    );
     let mut edges = Vec::new();
     let p = work.params;
     let (ab_visits, grow) = (p.ab_visits(), p.ab_grow());

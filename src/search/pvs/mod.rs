@@ -39,7 +39,8 @@ mod split_points;
 mod trail;
 mod worker;
 
-use super::root::{Answer, Iteration, Root};
+use super::report::{Answer, Iteration};
+use super::root::Root;
 use super::shared::Shared;
 use super::time::{Plan, SearchLimits, Stability};
 use super::{Params, MATE, MATE_BOUND};

@@ -16,7 +16,8 @@ pub fn enough(limits: &SearchLimits, playouts: u64, depth: u32) -> bool {
     limits.nodes.is_some_and(|n| playouts >= n) || limits.depth.is_some_and(|d| depth >= d)
 }
 
-pub struct Watch<'a> {
+/// A search's limits and time plan, and whether it began pondering.
+pub struct Clock<'a> {
     limits: &'a SearchLimits,
     plan: Plan,
     pondered: bool,
@@ -25,16 +26,16 @@ pub struct Watch<'a> {
     tree_pct: u32,
 }
 
-impl<'a> Watch<'a> {
-    /// The watch of a search that keeps `root_pct` percent of its clock's
+impl<'a> Clock<'a> {
+    /// The clock of a search that keeps `root_pct` percent of its clock's
     /// goal for a last search of the root.
     pub fn new(
         limits: &'a SearchLimits,
         shared: &Shared,
         start: Instant,
         root_pct: u32,
-    ) -> Watch<'a> {
-        Watch {
+    ) -> Clock<'a> {
+        Clock {
             limits,
             plan: Plan::new(limits, start),
             pondered: shared.pondering.load(Ordering::Relaxed),
@@ -118,10 +119,10 @@ impl<'a> Watch<'a> {
 mod tests {
     use super::*;
 
-    /// A watch of a search that began `ago_ms` before now.
-    fn begun<'a>(limits: &'a SearchLimits, shared: &Shared, ago_ms: u64, pct: u32) -> Watch<'a> {
+    /// The clock of a search that began `ago_ms` before now.
+    fn begun<'a>(limits: &'a SearchLimits, shared: &Shared, ago_ms: u64, pct: u32) -> Clock<'a> {
         let start = Instant::now() - Duration::from_millis(ago_ms);
-        Watch::new(limits, shared, start, pct)
+        Clock::new(limits, shared, start, pct)
     }
 
     /// With 40% kept for the root, the tree's playouts end at 60% of the

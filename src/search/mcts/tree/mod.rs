@@ -9,6 +9,10 @@
 //! it grows by doubling up to the budget, and once a node no longer fits
 //! none is added (`full`). The root is made whatever the budget: every
 //! answer needs its moves.
+//!
+//! Selection is PUCT's (its constants in `puct`). Beside the playouts'
+//! means, each node keeps the implicit minimax of its subtree's own
+//! values, which PUCT can blend in (`mcts_minimax`).
 
 pub use super::edge::{Edge, Proof, NONE, PENDING};
 pub use super::puct::Puct;
@@ -42,7 +46,7 @@ pub struct Node {
     pub searches: u8,
     /// The implicit minimax value for the side to move (`mcts_minimax`):
     /// its position's own value until one of its edges has a value, then
-    /// the best of those (see [`Tree::minimax`]).
+    /// the best of those (see [`Tree::minimax_up`]).
     pub minimax: f32,
     /// Whether `minimax` is a search's score (`mcts_ab_minimax`), which
     /// backups leave alone.
@@ -455,6 +459,70 @@ impl Tree {
     }
 }
 
+// Implicit minimax backups (`mcts_minimax`).
+impl Tree {
+    /// With `mcts_minimax`, sets each node of `path` (whose values and
+    /// proofs are backed up) to the best of its edges' implicit minimax
+    /// values (Lanctot, Winands, Pepels and Sturtevant, 2014: a minimax
+    /// of the leaves' own values beside the playouts' means), from the
+    /// bottom up; a node none of whose edges has one keeps its
+    /// position's own value.
+    pub fn minimax_up(&mut self, path: &[(u32, usize)]) {
+        if self.puct.minimax == 0.0 {
+            return;
+        }
+        for &(node, _) in path.iter().rev() {
+            if self.nodes[node as usize].scored {
+                continue;
+            }
+            if let Some(best) = self.best_minimax(node) {
+                self.nodes[node as usize].minimax = best as f32;
+            }
+        }
+    }
+
+    /// With `mcts_minimax` and `mcts_ab_minimax`, makes `value` (for its
+    /// side to move) the implicit minimax value of `node`, just searched.
+    pub fn score(&mut self, node: u32, value: f64) {
+        if self.puct.minimax > 0.0 && self.puct.searched_minimax {
+            let n = &mut self.nodes[node as usize];
+            n.minimax = value as f32;
+            n.scored = true;
+        }
+    }
+
+    /// An edge's implicit minimax value for its mover: its proof's, else
+    /// one less its child's (for the child's side to move), else its mean
+    /// if it has playouts (a leaf the full tree did not keep), else none.
+    pub fn edge_minimax(&self, e: &Edge) -> Option<f64> {
+        match (e.proof(), e.child()) {
+            (Some(p), _) => Some(p.value()),
+            (None, Some(c)) => Some(1.0 - f64::from(self.nodes[c as usize].minimax)),
+            (None, None) => e.q(),
+        }
+    }
+
+    /// The best implicit minimax value of `node`'s edges, if one has any.
+    pub fn best_minimax(&self, node: u32) -> Option<f64> {
+        self.edges[self.range(node)]
+            .iter()
+            .filter_map(|e| self.edge_minimax(e))
+            .reduce(f64::max)
+    }
+
+    /// The value PUCT gives an unproven edge of `mean`: with
+    /// `mcts_minimax`, that share of it replaced by its implicit minimax
+    /// value, which a single good or bad reply moves as the mean does not.
+    fn blend(&self, e: &Edge, mean: f64) -> f64 {
+        let share = self.puct.minimax;
+        if share == 0.0 {
+            return mean;
+        }
+        self.edge_minimax(e)
+            .map_or(mean, |m| (1.0 - share) * mean + share * m)
+    }
+}
+
 /// Whether PUCT has tried the edge: visited, in flight or proven.
 fn tried(e: &Edge) -> bool {
     e.visits > 0 || e.in_flight > 0 || e.proof().is_some()
@@ -482,6 +550,5 @@ fn reserve<T>(v: &mut Vec<T>, extra: usize, spare: usize) -> bool {
     true
 }
 
-mod minimax;
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,5 @@
 //! The search's tunable parameters, each declared once with its UCI name,
-//! default and range (the table's shape is `tt::size`; MCTS's own in
+//! default and range (the table's shape is `tt::TABLE`; MCTS's own in
 //! `mcts`).
 
 mod mcts;

@@ -75,8 +75,15 @@ fn every_option_set_in_a_document_or_script_exists() {
             }
         }
     }
-    assert!(unknown.is_empty(), "options the engine does not have:\n{}", unknown.join("\n"));
-    assert!(found >= 30, "only {found} options set in the documents and scripts");
+    assert!(
+        unknown.is_empty(),
+        "options the engine does not have:\n{}",
+        unknown.join("\n")
+    );
+    assert!(
+        found >= 30,
+        "only {found} options set in the documents and scripts"
+    );
 }
 
 #[test]

@@ -120,14 +120,14 @@ fi
 
 # Games and their length (a draw after N moves), per flavour.
 if [ "$quick" = 1 ]; then
-  games=6; maxmoves=30; vg_games=3; vg_maxmoves=24; dbg_games=6; dbg_maxmoves=20
+  games=6; maxmoves=30; vg_games=3; vg_maxmoves=24
 else
-  games=21; maxmoves=100; vg_games=6; vg_maxmoves=60; dbg_games=12; dbg_maxmoves=60
+  games=21; maxmoves=100; vg_games=6; vg_maxmoves=60
 fi
-if [ -n "$games_arg" ]; then games=$games_arg; vg_games=$games_arg; dbg_games=$games_arg; fi
+if [ -n "$games_arg" ]; then games=$games_arg; vg_games=$games_arg; fi
 # A planted fault shows at the first search or the first process's exit, so
 # short games show it: 8 moves a side, the opening's 4 and 4 searched.
-if [ -n "$plant" ]; then maxmoves=8; vg_maxmoves=8; dbg_maxmoves=8; fi
+if [ -n "$plant" ]; then maxmoves=8; vg_maxmoves=8; fi
 
 perft_depth=4
 perft_expected=15537748
@@ -149,14 +149,18 @@ mkdir -p "$logs"
 
 cargo_quiet() { cargo "$@" --quiet; }
 
-echo "consistency: building the release engine and autotest"
-if ! cargo_quiet build --release -p leiserchess -p autotest 2>"$logs/release-build.log"; then
-  cat "$logs/release-build.log" >&2
-  echo "consistency: FAIL: the release build failed" >&2
+# The release engine (`make build`'s) and the tests' build (`cargo test
+# --workspace`'s: autotest, which referees every flavour's games, and the
+# debug flavour's engine): after `make test`, both are built already.
+echo "consistency: building the release engine and the tests' build"
+if ! cargo_quiet build --release -p leiserchess 2>"$logs/release-build.log" ||
+  ! cargo_quiet test --workspace --no-run 2>"$logs/test-build.log"; then
+  cat "$logs/release-build.log" "$logs/test-build.log" >&2 2>/dev/null
+  echo "consistency: FAIL: a build failed" >&2
   exit 1
 fi
 # Copies, so that a rebuild in target/ during the run changes nothing.
-cp target/release/autotest target/release/leiserchess "$logs/"
+cp target/debug/autotest target/release/leiserchess "$logs/"
 autotest=$root/$logs/autotest
 release_bin=$root/$logs/leiserchess
 bench_reference=$("$release_bin" bench $bench_depth | awk '/^nodes/ {print $2}')
@@ -250,13 +254,8 @@ EOF
         --suppressions="$dir/valgrind.supp" --log-file="$dir/valgrind.%p")
       ;;
     debug)
-      if ! cargo_quiet test --workspace --no-run 2>"$dir/build.log"; then
-        verdict="debug: FAIL: build failed (see $dir/build.log)"
-        return
-      fi
       cp target/debug/leiserchess "$dir/"
       bin=$dir/leiserchess
-      n_games=$dbg_games; n_moves=$dbg_maxmoves
       ;;
     *)
       verdict="$flavour: FAIL: unknown flavour (known: asan, tsan, valgrind, debug)"

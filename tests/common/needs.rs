@@ -3,8 +3,8 @@
 //! answers `squeue`. A test whose needs are missing is reported ignored,
 //! naming them and how to get them, with one line on standard error; with
 //! `LEISERCHESS_REQUIRE_ALL=1` (`make test`) it fails instead. Included by
-//! the engine's `library` and `gui_browser` binaries and, by `#[path]`, by
-//! four of autotest's test files.
+//! the engine's `library` and `gui_browser` binaries and by autotest's
+//! `external` and `cluster_faults`.
 
 // Each binary that includes it uses the needs of its own tests, and none
 // uses them all (`CURL`, for one, only autotest's document examples).

@@ -70,10 +70,12 @@ case "${folder%/}" in
     filter='kind(lib) | (binary(search) & test(/^search::/))' ;;
   autotest/src/stats)
     files=('autotest/src/stats/**') package=autotest
-    tests=(--lib --test=spsa --test=flags) ;;
+    tests=(--lib --test=tournament)
+    filter='kind(lib) | (binary(tournament) & test(/^(spsa|flags)::/))' ;;
   autotest/src/referee)
     files=('autotest/src/referee/**') package=autotest
-    tests=(--lib --test=games --test=faults --test=course_config --test=stderr --test=kept) ;;
+    tests=(--lib --test=tournament)
+    filter='kind(lib) | (binary(tournament) & test(/^(games|faults|course_config|stderr|kept)::/))' ;;
   -h | --help) usage; exit 0 ;;
   *) echo "mutants: FOLDER must be one of src/rules src/eval src/search/tt autotest/src/stats autotest/src/referee, not '$folder'" >&2
      exit 2 ;;

@@ -1,7 +1,7 @@
 //! autotest: a tournament runner and referee for Leiserchess UCI engines.
 //!
 //! One folder per concern, each file importing the files it needs by
-//! name, with no circle between them (`tests/layout.rs`):
+//! name, with no circle between them (`tests/tournament/layout.rs`):
 //!
 //! * `config`: what a tournament is (`config::spec`) and its two forms,
 //!   the course's config files and cutechess-style flags;

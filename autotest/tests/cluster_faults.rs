@@ -26,18 +26,33 @@
 //! Each prints how long the fault took to be noticed and the shard to run
 //! again, and the file prints its wall time. They need root, iproute2 and
 //! Slurm; where one is missing they are reported ignored (failed with
-//! `LEISERCHESS_REQUIRE_ALL=1`), as tests/slurm.rs is. They run one at a
-//! time: they share the cluster, and a fault on a node would hit another
-//! test's tasks.
+//! `LEISERCHESS_REQUIRE_ALL=1`), as the `external` binary's `slurm::`
+//! trials are. They run one at a time: they share the cluster, and a fault
+//! on a node would hit another test's tasks.
+//!
+//! A binary of its own: the Slurm clients of this process and its
+//! children, the library's calls in the process included
+//! (`scheduler::alive`), talk to the multi-node cluster (`SLURM_CONF`, set
+//! for the whole process), while the `external` binary's talk to the
+//! one-node one.
 
-mod common;
-#[path = "../../tests/common/needs.rs"]
-mod needs;
+/// The shared helpers this binary uses: autotest's
+/// (`autotest/tests/common/`) and the engine's (`tests/common/`).
+mod common {
+    #[path = "../../../tests/common/needs.rs"]
+    pub mod needs;
+    pub mod programs;
+    #[path = "../../../tests/common/scratch.rs"]
+    pub mod scratch;
+    pub mod slurm;
+}
 
 use autotest::slurm::run_dir::RunDir;
 use autotest::slurm::scheduler;
+use common::needs;
+use common::programs::drain;
+use common::scratch;
 use common::slurm::*;
-use common::*;
 use libtest_mimic::{Completion, Trial};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -219,7 +234,7 @@ fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
         nodes(&["start", &NODES.to_string()]);
-        let dir = fresh_dir("cluster_faults", "local");
+        let dir = scratch::dir("local");
         // Wide SPRT bounds: it plays on to the end.
         let args = tournament(
             "nodes=2000",
@@ -250,7 +265,7 @@ struct ClusterRun {
 fn start(test: &str) -> ClusterRun {
     let fx = fixture();
     all_idle();
-    let dir = fresh_dir("cluster_faults", test).join("run");
+    let dir = scratch::dir(test).join("run");
     let (coordinator, lines) = coordinator(&fx.args, &dir, SLURM);
     ClusterRun {
         dir,

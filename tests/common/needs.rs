@@ -5,9 +5,9 @@
 //! `LEISERCHESS_REQUIRE_ALL=1` (`make test`) it fails instead; with
 //! `LEISERCHESS_NEEDS=none` (`make check`) every such test is left out,
 //! found or not, so that nothing outside the repository is touched (a
-//! browser's profile, a cluster's spool). Included by
-//! the engine's `library` and `external` binaries and, by `#[path]`, by
-//! four of autotest's test files.
+//! browser's profile, a cluster's spool). Included by the engine's
+//! `library` and `external` binaries and by autotest's `external` and
+//! `cluster_faults`.
 
 // Each binary that includes it uses the needs of its own tests, and none
 // uses them all (`CURL`, for one, only autotest's document examples).

@@ -1,6 +1,6 @@
-//! Scratch directories for the tests, under cargo's `CARGO_TARGET_TMPDIR`
-//! (`target/tmp`), one folder a test binary: what a test writes stays
-//! inside `target/`.
+//! Scratch directories for the tests, the engine's and autotest's, under
+//! cargo's `CARGO_TARGET_TMPDIR` (`target/tmp`), one folder a test
+//! binary: what a test writes stays inside `target/`.
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};

@@ -1,10 +1,10 @@
-//! What the tests against a real Slurm share (tests/slurm.rs on the
-//! one-node cluster, tests/cluster_faults.rs on the multi-node one): the
+//! What the tests against a real Slurm share (`external/slurm.rs` on the
+//! one-node cluster, `cluster_faults.rs` on the multi-node one): the
 //! tournament of real engines limited by nodes, the same run played here
 //! one game at a time, the games as what must not depend on where they
 //! were played, and the coordinator with its standard error as it comes.
 
-use super::{leiserchess, strings};
+use super::programs::{leiserchess, strings};
 use autotest::pgn::read::{self as pgn_read, PgnGame};
 use autotest::slurm::run_dir::RunDir;
 use std::io::{BufRead, BufReader};

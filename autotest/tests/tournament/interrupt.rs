@@ -6,10 +6,12 @@
 //! way, every pair it started applied and saved. A game in flight while
 //! the run was stopped and continued is played again.
 
-mod common;
-
+use crate::common::{
+    fake::{assert_no_leftovers, bounded, fake, leftovers, pid_dir, started, two_fakes},
+    programs::{drain, strings},
+    scratch,
+};
 use autotest::pgn::read as pgn_read;
-use common::*;
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -95,7 +97,7 @@ fn results(pgn: &Path) -> Vec<String> {
 /// games are under way, and checks that every game started was played
 /// out and written, and nothing else was started.
 fn stop_a_tournament(test: &str, signal: &str, status: i32, target: fn(u32) -> String) {
-    let dir = fresh_dir("interrupt", test);
+    let dir = scratch::dir(&format!("interrupt/{test}"));
     let pids = pid_dir(&format!("interrupt_{test}"));
     let pgn = dir.join("games.pgn");
     let child = start(&tournament(&pids, &pgn), &dir);
@@ -175,7 +177,7 @@ fn terminated(pids: &Path, pgn: &Path, dir: &Path) -> (Child, mpsc::Receiver<Str
 /// again, where a crash would have been a loss.
 #[test]
 fn engines_killed_with_the_run_are_not_a_loss() {
-    let dir = fresh_dir("interrupt", "killed");
+    let dir = scratch::dir("interrupt/killed");
     let pids = pid_dir("interrupt_killed");
     let pgn = dir.join("games.pgn");
     let (child, lines) = terminated(&pids, &pgn, &dir);
@@ -205,7 +207,7 @@ fn engines_killed_with_the_run_are_not_a_loss() {
 /// by no fault of the engine, and is played again instead.
 #[test]
 fn a_game_in_flight_while_the_run_was_stopped_is_played_again() {
-    let dir = fresh_dir("interrupt", "stopped");
+    let dir = scratch::dir("interrupt/stopped");
     let pids = pid_dir("interrupt_stopped");
     let pgn = dir.join("games.pgn");
     let pgn_arg = pgn.to_string_lossy();
@@ -235,7 +237,7 @@ fn a_game_in_flight_while_the_run_was_stopped_is_played_again() {
 
 #[test]
 fn a_second_signal_stops_at_once() {
-    let dir = fresh_dir("interrupt", "twice");
+    let dir = scratch::dir("interrupt/twice");
     let pids = pid_dir("interrupt_twice");
     let pgn = dir.join("games.pgn");
     // The first signal is taken in before the second is sent.
@@ -276,7 +278,7 @@ fn tune_slow_fakes(pids: &Path, tc: &str, iterations: u32, concurrency: u32) -> 
 
 #[test]
 fn tune_applies_the_pairs_under_way_and_stops() {
-    let dir = fresh_dir("interrupt", "tune");
+    let dir = scratch::dir("interrupt/tune");
     let pids = pid_dir("interrupt_tune");
     let state = dir.join("tune.state");
     let mut args = tune_slow_fakes(&pids, "60+0", 20, 2);
@@ -314,7 +316,7 @@ fn tune_applies_the_pairs_under_way_and_stops() {
 /// flight is played again, its games draws as the fakes always play.
 #[test]
 fn a_tune_pair_in_flight_while_the_run_was_stopped_is_played_again() {
-    let dir = fresh_dir("interrupt", "tune_stopped");
+    let dir = scratch::dir("interrupt/tune_stopped");
     let pids = pid_dir("interrupt_tune_stopped");
     let args = tune_slow_fakes(&pids, "3+0", 1, 1);
     let child = start(&args, &dir);

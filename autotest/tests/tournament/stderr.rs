@@ -3,13 +3,17 @@
 //! under a header line; an engine that dies is reported with its last 10
 //! lines.
 
-mod common;
-
+use crate::common::{
+    fake::{
+        assert_no_leftovers, bounded, engine, pid_dir, tournament_spec, GAME_LIMIT, GOOD_CLOCK_MS,
+    },
+    scratch,
+    spec::fischer,
+};
 use autotest::config::spec::TournamentSpec;
 use autotest::openings::Opening;
 use autotest::referee::record::{FaultKind, Termination};
 use autotest::{referee, tournament};
-use common::*;
 use std::time::Duration;
 
 /// Two games of a fake that writes on its standard error against a silent
@@ -19,7 +23,7 @@ use std::time::Duration;
 #[test]
 fn each_engines_standard_error_goes_beside_the_pgn() {
     let pids = pid_dir("stderr_log");
-    let dir = fresh_dir("stderr", "log");
+    let dir = scratch::dir("stderr/log");
     let spec = TournamentSpec {
         pgn_out: Some(dir.join("games.pgn")),
         ..tournament_spec(vec![
@@ -62,7 +66,7 @@ fn each_engines_standard_error_goes_beside_the_pgn() {
 #[test]
 fn a_dying_engine_is_reported_with_its_last_lines() {
     let pids = pid_dir("stderr_dying");
-    let dir = fresh_dir("stderr", "dying");
+    let dir = scratch::dir("stderr/dying");
     let good = engine("good", "good", fischer(GOOD_CLOCK_MS), &pids);
     let bad = engine("bad", "crash-stderr", fischer(GOOD_CLOCK_MS), &pids);
     let t = TournamentSpec {

@@ -4,6 +4,7 @@
 //! is seeded by the iteration, so runs are reproducible and a resumed run
 //! can be compared with an unbroken one.
 
+use crate::common::scratch;
 use autotest::tune::spsa::{self, PairJob, Param, Spsa, State};
 use std::collections::BTreeSet;
 
@@ -98,11 +99,9 @@ fn a_resumed_run_equals_an_unbroken_one() {
     );
     assert_eq!(stop, Err("stopped".to_string()));
     assert_eq!(state.iteration, 40);
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
-    let path = dir.join(format!("spsa-state-{}.txt", std::process::id()));
+    let path = scratch::dir("spsa/resumed").join("state.txt");
     spsa::write_file(&path, &state.to_text(&s.params)).unwrap();
     let mut resumed = State::load(&path, &s.params).unwrap().unwrap();
-    let _ = std::fs::remove_file(&path);
     assert_eq!(resumed, state, "the state file keeps theta exactly");
     let mut first = None;
     spsa::run(

@@ -5,11 +5,14 @@
 //! played and no PGN written. Names compare as UCI compares them, ignoring
 //! case.
 
-mod common;
-
+use crate::common::{
+    fake::{assert_no_leftovers, bounded, engine, fake, pid_dir, tournament_spec, GOOD_CLOCK_MS},
+    programs::leiserchess,
+    scratch,
+    spec::{fischer, options},
+};
 use autotest::config::spec::{EngineSpec, TournamentSpec};
 use autotest::tournament;
-use common::*;
 use std::path::Path;
 use std::process::{Command, Output};
 use std::time::Duration;
@@ -31,7 +34,7 @@ fn text(bytes: &[u8]) -> String {
 /// Runs `autotest ARGS -games 2 -pgnout games.pgn` in a fresh directory
 /// and checks that it stopped before the first game; its standard error.
 fn stopped(test: &str, args: &[&str]) -> String {
-    let dir = fresh_dir("options", test);
+    let dir = scratch::dir(&format!("options/{test}"));
     let mut all = args.to_vec();
     all.extend(["-games", "2", "-pgnout", "games.pgn"]);
     let out = autotest(&all, &dir);

@@ -1,17 +1,15 @@
-//! What the autotest tests share: the scripted fake engine
-//! (`tests/fake/scripted.sh`) and the real one, per-test directories for
-//! the fakes' pids, the check that no engine process is left behind, and
-//! time-bounded runs; `slurm`, what the tests on a real Slurm share.
+//! The scripted fake engine (`tests/fake/scripted.sh MODE PIDS`) and what
+//! a test of it needs: its engine spec and clocks, the tournament it
+//! plays, a directory for the pids of one test's fakes and the check that
+//! none is left behind, and time-bounded runs.
 //!
 //! Leftover processes: each fake writes its pid to a directory of its own
 //! test (its second argument); after the game every one of those pids must
 //! be gone from /proc (neither running nor an unreaped zombie).
 
-#![allow(dead_code)] // Each test file uses its own part.
-
-pub mod slurm;
-
-use autotest::config::spec::{Clock, EngineLimits, EngineSpec, Schedule, TournamentSpec};
+use super::programs::strings;
+use super::scratch;
+use autotest::config::spec::{EngineLimits, EngineSpec, Schedule, TournamentSpec};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -32,32 +30,10 @@ pub fn fake() -> PathBuf {
     path
 }
 
-/// The engine binary of this build: beside `autotest` in the target
-/// directory (`cargo test --workspace` builds both).
-pub fn leiserchess() -> PathBuf {
-    let path = Path::new(env!("CARGO_BIN_EXE_autotest")).with_file_name("leiserchess");
-    assert!(
-        path.exists(),
-        "{} is missing: build the engine first (cargo build)",
-        path.display()
-    );
-    path
-}
-
-/// A fresh, empty directory `kind/test-PID` under the tests' scratch
-/// directory.
-pub fn fresh_dir(kind: &str, test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(kind)
-        .join(format!("{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create a test directory");
-    dir
-}
-
-/// A fresh directory for the pids of one test's fakes.
+/// A fresh directory for the pids of one test's fakes, `pids/TEST` in
+/// the binary's scratch directory (`test` unique in the binary).
 pub fn pid_dir(test: &str) -> PathBuf {
-    fresh_dir("faults", test)
+    scratch::dir(&format!("pids/{test}"))
 }
 
 /// The clock of the well-behaved engine: roomy, so that a loaded machine
@@ -67,16 +43,6 @@ pub const GOOD_CLOCK_MS: u64 = 2_000;
 pub const BAD_CLOCK_MS: u64 = 200;
 /// Every single-game test must end within this.
 pub const GAME_LIMIT: Duration = Duration::from_secs(10);
-
-pub fn fischer(ms: u64) -> EngineLimits {
-    EngineLimits {
-        clock: Some(Clock::Fischer {
-            base_ms: ms,
-            inc_ms: 0,
-        }),
-        ..EngineLimits::default()
-    }
-}
 
 /// A fake engine in `mode`, writing its pid into `pids`.
 pub fn engine(name: &str, mode: &str, limits: EngineLimits, pids: &Path) -> EngineSpec {
@@ -94,6 +60,9 @@ pub fn engine(name: &str, mode: &str, limits: EngineLimits, pids: &Path) -> Engi
     }
 }
 
+/// A tournament of `engines` as the fault tests play it: a round robin,
+/// one colour-swapped pair a round, one game at a time, a crashed engine
+/// restarted and the tournament going on.
 pub fn tournament_spec(engines: Vec<EngineSpec>) -> TournamentSpec {
     TournamentSpec {
         title: "faults".to_string(),
@@ -127,22 +96,6 @@ pub fn bounded<T: Send + 'static>(
         Err(mpsc::RecvTimeoutError::Timeout) => panic!("did not finish within {limit:?}"),
         Err(mpsc::RecvTimeoutError::Disconnected) => panic!("the test thread panicked"),
     }
-}
-
-/// Every line a reader thread sent, up to its end: the thread that
-/// reads a child's stderr may still be passing on the last lines when the
-/// child has been waited for, so this waits for the sender to close (at
-/// most 10 s, in case a grandchild still holds the pipe).
-pub fn drain(lines: &mpsc::Receiver<String>) -> Vec<String> {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut said = Vec::new();
-    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
-        match lines.recv_timeout(left) {
-            Ok(line) => said.push(line),
-            Err(_) => break,
-        }
-    }
-    said
 }
 
 /// The pids the fakes of `dir` wrote that are still there: running, or
@@ -194,21 +147,4 @@ pub fn two_fakes(mode: &str, pids: &Path, rest: &[&str]) -> Vec<String> {
     let mut args = strings(&["-engine", &cmd, "name=a", "-engine", &cmd, "name=b"]);
     args.extend(strings(rest));
     args
-}
-
-/// Owned copies of `v`, as argument lists and commands are.
-pub fn strings(v: &[&str]) -> Vec<String> {
-    v.iter().map(|a| a.to_string()).collect()
-}
-
-/// Owned `(name, value)` UCI options.
-pub fn options(v: &[(&str, &str)]) -> Vec<(String, String)> {
-    v.iter()
-        .map(|(k, x)| (k.to_string(), x.to_string()))
-        .collect()
-}
-
-/// A Fischer clock of `base_ms` plus `inc_ms` a move.
-pub fn fischer_clock(base_ms: u64, inc_ms: u64) -> Option<Clock> {
-    Some(Clock::Fischer { base_ms, inc_ms })
 }

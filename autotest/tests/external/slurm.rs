@@ -19,17 +19,16 @@
 //! taken up again by `slurm watch`, its status at the end, and each game
 //! of the merged PGN file once, a requeued task's games included.
 
-mod common;
-#[path = "../../tests/common/needs.rs"]
-mod needs;
-
+use crate::common::needs::{self, Need};
+use crate::common::programs::{drain, leiserchess};
+use crate::common::scratch;
+use crate::common::slurm::*;
 use autotest::pgn::read as pgn_read;
 use autotest::slurm::attempts;
 use autotest::slurm::run_dir::RunDir;
 use autotest::slurm::scheduler;
-use common::slurm::*;
-use common::*;
 use leiserchess::lab::data;
+use libtest_mimic::Trial;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -83,8 +82,9 @@ fn recorded_as_merged(db: &Path, merged: &str, table: &str) {
     assert!(table.contains(&format!("LLR {last:.2} ")), "{last} {table}");
 }
 
-fn main() {
-    let args = libtest_mimic::Arguments::from_args();
+/// The trials, each ignored (failed with `LEISERCHESS_REQUIRE_ALL=1`)
+/// where no Slurm answers.
+pub fn trials() -> Vec<Trial> {
     let tests: [(&str, fn()); 3] = [
         (
             "a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run",
@@ -99,15 +99,14 @@ fn main() {
             datagen_shards_play_their_own_seeds_and_merge_each_position_once,
         ),
     ];
-    let trials = tests
+    tests
         .into_iter()
-        .map(|(name, run)| needs::trial(name, &[needs::Need::Slurm], move |_| run()))
-        .collect();
-    libtest_mimic::run(&args, trials).exit();
+        .map(|(name, run)| needs::trial(&format!("slurm::{name}"), &[Need::Slurm], move |_| run()))
+        .collect()
 }
 
 fn a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run() {
-    let dir = fresh_dir("slurm", "requeue");
+    let dir = scratch::dir("slurm/requeue");
     // 18 pairs in shards of 2: 9 array tasks. Wide SPRT bounds: it plays
     // on to the end.
     let args = tournament(
@@ -198,7 +197,7 @@ fn a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run() {
 }
 
 fn an_sprt_decision_cancels_the_tasks_left() {
-    let dir = fresh_dir("slurm", "decided");
+    let dir = scratch::dir("slurm/decided");
     // PVS against a tiny MCTS, 24 shards of one pair: the SPRT decides
     // after two thirds of them (game 32 when this was written), with
     // tasks still to run.
@@ -246,7 +245,7 @@ fn position(record: &[u8]) -> Vec<u8> {
 }
 
 fn datagen_shards_play_their_own_seeds_and_merge_each_position_once() {
-    let dir = fresh_dir("slurm", "datagen");
+    let dir = scratch::dir("slurm/datagen");
     let engine = leiserchess().display().to_string();
     let out = dir.join("all.bin");
     let run_dir = dir.join("run");

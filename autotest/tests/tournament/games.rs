@@ -5,8 +5,12 @@
 //! `-resign`), the move limit, the no-zap limit, and the `no_zap_plies`
 //! option sent to engines that list it.
 
-mod common;
-
+use crate::common::{
+    fake::{
+        assert_no_leftovers, bounded, engine, pid_dir, tournament_spec, GAME_LIMIT, GOOD_CLOCK_MS,
+    },
+    spec::fischer,
+};
 use autotest::config::spec::{
     DrawRule, EngineLimits, EngineSpec, PgnStyle, ResignRule, TournamentSpec,
 };
@@ -14,7 +18,6 @@ use autotest::openings::Opening;
 use autotest::pgn::write::to_pgn;
 use autotest::referee;
 use autotest::referee::record::{Adjudication, GameRecord, Start, Termination};
-use common::*;
 use std::path::Path;
 
 /// Plays `white` against `black` from `opening` under `t`.

@@ -4,9 +4,7 @@
 //! readings that swing up from a floor pass, and so does a step in the
 //! first third (the warm-up), while a leak that lifts the floor fails.
 
-mod common;
-
-use common::fresh_dir;
+use crate::common::scratch;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,7 +13,7 @@ use std::process::Command;
 /// against `b` (another), `a`'s memory after game g `rss(g)` kB, `b`'s a
 /// flat 20,000; game `forfeit` (if any) lost on time.
 fn leg(name: &str, games: u32, rss: impl Fn(u32) -> u64, forfeit: Option<u32>) -> PathBuf {
-    let dir = fresh_dir("soak_report", name);
+    let dir = scratch::dir(&format!("soak_report/{name}"));
     let mut pgn = String::new();
     for g in 1..=games {
         let termination = if forfeit == Some(g) {

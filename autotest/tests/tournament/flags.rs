@@ -2,15 +2,16 @@
 //! the defaults, `-each`, engine names, errors that name the argument,
 //! and the checks both configuration forms share.
 
-mod common;
-
+use crate::common::{
+    programs::strings,
+    spec::{fischer_clock, options},
+};
 use autotest::config::flags::parse_flags;
 use autotest::config::spec::{
     Clock, DrawRule, EngineLimits, EngineSpec, OpeningsSpec, ResignRule, Schedule, SprtSpec,
     TournamentSpec,
 };
 use autotest::config::{split_command, validate, ConfigError};
-use common::{fischer_clock, options, strings};
 use std::path::PathBuf;
 
 /// The flags of a command line, split as `cmd=` values are.

@@ -5,12 +5,10 @@
 //! outputs, and a record end to end), and `autotest report`'s tables on
 //! seeded rows, checked against `autotest stats`.
 
-mod common;
-
+use crate::common::{programs::leiserchess, scratch};
 use autotest::db::bench::{self, Measurement};
 use autotest::db::open;
 use autotest::db::text_enums::{Measure, TextEnum};
-use common::*;
 use rusqlite::Connection;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -157,7 +155,7 @@ fn check_against_files(dir: &Path, rows: &[Iteration]) {
 
 #[test]
 fn a_tune_records_its_run_and_each_iteration() {
-    let dir = fresh_dir("db_records", "tune");
+    let dir = scratch::dir("db_records/tune");
     let (stdout, _) = tune(&dir, "2", "lab.db");
     let conn = Connection::open(dir.join("lab.db")).unwrap();
     let all = runs(&conn);
@@ -186,7 +184,7 @@ fn a_tune_records_its_run_and_each_iteration() {
 /// one played again.
 #[test]
 fn a_resumed_tune_records_each_iteration_once() {
-    let dir = fresh_dir("db_records", "resumed_tune");
+    let dir = scratch::dir("db_records/resumed_tune");
     tune(&dir, "2", "lab.db");
     let conn = Connection::open(dir.join("lab.db")).unwrap();
     let first = iterations(&conn, 1);
@@ -211,7 +209,7 @@ fn a_resumed_tune_records_each_iteration_once() {
 
 #[test]
 fn an_unavailable_database_leaves_the_tune_going() {
-    let dir = fresh_dir("db_records", "tune_no_db");
+    let dir = scratch::dir("db_records/tune_no_db");
     let (stdout, stderr) = tune(&dir, "2", "missing/lab.db");
     let said: Vec<&str> = stderr
         .lines()
@@ -340,7 +338,7 @@ fn git(dir: &Path, args: &[&str]) -> String {
 
 #[test]
 fn bench_record_records_every_measure_and_round() {
-    let dir = fresh_dir("db_records", "bench_record");
+    let dir = scratch::dir("db_records/bench_record");
     let outputs = real_outputs();
     let engine = replaying_engine(&dir, &outputs, None);
     let engine_arg = engine.display().to_string();
@@ -413,7 +411,7 @@ fn bench_record_records_every_measure_and_round() {
 
 #[test]
 fn an_unreadable_bench_output_names_the_command_and_the_line() {
-    let dir = fresh_dir("db_records", "bench_bad");
+    let dir = scratch::dir("db_records/bench_bad");
     let engine = replaying_engine(&dir, &real_outputs(), Some("perft 5 many\n"));
     let engine_arg = engine.display().to_string();
     let args = [
@@ -518,7 +516,7 @@ fn stats(args: &[&str]) -> (String, Option<String>) {
 
 #[test]
 fn report_tables_match_autotest_stats() {
-    let dir = fresh_dir("db_records", "report");
+    let dir = scratch::dir("db_records/report");
     let conn = open::open(&dir.join("lab.db")).unwrap();
     let penta = [1, 2, 3, 4, 2];
     let sprt = r#"{"elo0": 0, "elo1": 5, "alpha": 0.05, "beta": 0.05}"#;

@@ -10,16 +10,20 @@
 //! moves at most once before the fault. `safe_moves_of_the_fakes` checks
 //! those moves on the rules code, so the tests fail loudly if the
 //! assumption breaks. No engine process may be left behind (see
-//! `common`).
+//! `common::fake`).
 
-mod common;
-
+use crate::common::{
+    fake::{
+        assert_no_leftovers, bounded, engine, fake, leftovers, pid_dir, started, tournament_spec,
+        BAD_CLOCK_MS, GAME_LIMIT, GOOD_CLOCK_MS,
+    },
+    spec::fischer,
+};
 use autotest::config::spec::{EngineLimits, EngineSpec, Schedule, TournamentSpec};
 use autotest::openings::Opening;
 use autotest::referee;
 use autotest::referee::record::{FaultKind, GameRecord, Termination};
 use autotest::tournament;
-use common::*;
 use leiserchess::rules::fen::STARTPOS;
 use leiserchess::rules::game::{Game, MoveError, Outcome};
 use std::path::{Path, PathBuf};

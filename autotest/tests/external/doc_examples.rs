@@ -13,21 +13,18 @@
 //! other block, or one without an info string, fails: a reader cannot
 //! tell a command from its output there.
 
-#[path = "doc_examples/blocks.rs"]
 mod blocks;
-#[path = "../../tests/common/needs.rs"]
-mod needs;
-#[path = "doc_examples/run.rs"]
 mod run;
-#[path = "doc_examples/static_check.rs"]
 mod static_check;
 
+use crate::common::needs;
 use blocks::{Block, Kind};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use std::path::{Path, PathBuf};
 
-fn main() {
-    let args = Arguments::from_args();
+/// The trials: a document each, named by its path from the repository
+/// root, and the harness's own two.
+pub fn trials() -> Vec<Trial> {
     let repo = repo();
     // Made once: trials that remade the links could pull them from under
     // a block running beside them.
@@ -41,7 +38,8 @@ fn main() {
                 .display()
                 .to_string();
             let needs = needs_of(&std::fs::read_to_string(&doc).unwrap_or_default());
-            let (repo, bins, test) = (repo.clone(), bins.clone(), name.clone());
+            let test = format!("doc_examples::{name}");
+            let (repo, bins) = (repo.clone(), bins.clone());
             let check = move || check_document(&repo, &bins?, &doc, &name);
             if needs.is_empty() {
                 return Trial::test(test, check);
@@ -53,15 +51,21 @@ fn main() {
             })
         })
         .collect();
-    trials.push(Trial::test("harness: blocks and their kinds", || {
-        blocks::self_test();
-        Ok(())
-    }));
-    trials.push(Trial::test("harness: a broken example fails", {
-        let repo = repo.clone();
-        move || broken_examples_fail(&repo, &bins?)
-    }));
-    libtest_mimic::run(&args, trials).exit();
+    trials.push(Trial::test(
+        "doc_examples::harness: blocks and their kinds",
+        || {
+            blocks::self_test();
+            Ok(())
+        },
+    ));
+    trials.push(Trial::test(
+        "doc_examples::harness: a broken example fails",
+        {
+            let repo = repo.clone();
+            move || broken_examples_fail(&repo, &bins?)
+        },
+    ));
+    trials
 }
 
 /// The repository's top directory (autotest's parent).

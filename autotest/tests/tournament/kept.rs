@@ -4,8 +4,15 @@
 //! game; a whole tournament records the processes in its PGN; nothing is
 //! left running (the scripted fakes of `tests/fake/scripted.sh`).
 
-mod common;
-
+use crate::common::{
+    fake::{
+        assert_no_leftovers, bounded, engine, pid_dir, started, tournament_spec, two_fakes,
+        GAME_LIMIT, GOOD_CLOCK_MS,
+    },
+    programs::strings,
+    scratch,
+    spec::fischer,
+};
 use autotest::config::flags::parse_flags;
 use autotest::config::spec::{EngineSpec, PgnStyle};
 use autotest::openings::Opening;
@@ -14,7 +21,6 @@ use autotest::referee::game::play_kept;
 use autotest::referee::kept::Kept;
 use autotest::referee::record::{EngineMemory, FaultKind, GameRecord, Termination};
 use autotest::tournament;
-use common::*;
 use std::path::Path;
 
 fn kept(name: &str, mode: &str, pids: &Path) -> EngineSpec {
@@ -124,7 +130,7 @@ fn an_engine_at_fault_starts_afresh_and_its_opponent_is_kept() {
 #[test]
 fn a_tournament_keeps_its_engines_and_writes_them_down() {
     let pids = pid_dir("kept_tournament");
-    let dir = fresh_dir("kept", "tournament");
+    let dir = scratch::dir("kept/tournament");
     let pgn = dir.join("games.pgn");
     let pgn_arg = pgn.to_string_lossy();
     let rest = [

@@ -6,9 +6,7 @@
 //! file (the course referee's, as `autotest CONFIG.txt` writes it)
 //! imports too. The games are played by the engine at small depths.
 
-mod common;
-
-use common::*;
+use crate::common::{programs::leiserchess, scratch};
 use rusqlite::Connection;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -151,7 +149,7 @@ fn runs(db: &Path) -> i64 {
 /// counted from the stored games).
 #[test]
 fn an_import_has_the_table_and_pairs_of_stats_pgn() {
-    let dir = fresh_dir("db_import", "table");
+    let dir = scratch::dir("db_import/table");
     let table = played(&dir);
     let out = ok(&autotest(&["import", "-db", "x.db", "t.pgn"], &dir));
     assert_eq!(out, "t.pgn: run 1, 8 games\n");
@@ -171,7 +169,7 @@ fn an_import_has_the_table_and_pairs_of_stats_pgn() {
 /// The same content again, under its own name or another, adds nothing.
 #[test]
 fn a_second_import_of_the_same_content_is_refused() {
-    let dir = fresh_dir("db_import", "again");
+    let dir = scratch::dir("db_import/again");
     played(&dir);
     std::fs::copy(dir.join("t.pgn"), dir.join("copy.pgn")).unwrap();
     ok(&autotest(&["import", "-db", "x.db", "t.pgn"], &dir));
@@ -190,7 +188,7 @@ fn a_second_import_of_the_same_content_is_refused() {
 /// (with the line where there is one), and the good file still imported.
 #[test]
 fn a_bad_file_is_named_with_its_line_and_the_others_import() {
-    let dir = fresh_dir("db_import", "bad");
+    let dir = scratch::dir("db_import/bad");
     played(&dir);
     let good = std::fs::read_to_string(dir.join("t.pgn")).unwrap();
     let bad = good.replacen("[Site \"?\"]", "[Site \"?]", 2);
@@ -227,7 +225,7 @@ fn a_bad_file_is_named_with_its_line_and_the_others_import() {
 /// from 0, a pair per opening) imports with the table its run printed.
 #[test]
 fn a_course_layout_pgn_imports() {
-    let dir = fresh_dir("db_import", "course");
+    let dir = scratch::dir("db_import/course");
     let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings.txt");
     let engine = leiserchess();
     let config = format!(

@@ -5,10 +5,11 @@
 //! running score; the help, a page per subcommand, `--version`, the
 //! subcommands' one-dash spellings and their refusals by name.
 
-mod common;
-
+use crate::common::{
+    fake::{assert_no_leftovers, fake, pid_dir},
+    scratch,
+};
 use autotest::config::course_file::GLOBAL_KEYS;
-use common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -28,7 +29,7 @@ fn text(bytes: &[u8]) -> String {
 
 /// A fresh, empty directory for one test.
 fn work_dir(test: &str) -> PathBuf {
-    fresh_dir("cli", test)
+    scratch::dir(&format!("cli/{test}"))
 }
 
 #[test]

@@ -3,10 +3,12 @@
 //! scored and shown, a tune against an opponent, and bad flags rejected
 //! with errors that name them.
 
-mod common;
-
+use crate::common::{
+    fake::{assert_no_leftovers, fake, pid_dir},
+    programs::{leiserchess, strings},
+    scratch,
+};
 use autotest::tune::command::parse;
-use common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -35,7 +37,7 @@ fn iterations(stdout: &str) -> Vec<&str> {
 
 #[test]
 fn a_short_tune_of_the_real_engine_and_its_resumption() {
-    let dir = fresh_dir("tune", "real_engine");
+    let dir = scratch::dir("tune/real_engine");
     let engine = format!("cmd={}", leiserchess().display());
     let book = format!(
         "file={}",
@@ -137,7 +139,7 @@ fn a_short_tune_of_the_real_engine_and_its_resumption() {
 /// trajectory says so; the run goes on.
 #[test]
 fn a_crash_is_a_loss_and_is_shown() {
-    let dir = fresh_dir("tune", "crash");
+    let dir = scratch::dir("tune/crash");
     let pids = pid_dir("tune_crash");
     let engine = format!("cmd={} crash {}", fake().display(), pids.display());
     let out = tune(
@@ -178,7 +180,7 @@ fn a_crash_is_a_loss_and_is_shown() {
 /// opponent (the real engine) winning each, and the pair is even.
 #[test]
 fn against_an_opponent_each_side_plays_it_twice() {
-    let dir = fresh_dir("tune", "opponent");
+    let dir = scratch::dir("tune/opponent");
     let pids = pid_dir("tune_opponent");
     let tuned = format!("cmd={} crash {}", fake().display(), pids.display());
     let opponent = format!("cmd={}", leiserchess().display());
@@ -226,7 +228,7 @@ fn against_an_opponent_each_side_plays_it_twice() {
 /// An option the engine does not have stops the run before any game.
 #[test]
 fn an_unknown_option_is_an_error() {
-    let dir = fresh_dir("tune", "unknown_option");
+    let dir = scratch::dir("tune/unknown_option");
     let engine = format!("cmd={} good", fake().display());
     let out = tune(
         &[

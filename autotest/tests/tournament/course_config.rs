@@ -2,14 +2,15 @@
 //! key and its default, comments and quoting, and errors that name the
 //! line.
 
-mod common;
-
+use crate::common::{
+    programs::strings,
+    spec::{fischer_clock, options},
+};
 use autotest::config::course_file::parse_course_config;
 use autotest::config::spec::{
     Clock, DrawRule, EngineLimits, EngineSpec, OpeningsSpec, ResignRule, Schedule, TournamentSpec,
 };
 use autotest::config::ConfigError;
-use common::{fischer_clock, options, strings};
 use std::path::PathBuf;
 
 /// The line of a course config error (panics on other errors).

@@ -4,10 +4,12 @@
 //! file, the standings and the running score of one uninterrupted run; a
 //! changed tournament is refused before anything is played.
 
-mod common;
-
+use crate::common::{
+    fake::{assert_no_leftovers, fake, pid_dir, started},
+    programs::strings,
+    scratch,
+};
 use autotest::pgn::read::{self as pgn_read, PgnGame};
-use common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -75,7 +77,7 @@ fn read_games(path: &Path) -> Vec<PgnGame> {
 
 #[test]
 fn a_resumed_run_ends_as_an_unbroken_one() {
-    let dir = fresh_dir("resume", "unbroken");
+    let dir = scratch::dir("resume/unbroken");
     let pids = pid_dir("resume_unbroken");
     let games_pgn: PathBuf = dir.join("games.pgn");
 
@@ -141,7 +143,7 @@ fn a_resumed_run_ends_as_an_unbroken_one() {
 /// before any game, and the file as it was.
 #[test]
 fn a_changed_tournament_is_refused() {
-    let dir = fresh_dir("resume", "changed");
+    let dir = scratch::dir("resume/changed");
     let pids = pid_dir("resume_changed");
     let out = autotest(&flags(&dir, &pids, "a", 1, "games.pgn"), &dir);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

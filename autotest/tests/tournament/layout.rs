@@ -2,6 +2,11 @@
 //! [`MAX_LINES`] lines: each folder of `src/` owns one concern (src/lib.rs),
 //! and a file that needs another's work names the file that does it.
 //!
+//! Length: [`GUIDE_LINES`] is a guide and [`MAX_LINES`] the ceiling. A file
+//! past the guide is named on standard error and passes: one that holds a
+//! type or a concern whole may be that long, and the guide is no reason to
+//! split a type. Past the ceiling the test fails.
+//!
 //! The graph is of files. Its edges are the `crate::…`, `super::…` and
 //! `self::…` paths of a file's code, and the paths through the modules it
 //! declares (a `mod.rs`'s `pub use game::play`), each leading to the
@@ -14,7 +19,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const MAX_LINES: usize = 500;
+/// The length a file is meant to stay within.
+const GUIDE_LINES: usize = 500;
+/// The length no file may pass.
+const MAX_LINES: usize = 800;
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in fs::read_dir(dir).unwrap() {
@@ -350,10 +358,16 @@ fn no_file_imports_itself_round_a_circle() {
 #[test]
 fn no_file_is_over_the_limit() {
     let (_, texts) = sources();
-    let long: Vec<String> = texts
+    let lengths: Vec<(&String, usize)> = texts
         .iter()
         .map(|(name, text)| (name, text.lines().count()))
-        .filter(|&(_, n)| n > MAX_LINES)
+        .collect();
+    for (name, n) in lengths.iter().filter(|&&(_, n)| n > GUIDE_LINES) {
+        eprintln!("src/{name}: {n} lines, past the guide of {GUIDE_LINES}");
+    }
+    let long: Vec<String> = lengths
+        .iter()
+        .filter(|&&(_, n)| n > MAX_LINES)
         .map(|(name, n)| format!("src/{name}: {n} lines"))
         .collect();
     assert!(

@@ -6,11 +6,13 @@
 //! fills up mid-run too) reported in one line while the PGN file is still
 //! written in full.
 
-mod common;
-
+use crate::common::{
+    fake::{fake, pid_dir},
+    programs::strings,
+    scratch,
+};
 use autotest::db::{open, schema};
 use autotest::pgn::read as pgn_read;
-use common::*;
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -123,7 +125,7 @@ fn version(conn: &Connection) -> i64 {
 
 #[test]
 fn the_schema_is_made_from_nothing() {
-    let dir = fresh_dir("db", "fresh");
+    let dir = scratch::dir("db/fresh");
     let path = dir.join("lab.db");
     let conn = open::open(&path).expect("a new database");
     assert_eq!(version(&conn), schema::LATEST as i64);
@@ -146,7 +148,7 @@ fn the_schema_is_made_from_nothing() {
 
 #[test]
 fn a_first_version_database_is_migrated_with_its_rows() {
-    let dir = fresh_dir("db", "migrate");
+    let dir = scratch::dir("db/migrate");
     let path = dir.join("lab.db");
     {
         let conn = connect(&path);
@@ -183,7 +185,7 @@ fn a_first_version_database_is_migrated_with_its_rows() {
 /// the table the run printed at its end (an SPRT's line included).
 #[test]
 fn a_run_records_its_pgn_games_and_show_prints_its_table() {
-    let dir = fresh_dir("db", "record");
+    let dir = scratch::dir("db/record");
     let pids = pid_dir("db_record");
     let pgn = dir.join("games.pgn");
     let sprt = ["-sprt", "elo0=0", "elo1=50"];
@@ -249,7 +251,7 @@ fn wait_for_games(pgn: &Path, n: usize, child: &mut Child) {
 /// kept from the database.
 #[test]
 fn a_killed_run_resumed_keeps_one_row_with_the_pgn_games() {
-    let dir = fresh_dir("db", "resume");
+    let dir = scratch::dir("db/resume");
     let pids = pid_dir("db_resume");
     let pgn = dir.join("games.pgn");
     let args = flags(&pids, "slow:40", 10, &pgn, &[]);
@@ -288,7 +290,7 @@ fn a_killed_run_resumed_keeps_one_row_with_the_pgn_games() {
 /// A run stopped by SIGTERM ends `stopped`, with the games it wrote.
 #[test]
 fn a_run_stopped_by_a_signal_is_stopped() {
-    let dir = fresh_dir("db", "signal");
+    let dir = scratch::dir("db/signal");
     let pids = pid_dir("db_signal");
     let pgn = dir.join("games.pgn");
     let mut child = command(&flags(&pids, "slow:40", 10, &pgn, &[]), &dir, &[])
@@ -314,7 +316,7 @@ fn a_run_stopped_by_a_signal_is_stopped() {
 
 #[test]
 fn two_runs_at_once_share_a_database() {
-    let dir = fresh_dir("db", "two");
+    let dir = scratch::dir("db/two");
     let pids = pid_dir("db_two");
     let db = dir.join("shared.db");
     let db_flag = db.to_string_lossy().into_owned();
@@ -353,7 +355,7 @@ fn two_runs_at_once_share_a_database() {
 /// error says, in one line naming `db`, `what`; the PGN file has all its
 /// games.
 fn unavailable(test: &str, db: &Path, env: &[(&str, &str)], what: &str) {
-    let dir = fresh_dir("db", &format!("{test}_run"));
+    let dir = scratch::dir(&format!("db/{test}_run"));
     let pids = pid_dir(&format!("db_{test}"));
     let pgn = dir.join("games.pgn");
     let db_flag = db.to_string_lossy().into_owned();
@@ -383,7 +385,7 @@ fn unavailable(test: &str, db: &Path, env: &[(&str, &str)], what: &str) {
 
 #[test]
 fn a_file_that_is_not_a_database_is_reported() {
-    let dir = fresh_dir("db", "text_file");
+    let dir = scratch::dir("db/text_file");
     let db = dir.join("notes.txt");
     std::fs::write(
         &db,
@@ -395,7 +397,7 @@ fn a_file_that_is_not_a_database_is_reported() {
 
 #[test]
 fn a_missing_directory_is_reported() {
-    let dir = fresh_dir("db", "missing_dir");
+    let dir = scratch::dir("db/missing_dir");
     let db = dir.join("no/such/dir/lab.db");
     unavailable("missing_dir", &db, &[], "no directory");
 }
@@ -415,14 +417,14 @@ fn read_only_dir(dir: &Path) -> PathBuf {
 
 #[test]
 fn a_read_only_directory_is_reported() {
-    let dir = fresh_dir("db", "read_only");
+    let dir = scratch::dir("db/read_only");
     let db = read_only_dir(&dir).join("lab.db");
     unavailable("read_only", &db, &[], "unable to open database file");
 }
 
 #[test]
 fn a_newer_schema_is_refused() {
-    let dir = fresh_dir("db", "newer");
+    let dir = scratch::dir("db/newer");
     let db = dir.join("lab.db");
     drop(open::open(&db).unwrap());
     connect(&db)
@@ -440,7 +442,7 @@ fn a_newer_schema_is_refused() {
 /// Another connection's write transaction, held past the busy timeout.
 #[test]
 fn a_locked_database_is_reported_after_the_timeout() {
-    let dir = fresh_dir("db", "locked");
+    let dir = scratch::dir("db/locked");
     let db = dir.join("lab.db");
     drop(open::open(&db).unwrap());
     let holder = connect(&db);
@@ -457,7 +459,7 @@ fn a_locked_database_is_reported_after_the_timeout() {
 
 #[test]
 fn db_none_records_nothing() {
-    let dir = fresh_dir("db", "none");
+    let dir = scratch::dir("db/none");
     let pids = pid_dir("db_none");
     let pgn = dir.join("games.pgn");
     let out = autotest(&flags(&pids, "good", 2, &pgn, &["-db", "none"]), &dir, &[]);
@@ -487,7 +489,7 @@ fn db_none_records_nothing() {
 /// database.
 #[test]
 fn a_database_that_cannot_grow_mid_run_is_reported() {
-    let dir = fresh_dir("db", "full");
+    let dir = scratch::dir("db/full");
     let pids = pid_dir("db_full");
     let pgn = dir.join("games.pgn");
     let db = dir.join("lab.db");

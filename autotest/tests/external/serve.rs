@@ -8,12 +8,10 @@
 //! last test: the run page in a real headless Chromium, opened on a
 //! running `autotest serve` while games are recorded, must show a new
 //! game within 2 s (ignored where Chromium or chromedriver is missing,
-//! `../tests/common/needs.rs`).
+//! `tests/common/needs.rs`).
 
-mod common;
-#[path = "../../tests/common/needs.rs"]
-mod needs;
-
+use crate::common::needs;
+use crate::common::scratch;
 use autotest::db::open;
 use autotest::db::read;
 use autotest::db::write::{insert_game, GameRow};
@@ -22,9 +20,8 @@ use autotest::serve::routes::router;
 use autotest::serve::wdl_cache::{self, Cache};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::fresh_dir;
 use http_body_util::BodyExt;
-use libtest_mimic::{Arguments, Trial};
+use libtest_mimic::Trial;
 use rusqlite::{params, Connection};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -32,8 +29,10 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 use tower::ServiceExt;
 
-fn main() {
-    let args = Arguments::from_args();
+/// The trials: the pages through the router, and the browser test,
+/// ignored (failed with `LEISERCHESS_REQUIRE_ALL=1`) where Chromium or
+/// chromedriver is missing.
+pub fn trials() -> Vec<Trial> {
     let tests: [(&str, fn()); 8] = [
         (
             "the_list_is_newest_first_and_filtered",
@@ -65,23 +64,23 @@ fn main() {
     let mut trials: Vec<Trial> = tests
         .into_iter()
         .map(|(name, run)| {
-            Trial::test(name, move || {
+            Trial::test(format!("serve::{name}"), move || {
                 run();
                 Ok(())
             })
         })
         .collect();
     trials.push(needs::trial(
-        "the_run_page_updates_in_chromium_within_2_s",
+        "serve::the_run_page_updates_in_chromium_within_2_s",
         &[needs::CHROMIUM, needs::CHROMEDRIVER],
         |found| the_run_page_updates_within_2_s(&found[0], &found[1]),
     ));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// A new database in a fresh directory for `test`.
 fn database(test: &str) -> PathBuf {
-    let path = fresh_dir("serve", test).join("lab.db");
+    let path = scratch::dir(&format!("serve/{test}")).join("lab.db");
     open::open(&path).expect("a new database");
     path
 }
@@ -463,7 +462,7 @@ fn bad_requests_answer_4xx() {
 }
 
 fn an_unreadable_database_answers_409_with_its_reason() {
-    let dir = fresh_dir("serve", "unreadable");
+    let dir = scratch::dir("serve/unreadable");
     let file = dir.join("lab.db");
     std::fs::write(
         &file,
@@ -743,7 +742,7 @@ fn the_command_line_is_checked() {
             .output()
             .unwrap()
     };
-    let dir = fresh_dir("serve", "command-line");
+    let dir = scratch::dir("serve/command-line");
     let missing = dir.join("missing.db");
     let out = autotest(&["serve", "-db", missing.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));

@@ -547,3 +547,42 @@ fn no_source_file_passes_the_800_line_ceiling() {
         .collect();
     assert!(long.is_empty(), "{}", long.join("\n"));
 }
+
+/// The folders under `dir` (itself included) whose module is a `NAME.rs`
+/// beside the folder `NAME/` rather than the folder's own `mod.rs`.
+fn modules_beside_their_folder(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            if path.with_extension("rs").is_file() {
+                out.push(format!("{}.rs", path.display()));
+            }
+            out.extend(modules_beside_their_folder(&path));
+        }
+    }
+    out
+}
+
+/// One module style in both crates: a folder's module is its `mod.rs`
+/// (docs/ARCHITECTURE.md).
+#[test]
+fn a_folders_module_is_its_mod_rs() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut beside = modules_beside_their_folder(&repo.join("src"));
+    beside.extend(modules_beside_their_folder(&repo.join("autotest/src")));
+    assert!(
+        beside.is_empty(),
+        "modules beside their folder (move each to FOLDER/mod.rs):\n{}",
+        beside.join("\n")
+    );
+    // The scanner finds one: a folder with a file of its name beside it.
+    let dir = crate::common::scratch::dir("layers-module-style");
+    fs::create_dir_all(dir.join("a/b")).unwrap();
+    fs::write(dir.join("a/b.rs"), "").unwrap();
+    fs::write(dir.join("a/b/c.rs"), "").unwrap();
+    assert_eq!(
+        modules_beside_their_folder(&dir),
+        vec![format!("{}", dir.join("a/b.rs").display())]
+    );
+}

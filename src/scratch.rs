@@ -1,7 +1,8 @@
 //! Scratch directories for the unit tests, inside the target directory:
-//! `tmp/leiserchess/NAME`, beside the integration tests' (cargo gives
-//! those `CARGO_TARGET_TMPDIR`, `tmp/`, but not the unit tests), so that
-//! a test run writes nothing outside the repository and `target/`.
+//! `tmp/CRATE/NAME` (`leiserchess`, and `autotest`, whose unit tests
+//! include this file), beside the integration tests' (cargo gives those
+//! `CARGO_TARGET_TMPDIR`, `tmp/`, but not the unit tests), so that a test
+//! run writes nothing outside the repository and `target/`.
 
 use std::io::ErrorKind;
 use std::path::PathBuf;

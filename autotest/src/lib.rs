@@ -42,3 +42,10 @@ pub mod stats;
 pub mod subcommands;
 pub mod tournament;
 pub mod tune;
+
+/// The unit tests' scratch directories, `target/tmp/autotest/NAME`: the
+/// engine's helper, so that neither crate's tests write outside the
+/// repository and `target/`.
+#[cfg(test)]
+#[path = "../../src/scratch.rs"]
+mod scratch;

@@ -283,18 +283,16 @@ mod tests {
     use std::path::PathBuf;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    /// A temporary file removed when dropped.
+    /// A temporary file in the tests' scratch directory, removed when
+    /// dropped.
     struct TempFile(PathBuf);
 
     impl TempFile {
         fn new(contents: &str) -> TempFile {
             static N: AtomicUsize = AtomicUsize::new(0);
-            let name = format!(
-                "autotest-openings-{}-{}.txt",
-                std::process::id(),
-                N.fetch_add(1, Ordering::Relaxed)
-            );
-            let path = std::env::temp_dir().join(name);
+            static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+            let dir = DIR.get_or_init(|| crate::scratch::dir("openings"));
+            let path = dir.join(format!("{}.txt", N.fetch_add(1, Ordering::Relaxed)));
             std::fs::write(&path, contents).unwrap();
             TempFile(path)
         }

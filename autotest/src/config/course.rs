@@ -68,10 +68,7 @@ mod tests {
 
     /// A config in a fresh temporary directory.
     fn config(test: &str, text: &str) -> PathBuf {
-        let dir = std::env::temp_dir()
-            .join("autotest-course")
-            .join(format!("{test}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::scratch::dir(&format!("course-{test}"));
         let path = dir.join("lab.txt");
         std::fs::write(&path, text).unwrap();
         path

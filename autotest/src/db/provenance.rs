@@ -124,10 +124,9 @@ mod tests {
     /// The SHA-256 of a known input (FIPS 180-2's "abc").
     #[test]
     fn sha256_of_a_file() {
-        let path = std::env::temp_dir().join(format!("autotest-sha-{}", std::process::id()));
+        let path = crate::scratch::dir("provenance-sha256").join("abc");
         std::fs::write(&path, "abc").unwrap();
         let hash = sha256(&path);
-        let _ = std::fs::remove_file(&path);
         assert_eq!(
             hash.as_deref(),
             Some("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")

@@ -101,8 +101,7 @@ mod tests {
     /// finds it named in the file.
     #[test]
     fn the_second_attempt_waits_for_the_first() {
-        let dir = std::env::temp_dir().join(format!("autotest-lock-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::scratch::dir("slurm-lock");
         let path = dir.join("lock");
         let first = acquire(&path, "shard 0").unwrap();
         let held = std::fs::read_to_string(&path).unwrap();

@@ -293,9 +293,7 @@ mod tests {
     /// order with the LLR after it, `running` while detached.
     #[test]
     fn each_game_once_across_coordinators() {
-        let dir = std::env::temp_dir().join(format!("autotest-record-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::scratch::dir("slurm-run-record");
         let db = dir.join("lab.db");
         let run_arg = format!("dir={}", dir.join("run").display());
         let args: Vec<String> = [

@@ -307,12 +307,9 @@ mod tests {
             .contains("invalid value 'x' for '--sprt <ELO0> <ELO1> <ALPHA> <BETA>'"));
     }
 
-    /// A scratch directory of this test process.
+    /// The test's scratch directory.
     fn scratch(test: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("autotest-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+        crate::scratch::dir(&format!("stats-{test}"))
     }
 
     fn game(round: &str, white: &str, black: &str, result: &str, opening: &str) -> String {

@@ -237,10 +237,7 @@ mod tests {
     }
 
     fn scratch(test: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("autotest-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join("games.pgn")
+        crate::scratch::dir(&format!("resume-{test}")).join("games.pgn")
     }
 
     /// Games 1-3 count (in any order, a fault with them); an unfinished

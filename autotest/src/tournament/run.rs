@@ -340,12 +340,7 @@ mod tests {
     /// is thinking.
     fn killed_in_game(signal: &str, outside: OutsideKill) -> Result<Summary, String> {
         let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake/scripted.sh");
-        let dir = std::env::temp_dir().join(format!(
-            "autotest-outside-{signal}-{outside:?}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::scratch::dir(&format!("run-outside-{signal}-{outside:?}"));
         let pids = dir.join("pids");
         let script = format!(
             "echo $$ >> '{}'; exec bash '{}' hang",

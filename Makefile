@@ -39,6 +39,9 @@ pedantic: ## the release engine without `debug-commands`: target/pedantic/releas
 # need nothing beyond Rust; a test that needs a program (Chromium, qemu,
 # curl, Slurm) is left out, found or not (LEISERCHESS_NEEDS=none), and run
 # by `make test`.
+# Temporary files (rustc's while it links, the scripts' mktemp, the tests'
+# std::env::temp_dir) go to target/tmp too.
+check: export TMPDIR := $(CURDIR)/target/tmp
 check: lint ## fmt, clippy, the tests that need nothing beyond Rust: no root, changes nothing outside the repo
 	LEISERCHESS_NEEDS=none $(CARGO) test --no-default-features --test engine -- pedantic:: uci_loop::
 	LEISERCHESS_NEEDS=none $(CARGO) test --workspace
@@ -67,6 +70,7 @@ signature: build ## `leiserchess bench` (pvs, mcts) signatures must equal bench/
 	check bench/signature-mcts.txt "--search mcts" signature
 
 lint: ## cargo fmt --check, and clippy -D warnings with and without debug-commands
+	mkdir -p target/tmp
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --no-default-features --all-targets -- -D warnings

@@ -7,13 +7,15 @@
 use std::io::ErrorKind;
 use std::path::PathBuf;
 
-/// The target directory this test binary was built in: the nearest folder
-/// above it that holds cargo's `CACHEDIR.TAG`.
+/// The target directory this test binary was built in: a unit test's
+/// binary is `TARGET/PROFILE/deps/NAME` (`TARGET` may end in a target
+/// triple). Its `CACHEDIR.TAG` is not a sign: cargo writes it only into a
+/// target directory it made, and `make check` makes `target/tmp` first.
 fn target_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary's path");
-    exe.ancestors()
-        .find(|d| d.join("CACHEDIR.TAG").is_file())
-        .unwrap_or_else(|| panic!("no cargo target directory above {}", exe.display()))
+    let deps = exe.parent().filter(|d| d.ends_with("deps"));
+    deps.and_then(|d| d.parent()?.parent())
+        .unwrap_or_else(|| panic!("{} is not in a cargo profile's deps/", exe.display()))
         .to_path_buf()
 }
 

@@ -7,8 +7,9 @@
 //! - `user_text` (echoing user input in messages), `check_rep` (the
 //!   invariant tools), `declaration` (an option's one declaration: name,
 //!   kind, default, range, effect), `user_file` (reading a file a user
-//!   names), `allocator` (the C allocator's settings) and `cpu` (the CPU
-//!   features the build assumes): leaves that import nothing from the
+//!   names), `allocator` (the C allocator's settings), `cpu` (the CPU
+//!   features the build assumes) and `object_store` (the lab's files by
+//!   sha256, so that `EvalFile=store:PREFIX` resolves in `config`): leaves that import nothing from the
 //!   crate; so is `scratch`, the unit tests' scratch directories (test
 //!   builds only).
 //! - `rules`: squares, pieces, moves, the board and its in-place
@@ -47,6 +48,7 @@ pub mod declaration;
 pub mod eval;
 pub mod gui;
 pub mod lab;
+pub mod object_store;
 pub mod play;
 pub mod protocol;
 pub mod rules;

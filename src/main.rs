@@ -7,6 +7,7 @@
 use clap::{value_parser, Parser, Subcommand};
 use leiserchess::config::{flag_value, listing, EngineConfig};
 use leiserchess::eval::{bench, Weights};
+use leiserchess::lab::store::{self, Kind, Record, Role, Store};
 use leiserchess::lab::{book, datagen, error_fit, policy, relabel, train, tune, wdl};
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
@@ -15,7 +16,7 @@ use leiserchess::search;
 use leiserchess::search::algorithm::Algorithm;
 use leiserchess::user_text::quote;
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -51,14 +52,37 @@ enum Command {
     Evalbench(EvalbenchArgs),
     Options(OptionsArgs),
     Gui(leiserchess::gui::Args),
-    Datagen(datagen::Args),
-    Relabel(relabel::Args),
+    Datagen(Stored<datagen::Args>),
+    Relabel(Stored<relabel::Args>),
     Tune(tune::Args),
-    Train(train::Args),
+    Train(Stored<train::Args>),
     TrainPolicy(policy::Args),
     Book(book::Args),
     Wdl(wdl::Args),
     FitError(error_fit::Args),
+}
+
+// A lab command whose file goes into the lab's store once written, with
+// its lineage record (`lab::store::register`). Not a doc comment: the
+// command's own is its help page's.
+#[derive(clap::Args)]
+struct Stored<A: clap::Args> {
+    #[command(flatten)]
+    args: A,
+    #[command(flatten)]
+    store: StoreFlags,
+}
+
+// `--store DIR` and `--no-store` (a comment, as `Stored`'s is).
+#[derive(clap::Args)]
+struct StoreFlags {
+    /// The store the file is registered in, and `store:PREFIX` nets are
+    /// found in [$LEISERCHESS_STORE, else $XDG_DATA_HOME/leiserchess/store].
+    #[arg(long, value_name = "DIR")]
+    store: Option<PathBuf>,
+    /// Leave the file out of the store.
+    #[arg(long, conflicts_with = "store")]
+    no_store: bool,
 }
 
 /// Count the leaf nodes from a position.
@@ -209,10 +233,41 @@ fn run() -> ExitCode {
             Ok(())
         }
         Some(Command::Gui(a)) => leiserchess::gui::command(&a),
-        Some(Command::Datagen(a)) => datagen::command(&a),
-        Some(Command::Relabel(a)) => relabel::command(&a),
+        Some(Command::Datagen(a)) => stored(&a, datagen::command, |s| {
+            let played = store::evaluation(s, Role::Played, &a.args.engine.engine_quietly()?)?;
+            Ok(store::register(
+                s,
+                &a.args.file,
+                Kind::Dataset,
+                vec![played],
+                &words(&args),
+            )?)
+        }),
+        Some(Command::Relabel(a)) => stored(&a, relabel::command, |s| {
+            let engine = a.args.engine.engine_quietly()?;
+            let mut parents = inputs(s, Role::StartedFrom, Kind::Dataset, &a.args.files)?;
+            parents.push(store::evaluation(s, Role::Labelled, &engine)?);
+            Ok(store::register(
+                s,
+                &a.args.out,
+                Kind::Dataset,
+                parents,
+                &words(&args),
+            )?)
+        }),
         Some(Command::Tune(a)) => tune::command(&a),
-        Some(Command::Train(a)) => train::command(&a),
+        Some(Command::Train(a)) => stored(&a, train::command, |s| {
+            let mut parents = inputs(s, Role::TrainedOn, Kind::Dataset, &a.args.files)?;
+            let against = a.args.against.as_slice();
+            parents.extend(inputs(s, Role::Baseline, Kind::Net, against)?);
+            Ok(store::register(
+                s,
+                &a.args.out,
+                Kind::Net,
+                parents,
+                &words(&args),
+            )?)
+        }),
         Some(Command::TrainPolicy(a)) => policy::command(&a),
         Some(Command::Book(a)) => book::command(&a),
         Some(Command::Wdl(a)) => wdl::command(&a),
@@ -226,6 +281,53 @@ fn run() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Runs a lab command, then registers the file it wrote (`register`)
+/// unless `--no-store`. `--store DIR` is the store of `store:PREFIX` nets
+/// too. The command's work is done when registering fails: that is told
+/// on stderr, and the command still succeeds.
+fn stored<A: clap::Args>(
+    a: &Stored<A>,
+    command: fn(&A) -> Result<(), String>,
+    register: impl FnOnce(&Store) -> Result<Record, String>,
+) -> Result<(), String> {
+    if let Some(dir) = &a.store.store {
+        // Before any thread: `EvalFile=store:PREFIX` resolves through it.
+        std::env::set_var(leiserchess::object_store::ENV, dir);
+    }
+    command(&a.args)?;
+    if a.store.no_store {
+        return Ok(());
+    }
+    let registered = store::open(a.store.store.as_deref())
+        .map_err(|e| e.to_string())
+        .and_then(|s| register(&s).map(|r| (s, r)));
+    match registered {
+        Ok((s, r)) => eprintln!("stored as {} in {}", r.sha256, s.root().display()),
+        Err(e) => eprintln!("leiserchess: warning: not put in the store: {e}"),
+    }
+    Ok(())
+}
+
+/// Each file of `files` in the store as a parent of `role`.
+fn inputs(
+    s: &Store,
+    role: Role,
+    kind: Kind,
+    files: &[PathBuf],
+) -> Result<Vec<store::Parent>, String> {
+    files
+        .iter()
+        .map(|f| store::input(s, role, kind, Path::new(f)).map_err(|e| e.to_string()))
+        .collect()
+}
+
+/// The command line's words, as a record keeps them.
+fn words(args: &[OsString]) -> Vec<String> {
+    args.iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
 }
 
 /// Prints clap's answer to a command line it did not run (help and the

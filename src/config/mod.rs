@@ -19,11 +19,13 @@ use crate::declaration::{
 };
 use crate::eval::nnue::Network;
 use crate::eval::policy::Policy;
+use crate::object_store;
 use crate::rules::game::DrawRules;
 use crate::search::algorithm::{self, Algorithm, Setup};
 use crate::search::params::Params;
 use crate::search::time::{ClockUse, SearchLimits};
 use crate::search::tt::TableSize;
+use crate::user_text::quote;
 pub use entry::{options, Entry, Value};
 pub use error::OptionError;
 pub use flags::flag_value;
@@ -102,7 +104,7 @@ pub const ENGINE_LAST: &[Declaration<EngineConfig>] = &[
     Effect::LoadNet.on(Declaration::text(
         "EvalFile",
         text_field!(eval_file),
-        "A net from `leiserchess train` (empty: the built-in one)",
+        "A net from `leiserchess train`, or `store:PREFIX` the store's net of that sha256 prefix (empty: the built-in one)",
     )),
     Effect::LoadPolicy.on(Declaration::text(
         "PolicyFile",
@@ -190,14 +192,16 @@ impl EngineConfig {
         }
     }
 
-    /// The net `eval_file` names (the embedded one when empty), for the
-    /// evaluation when `search.use_nnue`.
+    /// The net `eval_file` names (the embedded one when empty; `store:PREFIX`
+    /// the store's net of that sha256 prefix), for the evaluation when
+    /// `search.use_nnue`.
     pub fn net(&self) -> Result<Arc<Network>, String> {
         if self.eval_file.is_empty() {
-            Ok(Network::shared_embedded())
-        } else {
-            Network::load(&self.eval_file).map(Arc::new)
+            return Ok(Network::shared_embedded());
         }
+        let file = object_store::Store::net_file(&self.eval_file)
+            .map_err(|e| format!("EvalFile '{}': {e}", quote(&self.eval_file)))?;
+        Network::load(file).map(Arc::new)
     }
 
     /// The move policy `policy_file` names (the embedded one when empty),

@@ -27,6 +27,16 @@ impl EngineFlags {
     /// The engine the flags ask for; a clamped option is told on stderr
     /// with `setoption`'s report.
     pub fn engine(&self) -> Result<EngineConfig, String> {
+        self.build(|r| eprintln!("{r}"))
+    }
+
+    /// The same engine, its clamped options not told (they were, when
+    /// the command ran): what the store records as its evaluation.
+    pub fn engine_quietly(&self) -> Result<EngineConfig, String> {
+        self.build(|_| {})
+    }
+
+    fn build(&self, report: impl FnMut(String)) -> Result<EngineConfig, String> {
         let net = self.net.as_ref().map(|p| p.display().to_string());
         let mut flags: Vec<(&str, Option<&str>)> = vec![
             ("hash", Some(HASH_MB)),
@@ -38,7 +48,7 @@ impl EngineFlags {
                 .iter()
                 .map(|(n, v)| (n.as_str(), Some(v.as_str()))),
         );
-        EngineConfig::from_flags(&flags, |r| eprintln!("{r}")).map_err(|e| e.to_string())
+        EngineConfig::from_flags(&flags, report).map_err(|e| e.to_string())
     }
 }
 

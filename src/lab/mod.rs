@@ -3,8 +3,9 @@
 //! evaluation's tuning on it (`tune`, Texel's method), the learned
 //! evaluation's training (`train`), the move policy's training (`policy`),
 //! the opening book (`book`) built from self-play games, the win/draw/loss
-//! model's fit (`wdl`) and the best-first search's error model's fit
-//! (`error_fit`).
+//! model's fit (`wdl`), the best-first search's error model's fit
+//! (`error_fit`), and the store's lineage records of datasets and nets
+//! (`store`).
 //! Above the search, beside the protocol:
 //! nothing below imports it.
 
@@ -16,6 +17,7 @@ pub mod engine_flags;
 pub mod error_fit;
 pub mod policy;
 pub mod relabel;
+pub mod store;
 pub mod train;
 pub mod tune;
 pub mod wdl;

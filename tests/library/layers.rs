@@ -1,5 +1,6 @@
 //! The crate's layers import only downwards (src/lib.rs): the leaves
-//! (`user_text`, `check_rep`, `declaration`, `user_file`, `allocator`, `cpu`)
+//! (`user_text`, `check_rep`, `declaration`, `user_file`, `allocator`, `cpu`,
+//! `object_store`)
 //! nothing, `rules` the leaves, `eval` the rules, `search` the evaluation, `config` the
 //! search, `lab` the configuration, `play` (engines as child processes,
 //! PGN) the lab, `protocol` the layers below, `gui` everything; within
@@ -27,6 +28,7 @@ const LEAVES: &[&str] = &[
     "user_file",
     "allocator",
     "cpu",
+    "object_store",
     "scratch",
 ];
 

@@ -125,6 +125,12 @@ impl Network {
         Network::from_bytes(EMBEDDED).expect("the embedded net is well formed")
     }
 
+    /// The embedded net's file (`default.nnue`), as the lab's store keeps
+    /// it.
+    pub fn embedded_bytes() -> &'static [u8] {
+        EMBEDDED
+    }
+
     /// The net built into the engine, parsed once and shared.
     pub fn shared_embedded() -> Arc<Network> {
         static NET: LazyLock<Arc<Network>> = LazyLock::new(|| Arc::new(Network::embedded()));

@@ -18,6 +18,8 @@
 //!   datagen, bench) and its games, iterations or measures, written as
 //!   it goes; `autotest runs`, `show`, `report`, `import`, `bench-record`;
 //! * `serve`: the results database as live web pages (`autotest serve`);
+//! * `store`: the lab store's datasets and nets with their lineage
+//!   (`autotest data`, `autotest nets`);
 //! * `slurm`: a tournament or SPRT as a Slurm job array, its shards
 //!   merged by a coordinator;
 //! * `subcommands`: the command lines clap reads (`openings`, `stats`,
@@ -39,6 +41,7 @@ pub mod referee;
 pub mod serve;
 pub mod slurm;
 pub mod stats;
+pub mod store;
 pub mod subcommands;
 pub mod tournament;
 pub mod tune;

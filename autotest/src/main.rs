@@ -2,14 +2,14 @@
 //! cutechess-style flags (`config`), `autotest tune` and `autotest
 //! datagen` in the same syntax, and the subcommands clap reads
 //! (`subcommands`): `openings`, `stats`, `runs`, `show`, `report`,
-//! `bench-record`, `import`, `serve`, `slurm`. Each subcommand has a help
+//! `bench-record`, `import`, `serve`, `slurm`, `data`, `nets`. Each subcommand has a help
 //! page of its own; `autotest --help` is the tournament's.
 
 #![forbid(unsafe_code)]
 
 use autotest::subcommands::{self, Subcommand};
 use autotest::tournament::play::play_and_record;
-use autotest::{config, db, interrupt, openings, serve, slurm, stats, tune};
+use autotest::{config, db, interrupt, openings, serve, slurm, stats, store, tune};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -237,6 +237,8 @@ fn run_subcommand(sub: Subcommand, command: &[String]) -> Result<(), String> {
         Subcommand::Import(a) => db::import::command(&a, command).map(|()| String::new()),
         Subcommand::Serve(a) => serve::command(&a).map(|()| String::new()),
         Subcommand::Slurm(c) => slurm::command(&c).map(|()| String::new()),
+        Subcommand::Data(c) => store::data(&c),
+        Subcommand::Nets(c) => store::nets(&c),
     };
     output.map(|out| print!("{out}"))
 }

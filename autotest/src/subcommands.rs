@@ -1,6 +1,6 @@
 //! The subcommands whose command lines clap reads: `openings`, `stats`,
-//! `runs`, `show`, `report`, `bench-record`, `import`, `serve` and
-//! `slurm`, each with its own `--help` and typed values; a bad argument
+//! `runs`, `show`, `report`, `bench-record`, `import`, `serve`, `slurm`,
+//! `data` and `nets`, each with its own `--help` and typed values; a bad argument
 //! is refused naming it (exit status 2). Their long options are taken
 //! with one dash too, as the tournament flags are spelt (`-db PATH`):
 //! [`double_dashed`]. The tournament's flags, a course config file,
@@ -15,6 +15,7 @@ use crate::openings::OpeningsArgs;
 use crate::serve::args::ServeArgs;
 use crate::slurm::SlurmCommand;
 use crate::stats::command::StatsArgs;
+use crate::store::{DataCommand, NetsCommand};
 use clap::error::ErrorKind;
 use clap::{Command, CommandFactory, Parser};
 
@@ -74,6 +75,18 @@ pub enum Subcommand {
     /// A -slurm or datagen run's coordinator again, or the run cancelled
     #[command(subcommand)]
     Slurm(SlurmCommand),
+    /// The lab store's datasets: ls, show HASH, verify, gc
+    ///
+    /// Each reads the store's lineage records into the results database
+    /// first (docs/STORE.md).
+    #[command(subcommand)]
+    Data(DataCommand),
+    /// The lab store's nets: ls, show HASH, verify
+    ///
+    /// Each reads the store's lineage records into the results database
+    /// first (docs/STORE.md).
+    #[command(subcommand)]
+    Nets(NetsCommand),
 }
 
 /// Whether `word` names one of these subcommands.
@@ -244,7 +257,7 @@ mod tests {
         let names: Vec<String> = summaries().into_iter().map(|(n, _)| n).collect();
         assert_eq!(
             names,
-            words("openings stats runs show report bench-record import serve slurm")
+            words("openings stats runs show report bench-record import serve slurm data nets")
         );
         assert!(summaries().iter().all(|(_, about)| !about.is_empty()));
         assert!(is_subcommand("bench-record") && !is_subcommand("tune"));

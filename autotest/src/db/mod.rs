@@ -20,8 +20,11 @@
 //!   recorded by `autotest bench-record`;
 //! * `import`: `autotest import PGN...`;
 //! * `read` and `runs_and_show`: `autotest runs` and `autotest show RUN`;
-//! * `report`: `autotest report`, the figures as markdown tables.
+//! * `report`: `autotest report`, the figures as markdown tables;
+//! * `artifacts`: the lab store's datasets and nets, indexed from their
+//!   records (`autotest data`, `autotest nets`).
 
+pub mod artifacts;
 pub mod bench;
 pub mod bench_record;
 pub mod best_effort;

@@ -98,8 +98,42 @@ CREATE TABLE benchmarks (
 );
 ";
 
+/// Version 4: the lab store's datasets and nets, indexed from their
+/// lineage records (`autotest data`, `autotest nets`; `store::sync`).
+const V4: &str = "
+CREATE TABLE artifacts (
+    -- The sha256; a lost artifact's may be a prefix of 8 digits or more.
+    sha256 TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('dataset', 'net')),
+    -- kept: in the store; lost: known by its hash only.
+    status TEXT NOT NULL CHECK (status IN ('kept', 'lost')),
+    bytes INTEGER,
+    -- A dataset's positions.
+    positions INTEGER,
+    -- The command line that made it, a JSON array of its words.
+    command TEXT,
+    build_commit TEXT,
+    build_sha256 TEXT,
+    host TEXT,
+    -- Unix seconds.
+    date INTEGER,
+    -- The file it was registered from, or known as.
+    file TEXT,
+    note TEXT
+);
+CREATE TABLE artifact_parents (
+    child TEXT NOT NULL REFERENCES artifacts (sha256) ON DELETE CASCADE,
+    -- An artifact's sha256, or 'hand-written' (the hand-written evaluation).
+    parent TEXT NOT NULL,
+    role TEXT NOT NULL
+        CHECK (role IN ('played', 'labelled', 'trained-on', 'started-from', 'baseline')),
+    UNIQUE (child, parent, role)
+);
+CREATE INDEX artifact_parents_by_parent ON artifact_parents (parent);
+";
+
 /// Every step, in order.
-pub const STEPS: &[&str] = &[V1, V2, V3];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4];
 
 /// The version this program writes.
 pub const LATEST: usize = STEPS.len();

@@ -1,5 +1,6 @@
 //! The words the results database stores for a run's kind, a run's
-//! status and a benchmark's measure, each declared once as an enum: its
+//! status, a benchmark's measure, and a store artifact's kind, status and
+//! parent's role, each declared once as an enum: its
 //! text, the list of all its values (which the schema's CHECKs spell, a
 //! test says so), parsing, and SQLite's conversions, so that rows bind
 //! and read them typed and no SQL spells one as a literal.
@@ -155,6 +156,36 @@ text_enum! {
     }
 }
 
+text_enum! {
+    /// What a store's artifact is (`artifacts.kind`): the engine's
+    /// `lab::store::Kind`.
+    pub enum ArtifactKind ("kind") {
+        Dataset = "dataset",
+        Net = "net",
+    }
+}
+
+text_enum! {
+    /// Whether an artifact is in the store (`artifacts.status`).
+    pub enum ArtifactStatus ("status") {
+        Kept = "kept",
+        /// Known by its sha256 (or a prefix) only.
+        Lost = "lost",
+    }
+}
+
+text_enum! {
+    /// What a parent was to its child (`artifact_parents.role`): the
+    /// engine's `lab::store::Role`.
+    pub enum ParentRole ("role") {
+        Played = "played",
+        Labelled = "labelled",
+        TrainedOn = "trained-on",
+        StartedFrom = "started-from",
+        Baseline = "baseline",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,6 +220,9 @@ mod tests {
         round_trips::<RunKind>();
         round_trips::<Status>();
         round_trips::<Measure>();
+        round_trips::<ArtifactKind>();
+        round_trips::<ArtifactStatus>();
+        round_trips::<ParentRole>();
         assert_eq!(format!("[{:<10}]", Status::H1), "[H1        ]");
     }
 
@@ -224,6 +258,18 @@ mod tests {
         assert_eq!(
             check_list(&conn, "benchmarks", "measure"),
             words::<Measure>()
+        );
+        assert_eq!(
+            check_list(&conn, "artifacts", "kind"),
+            words::<ArtifactKind>()
+        );
+        assert_eq!(
+            check_list(&conn, "artifacts", "status"),
+            words::<ArtifactStatus>()
+        );
+        assert_eq!(
+            check_list(&conn, "artifact_parents", "role"),
+            words::<ParentRole>()
         );
     }
 }

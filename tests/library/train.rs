@@ -111,6 +111,7 @@ fn a_run_that_holds_out_nothing_is_refused() {
 fn against_loss(data: &str, out: &Path, net: &str) -> f64 {
     let run = std::process::Command::new(env!("CARGO_BIN_EXE_leiserchess"))
         .args(["train", data, "--out", &out.display().to_string()])
+        .arg("--no-store")
         .args(SMALL)
         .args(["--epochs", "1", "--validation", "0.3", "--against", net])
         .output()

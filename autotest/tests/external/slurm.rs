@@ -253,6 +253,7 @@ fn datagen_shards_play_their_own_seeds_and_merge_each_position_once() {
         .args(["datagen", "-slurm", &format!("dir={}", run_dir.display())])
         .args(["tasks=3", "poll=0.2", "--", &engine, "datagen"])
         .arg(&out)
+        .arg("--no-store")
         .args(["--positions", "300", "--nodes", "50", "--seed", "5"])
         .status()
         .expect("run autotest datagen");
@@ -263,6 +264,7 @@ fn datagen_shards_play_their_own_seeds_and_merge_each_position_once() {
     let ok = Command::new(&engine)
         .arg("datagen")
         .arg(&local)
+        .arg("--no-store")
         .args([
             "--positions=100",
             "--seed=6",

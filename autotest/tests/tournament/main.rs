@@ -33,4 +33,5 @@ mod resume;
 mod soak_report;
 mod spsa;
 mod stderr;
+mod store;
 mod tune;

@@ -57,8 +57,10 @@ fn the_evaluation_as_a_parent() {
         r#"{"role":"labelled","source":"hand-written"}"#
     );
 
-    let mut engine = EngineConfig::default();
-    engine.eval_file = "store:ba3fde78".to_string();
+    let mut engine = EngineConfig {
+        eval_file: "store:ba3fde78".to_string(),
+        ..EngineConfig::default()
+    };
     let stored = evaluation(&store, Role::Labelled, &engine).unwrap();
     assert_eq!(
         stored,

@@ -7,7 +7,7 @@
 use clap::{value_parser, Parser, Subcommand};
 use leiserchess::config::{flag_value, listing, EngineConfig};
 use leiserchess::eval::{bench, Weights};
-use leiserchess::lab::{book, datagen, error_fit, policy, relabel, train, tune, wdl};
+use leiserchess::lab::{book, data, datagen, error_fit, policy, relabel, train, tune, wdl};
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
 use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
@@ -53,6 +53,7 @@ enum Command {
     Gui(leiserchess::gui::Args),
     Datagen(datagen::Args),
     Relabel(relabel::Args),
+    Data(data::command::Args),
     Tune(tune::Args),
     Train(train::Args),
     TrainPolicy(policy::Args),
@@ -211,6 +212,7 @@ fn run() -> ExitCode {
         Some(Command::Gui(a)) => leiserchess::gui::command(&a),
         Some(Command::Datagen(a)) => datagen::command(&a),
         Some(Command::Relabel(a)) => relabel::command(&a),
+        Some(Command::Data(a)) => data::command::command(&a),
         Some(Command::Tune(a)) => tune::command(&a),
         Some(Command::Train(a)) => train::command(&a),
         Some(Command::TrainPolicy(a)) => policy::command(&a),

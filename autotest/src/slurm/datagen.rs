@@ -14,7 +14,8 @@
 //! attempt at a time (`slurm::lock`). Once
 //! every shard holds its share, the shards are merged into `OUT` in task
 //! order with each position (the board and the side to move) kept once,
-//! at most `--positions` of them. The coordinator records the run in
+//! at most `--positions` of them, in the shards' format (game chains, a
+//! repeat marked left out, or format 2's records). The coordinator records the run in
 //! the results database (by default `lab.db` beside `OUT`) as a run of
 //! kind `datagen`, with its games, positions and output file at the end
 //! (`slurm::run_record`).
@@ -29,7 +30,7 @@ use crate::slurm::run_dir::{current_dir, RunDir};
 use crate::slurm::run_record::{datagen_detail, Record};
 use crate::slurm::scheduler;
 use crate::tournament::progress::duration;
-use leiserchess::lab::data::{self, HEADER, RECORD};
+use leiserchess::lab::data::{self, Format};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -240,7 +241,7 @@ pub fn is_datagen(run: &RunDir) -> Result<bool, String> {
 }
 
 fn held(path: &Path) -> u64 {
-    std::fs::metadata(path).map_or(0, |m| data::positions_in(m.len()))
+    data::positions_held(path)
 }
 
 fn follow(run: &RunDir, plan: &Plan, cwd: &Path) -> Result<(), String> {
@@ -375,32 +376,89 @@ fn games_in(line: &str) -> Option<u64> {
 /// The shards' positions into `plan.out`, each position once; how many
 /// were kept.
 fn merge(run: &RunDir, plan: &Plan) -> Result<u64, String> {
-    let mut seen = HashSet::new();
-    let (mut out, mut read, mut repeated) = (HEADER.to_vec(), 0u64, 0u64);
-    let kept = |out: &Vec<u8>| ((out.len() - HEADER.len()) / RECORD) as u64;
-    for k in 0..plan.tasks() {
-        let path = run.shard_data(k);
-        let bytes =
-            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let records = data::records(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        for r in records.chunks_exact(RECORD) {
-            read += 1;
-            if !seen.insert(data::position_key(r)) {
-                repeated += 1;
-            } else if kept(&out) < plan.positions {
-                out.extend_from_slice(r);
+    let shards: Vec<PathBuf> = (0..plan.tasks()).map(|k| run.shard_data(k)).collect();
+    let format = data::format(&shards[0])?;
+    let mut m = Merge {
+        seen: HashSet::new(),
+        read: 0,
+        repeated: 0,
+        kept: 0,
+        limit: plan.positions,
+    };
+    let mut out = format.header().to_vec();
+    for path in &shards {
+        let this = data::format(path)?;
+        if this != format {
+            return Err(format!(
+                "{} is of {this} and {} of {format}: the shards of one run are of one format",
+                path.display(),
+                shards[0].display()
+            ));
+        }
+        match format {
+            Format::Records => {
+                for g in data::games(path)? {
+                    for s in g?.samples {
+                        if m.keep(&s.board) {
+                            out.extend_from_slice(&data::encode(&s).expect("a read sample encodes"));
+                        }
+                    }
+                }
+            }
+            Format::Chains => {
+                for c in data::chains(path)? {
+                    let mut c = c?;
+                    for (i, board) in c.boards().to_vec().iter().enumerate() {
+                        if c.plies()[i].score.is_some() && !m.keep(board) {
+                            c.set_score(i, None);
+                        }
+                    }
+                    if c.kept() > 0 {
+                        out.extend_from_slice(&c.to_bytes());
+                    }
+                }
             }
         }
     }
     std::fs::write(&plan.out, &out)
         .map_err(|e| format!("cannot write {}: {e}", plan.out.display()))?;
     eprintln!(
-        "autotest: merged {read} positions of {} shards into {}: {} kept, {repeated} seen before",
+        "autotest: merged {} positions of {} shards into {} ({format}): {} kept, {} seen before",
+        m.read,
         plan.tasks(),
         plan.out.display(),
-        kept(&out)
+        m.kept,
+        m.repeated
     );
-    Ok(kept(&out))
+    Ok(m.kept)
+}
+
+/// The merge's count of the positions read and kept.
+struct Merge {
+    seen: HashSet<u64>,
+    read: u64,
+    repeated: u64,
+    kept: u64,
+    /// The most positions kept.
+    limit: u64,
+}
+
+impl Merge {
+    /// Whether a kept position of a shard is kept in the merge: new, and
+    /// within the limit.
+    fn keep(&mut self, board: &leiserchess::rules::board::Board) -> bool {
+        self.read += 1;
+        let key = data::board_key(board).expect("a read position has a record");
+        if !self.seen.insert(key) {
+            self.repeated += 1;
+            return false;
+        }
+        if self.kept >= self.limit {
+            return false;
+        }
+        self.kept += 1;
+        true
+    }
 }
 
 #[cfg(test)]

@@ -400,7 +400,9 @@ fn merge(run: &RunDir, plan: &Plan) -> Result<u64, String> {
                 for g in data::games(path)? {
                     for s in g?.samples {
                         if m.keep(&s.board) {
-                            out.extend_from_slice(&data::encode(&s).expect("a read sample encodes"));
+                            out.extend_from_slice(
+                                &data::encode(&s).expect("a read sample encodes"),
+                            );
                         }
                     }
                 }

@@ -143,16 +143,13 @@ impl Chain {
 
     /// The kept positions as samples, in order.
     pub fn samples(&self) -> impl Iterator<Item = Sample> + '_ {
-        self.plies
-            .iter()
-            .zip(&self.boards)
-            .filter_map(|(p, b)| {
-                p.score.map(|score| Sample {
-                    board: b.clone(),
-                    score,
-                    outcome: self.outcome,
-                })
+        self.plies.iter().zip(&self.boards).filter_map(|(p, b)| {
+            p.score.map(|score| Sample {
+                board: b.clone(),
+                score,
+                outcome: self.outcome,
             })
+        })
     }
 
     /// The game's bytes, its length first.
@@ -199,7 +196,13 @@ impl Chain {
         let flags = body[16];
         let outcome = Outcome::from_byte(flags & 3)
             .filter(|_| flags >> 3 == 0)
-            .ok_or_else(|| bad(16, None, format!("result byte {flags:#04x}, not 0..2 and a side bit")))?;
+            .ok_or_else(|| {
+                bad(
+                    16,
+                    None,
+                    format!("result byte {flags:#04x}, not 0..2 and a side bit"),
+                )
+            })?;
         let side = if flags & 4 != 0 {
             Color::Black
         } else {
@@ -238,9 +241,8 @@ impl Chain {
                     } else {
                         -w
                     };
-                    let s = i16::try_from(s).map_err(|_| {
-                        bad(score_at, Some(i), format!("score {s} is past an i16"))
-                    })?;
+                    let s = i16::try_from(s)
+                        .map_err(|_| bad(score_at, Some(i), format!("score {s} is past an i16")))?;
                     last = w as i32;
                     Some(s)
                 }

@@ -142,6 +142,8 @@ pub const RECORDS_A_GAME: usize = 4096;
 struct Opened {
     name: String,
     format: Format,
+    /// The bytes of its header: 16, or 0 for version 1.
+    header: u64,
     /// The file from its first byte after the header (from its first for
     /// version 1).
     body: Box<dyn Read + Send>,
@@ -157,12 +159,17 @@ fn open(path: &Path) -> Result<Opened, String> {
         .read_to_end(&mut head)
         .map_err(|e| format!("{name}: {e}"))?;
     let format = Format::of_head(&head).map_err(|e| format!("{name}: {e}"))?;
-    let body: Box<dyn Read + Send> = if head.get(..8) == Some(&HEADER[..8]) {
-        Box::new(r)
+    let (header, body): (u64, Box<dyn Read + Send>) = if head.get(..8) == Some(&HEADER[..8]) {
+        (HEADER.len() as u64, Box::new(r))
     } else {
-        Box::new(std::io::Cursor::new(head).chain(r))
+        (0, Box::new(std::io::Cursor::new(head).chain(r)))
     };
-    Ok(Opened { name, format, body })
+    Ok(Opened {
+        name,
+        format,
+        header,
+        body,
+    })
 }
 
 /// The games of a file, read as they are needed.
@@ -243,9 +250,7 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> Result<usize, String> {
 
 /// The games of the file at `path`, read as they are needed (the file
 /// is not loaded whole); an error names the file and the place.
-pub fn games(
-    path: &Path,
-) -> Result<impl Iterator<Item = Result<Game, String>> + Send, String> {
+pub fn games(path: &Path) -> Result<impl Iterator<Item = Result<Game, String>> + Send, String> {
     let o = open(path)?;
     let source = match o.format {
         Format::Records => Source::Records(o.body, 0),
@@ -302,6 +307,7 @@ pub fn read(path: impl AsRef<Path>) -> Result<Vec<Sample>, String> {
 }
 
 /// A data file opened to append to.
+#[derive(Debug)]
 pub struct Appending {
     pub file: std::fs::File,
     pub format: Format,
@@ -351,7 +357,11 @@ pub fn open_to_append(path: &Path, format: Format) -> Result<Appending, String> 
         Ok(_) if head.get(..8) != Some(&HEADER[..8]) => Err("no header (version 1)".to_string()),
         Ok(f) => Ok(f),
     }
-    .map_err(|what| format!("{name}: {what}; data is appended only to files of versions 2 and 3: name a new file"))?;
+    .map_err(|what| {
+        format!(
+            "{name}: {what}; data is appended only to files of versions 2 and 3: name a new file"
+        )
+    })?;
     if held != format {
         return Err(format!(
             "{name} is of {held}; this run writes {format}: name a new file (or datagen --format {})",
@@ -403,7 +413,9 @@ fn cut_torn_game(file: &mut std::fs::File, name: &str) -> Result<(u64, Vec<(u64,
 pub fn positions_held(path: &Path) -> u64 {
     let Ok(o) = open(path) else { return 0 };
     match o.format {
-        Format::Records => std::fs::metadata(path).map_or(0, |m| positions_in(m.len())),
+        Format::Records => {
+            std::fs::metadata(path).map_or(0, |m| m.len().saturating_sub(o.header) / RECORD as u64)
+        }
         Format::Chains => {
             let mut r = chain::Reader::new(o.body);
             let mut kept = 0;

@@ -119,10 +119,7 @@ pub fn board_of(b: &[u8; 16], side: Color) -> Result<Board, String> {
     let occ = u64::from_le_bytes(b[0..8].try_into().expect("8 bytes"));
     let pieces = u64::from_le_bytes(b[8..16].try_into().expect("8 bytes"));
     if occ.count_ones() > 16 {
-        return Err(format!(
-            "{} squares occupied, at most 16",
-            occ.count_ones()
-        ));
+        return Err(format!("{} squares occupied, at most 16", occ.count_ones()));
     }
     let mut squares = [None; 64];
     for (n, s) in Square::all().filter(|s| occ & s.bit() != 0).enumerate() {

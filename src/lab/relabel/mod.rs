@@ -120,7 +120,10 @@ fn relabel_stretch(
         Input::Records(records) => {
             for old in &records[units] {
                 if let Some(s) = score(&old.board) {
-                    let new = data::Sample { score: s, ..old.clone() };
+                    let new = data::Sample {
+                        score: s,
+                        ..old.clone()
+                    };
                     out.extend_from_slice(&data::encode(&new).expect("a read board encodes"));
                     kept += 1;
                 }
@@ -204,7 +207,9 @@ fn run(c: &Config) -> Result<(), String> {
                 let shared = Shared::with_net(t.hash_mb, t.ways, c.net.clone());
                 while !enough.load(Ordering::Relaxed) {
                     let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((units, _)) = stretches.get(k) else { break };
+                    let Some((units, _)) = stretches.get(k) else {
+                        break;
+                    };
                     let done = relabel_stretch(c, input, units.clone(), &shared);
                     if tx.send((k, done)).is_err() {
                         break;

@@ -377,16 +377,33 @@ fn games_in(line: &str) -> Option<u64> {
 /// were kept.
 fn merge(run: &RunDir, plan: &Plan) -> Result<u64, String> {
     let shards: Vec<PathBuf> = (0..plan.tasks()).map(|k| run.shard_data(k)).collect();
+    let (m, format) = merge_files(&shards, &plan.out, plan.positions)?;
+    eprintln!(
+        "autotest: merged {} positions of {} shards into {} ({format}): {} kept, {} seen before",
+        m.read,
+        plan.tasks(),
+        plan.out.display(),
+        m.kept,
+        m.repeated
+    );
+    Ok(m.kept)
+}
+
+/// The data files `shards` (of one format) merged into `out` in order,
+/// each position once, at most `limit` of them: in game chains a position
+/// not kept is marked left out (a game left with none is dropped), in
+/// format 2 its record is not written.
+fn merge_files(shards: &[PathBuf], out: &Path, limit: u64) -> Result<(Merge, Format), String> {
     let format = data::format(&shards[0])?;
     let mut m = Merge {
         seen: HashSet::new(),
         read: 0,
         repeated: 0,
         kept: 0,
-        limit: plan.positions,
+        limit,
     };
-    let mut out = format.header().to_vec();
-    for path in &shards {
+    let mut bytes = format.header().to_vec();
+    for path in shards {
         let this = data::format(path)?;
         if this != format {
             return Err(format!(
@@ -400,7 +417,7 @@ fn merge(run: &RunDir, plan: &Plan) -> Result<u64, String> {
                 for g in data::games(path)? {
                     for s in g?.samples {
                         if m.keep(&s.board) {
-                            out.extend_from_slice(
+                            bytes.extend_from_slice(
                                 &data::encode(&s).expect("a read sample encodes"),
                             );
                         }
@@ -416,23 +433,14 @@ fn merge(run: &RunDir, plan: &Plan) -> Result<u64, String> {
                         }
                     }
                     if c.kept() > 0 {
-                        out.extend_from_slice(&c.to_bytes());
+                        bytes.extend_from_slice(&c.to_bytes());
                     }
                 }
             }
         }
     }
-    std::fs::write(&plan.out, &out)
-        .map_err(|e| format!("cannot write {}: {e}", plan.out.display()))?;
-    eprintln!(
-        "autotest: merged {} positions of {} shards into {} ({format}): {} kept, {} seen before",
-        m.read,
-        plan.tasks(),
-        plan.out.display(),
-        m.kept,
-        m.repeated
-    );
-    Ok(m.kept)
+    std::fs::write(out, &bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    Ok((m, format))
 }
 
 /// The merge's count of the positions read and kept.
@@ -465,7 +473,52 @@ impl Merge {
 
 #[cfg(test)]
 mod tests {
-    use super::games_in;
+    use super::{games_in, merge_files};
+    use leiserchess::lab::data::{self, command::expand, Format};
+
+    /// Shards of either format merge to the same positions, each once and
+    /// at most the limit; the chains' merge expands to the records'.
+    #[test]
+    fn shards_of_either_format_merge_each_position_once() {
+        let dir = crate::scratch::dir("datagen-merge");
+        let shard = |seed: u64, format: u16| {
+            let path = dir.join(format!("s{seed}-{format}.bin"));
+            let line = format!(
+                "datagen {} --positions 60 --nodes 100 --seed {seed} --format {format}",
+                path.display()
+            );
+            let a =
+                <leiserchess::lab::datagen::Args as clap::Parser>::try_parse_from(line.split(' '))
+                    .unwrap();
+            leiserchess::lab::datagen::run(&leiserchess::lab::datagen::Config::new(&a).unwrap())
+                .unwrap();
+            path
+        };
+        let mut merged = Vec::new();
+        for format in [2, 3] {
+            let (a, b) = (shard(1, format), shard(2, format));
+            // The second shard twice: its positions are all repeats.
+            let out = dir.join(format!("m{format}.bin"));
+            let (m, f) = merge_files(&[a.clone(), b.clone(), b.clone()], &out, 100).unwrap();
+            assert_eq!(f, Format::of_version(format).unwrap());
+            assert_eq!((m.read, m.kept), (180, 100));
+            assert!(m.repeated >= 60, "{}", m.repeated);
+            let samples = data::read(&out).unwrap();
+            assert_eq!(samples.len(), 100);
+            assert_eq!(samples[..60], data::read(&a).unwrap()[..]);
+            merged.push(out);
+        }
+        let expanded = dir.join("e.bin");
+        expand(&merged[1], &expanded).unwrap();
+        assert_eq!(
+            std::fs::read(&expanded).unwrap(),
+            std::fs::read(&merged[0]).unwrap()
+        );
+        let mixed = [dir.join("s1-2.bin"), dir.join("s1-3.bin")];
+        let e = merge_files(&mixed, &dir.join("x.bin"), 100).err().unwrap();
+        assert!(e.contains("the shards of one run are of one format"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn games_of_a_progress_line() {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 /// Data files: expanded to format 2, or described.
 #[derive(clap::Parser, Clone, Debug, PartialEq)]
-#[command(name = "data")]
+#[command(name = "data", arg_required_else_help = false)]
 pub struct Args {
     #[command(subcommand)]
     pub command: Command,

@@ -8,7 +8,7 @@ use clap::{value_parser, Parser, Subcommand};
 use leiserchess::config::{flag_value, listing, EngineConfig};
 use leiserchess::eval::{bench, Weights};
 use leiserchess::lab::store::{self, Kind, Record, Role, Store};
-use leiserchess::lab::{book, datagen, error_fit, policy, relabel, train, tune, wdl};
+use leiserchess::lab::{book, data, datagen, error_fit, policy, relabel, train, tune, wdl};
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
 use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
@@ -54,6 +54,7 @@ enum Command {
     Gui(leiserchess::gui::Args),
     Datagen(Stored<datagen::Args>),
     Relabel(Stored<relabel::Args>),
+    Data(data::command::Args),
     Tune(tune::Args),
     Train(Stored<train::Args>),
     TrainPolicy(policy::Args),
@@ -255,6 +256,7 @@ fn run() -> ExitCode {
                 &words(&args),
             )?)
         }),
+        Some(Command::Data(a)) => data::command::command(&a),
         Some(Command::Tune(a)) => tune::command(&a),
         Some(Command::Train(a)) => stored(&a, train::command, |s| {
             let mut parents = inputs(s, Role::TrainedOn, Kind::Dataset, &a.args.files)?;

@@ -117,9 +117,14 @@ const CASES: &[Case] = &[
             "--max-plies <P>",
             "--net <FILE>",
             "--hand",
+            "--format <V>",
         ],
         refused: &[
             (&["datagen"], "<FILE>"),
+            (
+                &["datagen", "/nonexistent/d.bin", "--format", "1"],
+                "invalid value '1' for '--format <V>'",
+            ),
             (
                 &["datagen", "/nonexistent/d.bin", "--nodes", "0"],
                 "invalid value '0' for '--nodes <N>'",
@@ -252,6 +257,15 @@ const CASES: &[Case] = &[
                 &["fit-error", "d.bin", "--family", "cauchy"],
                 "invalid value 'cauchy' for '--family <NAME>'",
             ),
+        ],
+    },
+    Case {
+        name: "data",
+        arguments: &["expand", "info"],
+        refused: &[
+            (&["data"], "requires a subcommand"),
+            (&["data", "info"], "<FILE>"),
+            (&["data", "expand", "in.bin"], "<OUT>"),
         ],
     },
     Case {

@@ -6,7 +6,7 @@
 
 use clap::Parser;
 use leiserchess::config::EngineConfig;
-use leiserchess::lab::data::{decode_all, Sample};
+use leiserchess::lab::data::{self, Sample};
 use leiserchess::lab::datagen;
 use leiserchess::rules::fen;
 use leiserchess::rules::game::Game;
@@ -201,7 +201,7 @@ fn the_bench_signature_is_the_committed_one() {
     );
 }
 
-/// `datagen --option Search=mcts` writes whole, valid records, the same
+/// `datagen --option Search=mcts` writes whole, valid positions, the same
 /// ones each run (MCTS by playouts repeats itself), and not PVS's.
 #[test]
 fn datagen_plays_by_mcts_when_the_option_says_so() {
@@ -216,8 +216,7 @@ fn datagen_plays_by_mcts_when_the_option_says_so() {
         let args = datagen::Args::try_parse_from(line.split_whitespace()).unwrap();
         let config = datagen::Config::new(&args).unwrap();
         datagen::run(&config).unwrap();
-        let bytes = std::fs::read(&out).unwrap();
-        (config.engine.algorithm, decode_all(&bytes).unwrap())
+        (config.engine.algorithm, data::read(&out).unwrap())
     };
     let (algorithm, by_mcts) = data("--option Search=mcts");
     assert_eq!(algorithm, Algorithm::Mcts);

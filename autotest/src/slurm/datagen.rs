@@ -14,7 +14,8 @@
 //! attempt at a time (`slurm::lock`). Once
 //! every shard holds its share, the shards are merged into `OUT` in task
 //! order with each position (the board and the side to move) kept once,
-//! at most `--positions` of them. The coordinator records the run in
+//! at most `--positions` of them, in the shards' format (game chains, a
+//! repeat marked left out, or format 2's records). The coordinator records the run in
 //! the results database (by default `lab.db` beside `OUT`) as a run of
 //! kind `datagen`, with its games, positions and output file at the end
 //! (`slurm::run_record`).
@@ -29,7 +30,7 @@ use crate::slurm::run_dir::{current_dir, RunDir};
 use crate::slurm::run_record::{datagen_detail, Record};
 use crate::slurm::scheduler;
 use crate::tournament::progress::duration;
-use leiserchess::lab::data::{self, HEADER, RECORD};
+use leiserchess::lab::data::{self, Format};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -240,7 +241,7 @@ pub fn is_datagen(run: &RunDir) -> Result<bool, String> {
 }
 
 fn held(path: &Path) -> u64 {
-    std::fs::metadata(path).map_or(0, |m| data::positions_in(m.len()))
+    data::positions_held(path)
 }
 
 fn follow(run: &RunDir, plan: &Plan, cwd: &Path) -> Result<(), String> {
@@ -375,37 +376,149 @@ fn games_in(line: &str) -> Option<u64> {
 /// The shards' positions into `plan.out`, each position once; how many
 /// were kept.
 fn merge(run: &RunDir, plan: &Plan) -> Result<u64, String> {
-    let mut seen = HashSet::new();
-    let (mut out, mut read, mut repeated) = (HEADER.to_vec(), 0u64, 0u64);
-    let kept = |out: &Vec<u8>| ((out.len() - HEADER.len()) / RECORD) as u64;
-    for k in 0..plan.tasks() {
-        let path = run.shard_data(k);
-        let bytes =
-            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let records = data::records(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        for r in records.chunks_exact(RECORD) {
-            read += 1;
-            if !seen.insert(data::position_key(r)) {
-                repeated += 1;
-            } else if kept(&out) < plan.positions {
-                out.extend_from_slice(r);
+    let shards: Vec<PathBuf> = (0..plan.tasks()).map(|k| run.shard_data(k)).collect();
+    let (m, format) = merge_files(&shards, &plan.out, plan.positions)?;
+    eprintln!(
+        "autotest: merged {} positions of {} shards into {} ({format}): {} kept, {} seen before",
+        m.read,
+        plan.tasks(),
+        plan.out.display(),
+        m.kept,
+        m.repeated
+    );
+    Ok(m.kept)
+}
+
+/// The data files `shards` (of one format) merged into `out` in order,
+/// each position once, at most `limit` of them: in game chains a position
+/// not kept is marked left out (a game left with none is dropped), in
+/// format 2 its record is not written.
+fn merge_files(shards: &[PathBuf], out: &Path, limit: u64) -> Result<(Merge, Format), String> {
+    let format = data::format(&shards[0])?;
+    let mut m = Merge {
+        seen: HashSet::new(),
+        read: 0,
+        repeated: 0,
+        kept: 0,
+        limit,
+    };
+    let mut bytes = format.header().to_vec();
+    for path in shards {
+        let this = data::format(path)?;
+        if this != format {
+            return Err(format!(
+                "{} is of {this} and {} of {format}: the shards of one run are of one format",
+                path.display(),
+                shards[0].display()
+            ));
+        }
+        match format {
+            Format::Records => {
+                for g in data::games(path)? {
+                    for s in g?.samples {
+                        if m.keep(&s.board) {
+                            bytes.extend_from_slice(
+                                &data::encode(&s).expect("a read sample encodes"),
+                            );
+                        }
+                    }
+                }
+            }
+            Format::Chains => {
+                for c in data::chains(path)? {
+                    let mut c = c?;
+                    for (i, board) in c.boards().to_vec().iter().enumerate() {
+                        if c.plies()[i].score.is_some() && !m.keep(board) {
+                            c.set_score(i, None);
+                        }
+                    }
+                    if c.kept() > 0 {
+                        bytes.extend_from_slice(&c.to_bytes());
+                    }
+                }
             }
         }
     }
-    std::fs::write(&plan.out, &out)
-        .map_err(|e| format!("cannot write {}: {e}", plan.out.display()))?;
-    eprintln!(
-        "autotest: merged {read} positions of {} shards into {}: {} kept, {repeated} seen before",
-        plan.tasks(),
-        plan.out.display(),
-        kept(&out)
-    );
-    Ok(kept(&out))
+    std::fs::write(out, &bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    Ok((m, format))
+}
+
+/// The merge's count of the positions read and kept.
+struct Merge {
+    seen: HashSet<u64>,
+    read: u64,
+    repeated: u64,
+    kept: u64,
+    /// The most positions kept.
+    limit: u64,
+}
+
+impl Merge {
+    /// Whether a kept position of a shard is kept in the merge: new, and
+    /// within the limit.
+    fn keep(&mut self, board: &leiserchess::rules::board::Board) -> bool {
+        self.read += 1;
+        let key = data::board_key(board).expect("a read position has a record");
+        if !self.seen.insert(key) {
+            self.repeated += 1;
+            return false;
+        }
+        if self.kept >= self.limit {
+            return false;
+        }
+        self.kept += 1;
+        true
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::games_in;
+    use super::{games_in, merge_files};
+    use leiserchess::lab::data::{self, command::expand, Format};
+
+    /// Shards of either format merge to the same positions, each once and
+    /// at most the limit; the chains' merge expands to the records'.
+    #[test]
+    fn shards_of_either_format_merge_each_position_once() {
+        let dir = crate::scratch::dir("datagen-merge");
+        let shard = |seed: u64, format: u16| {
+            let path = dir.join(format!("s{seed}-{format}.bin"));
+            let line = format!(
+                "datagen {} --positions 60 --nodes 100 --seed {seed} --format {format}",
+                path.display()
+            );
+            let a =
+                <leiserchess::lab::datagen::Args as clap::Parser>::try_parse_from(line.split(' '))
+                    .unwrap();
+            leiserchess::lab::datagen::run(&leiserchess::lab::datagen::Config::new(&a).unwrap())
+                .unwrap();
+            path
+        };
+        let mut merged = Vec::new();
+        for format in [2, 3] {
+            let (a, b) = (shard(1, format), shard(2, format));
+            // The second shard twice: its positions are all repeats.
+            let out = dir.join(format!("m{format}.bin"));
+            let (m, f) = merge_files(&[a.clone(), b.clone(), b.clone()], &out, 100).unwrap();
+            assert_eq!(f, Format::of_version(format).unwrap());
+            assert_eq!((m.read, m.kept), (180, 100));
+            assert!(m.repeated >= 60, "{}", m.repeated);
+            let samples = data::read(&out).unwrap();
+            assert_eq!(samples.len(), 100);
+            assert_eq!(samples[..60], data::read(&a).unwrap()[..]);
+            merged.push(out);
+        }
+        let expanded = dir.join("e.bin");
+        expand(&merged[1], &expanded).unwrap();
+        assert_eq!(
+            std::fs::read(&expanded).unwrap(),
+            std::fs::read(&merged[0]).unwrap()
+        );
+        let mixed = [dir.join("s1-2.bin"), dir.join("s1-3.bin")];
+        let e = merge_files(&mixed, &dir.join("x.bin"), 100).err().unwrap();
+        assert!(e.contains("the shards of one run are of one format"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn games_of_a_progress_line() {

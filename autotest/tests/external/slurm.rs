@@ -255,6 +255,7 @@ fn datagen_shards_play_their_own_seeds_and_merge_each_position_once() {
         .arg(&out)
         .arg("--no-store")
         .args(["--positions", "300", "--nodes", "50", "--seed", "5"])
+        .args(["--format", "2"])
         .status()
         .expect("run autotest datagen");
     assert!(status.success());
@@ -271,6 +272,7 @@ fn datagen_shards_play_their_own_seeds_and_merge_each_position_once() {
             "--threads=1",
             "--nodes",
             "50",
+            "--format=2",
         ])
         .status()
         .expect("run leiserchess datagen");
@@ -319,4 +321,23 @@ fn datagen_shards_play_their_own_seeds_and_merge_each_position_once() {
     assert_eq!(detail["out"], out.display().to_string());
     let games = detail["games"].as_u64().unwrap();
     assert!((1..=300).contains(&games), "{detail}");
+    // The same run in game chains (datagen's default; its own directory,
+    // its own database): the merge is of chains and expands to the
+    // records' merge.
+    let chains_dir = dir.join("chains");
+    std::fs::create_dir_all(&chains_dir).unwrap();
+    let chains = chains_dir.join("all.bin");
+    let status = autotest()
+        .args(["datagen", "-slurm"])
+        .arg(format!("dir={}", chains_dir.join("run").display()))
+        .args(["tasks=3", "poll=0.2", "--", &engine, "datagen"])
+        .arg(&chains)
+        .args(["--positions", "300", "--nodes", "50", "--seed", "5"])
+        .status()
+        .expect("run autotest datagen");
+    assert!(status.success());
+    assert_eq!(data::format(&chains), Ok(data::Format::Chains));
+    let expanded = chains_dir.join("expanded.bin");
+    data::command::expand(&chains, &expanded).unwrap();
+    assert_eq!(std::fs::read(&expanded).unwrap(), merged);
 }

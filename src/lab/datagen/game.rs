@@ -3,8 +3,8 @@
 
 use super::Config;
 use crate::config::EngineConfig;
-use crate::lab::data::{encode, Outcome, Sample, RECORD};
-use crate::rules::board::Board;
+use crate::lab::data::chain::{Chain, Ply};
+use crate::lab::data::Outcome;
 use crate::rules::fen;
 use crate::rules::game::{Game, Outcome as GameOutcome};
 use crate::rules::piece::Color;
@@ -51,9 +51,10 @@ impl Streak {
     }
 }
 
-/// One finished game's records, and what was left out of them.
+/// One finished game from its opening's end, its positions marked kept
+/// or left out, and what was left out.
 pub(super) struct Played {
-    pub records: Vec<[u8; RECORD]>,
+    pub chain: Chain,
     /// Positions left out because the searched move zaps.
     pub zaps: u64,
     /// Called won by `Adjudication` before its end.
@@ -80,7 +81,8 @@ pub(super) fn play_game(
     shared.tt.clear();
     *memory = Memory::default();
     let limits = SearchLimits::nodes(c.nodes);
-    let (mut samples, mut zaps): (Vec<(Board, i16)>, u64) = (Vec::new(), 0);
+    let start = game.board().clone();
+    let (mut plies, mut zaps) = (Vec::new(), 0);
     let mut streak = Streak::default();
     let (outcome, adjudicated) = loop {
         if let Some(o) = game.outcome() {
@@ -94,18 +96,25 @@ pub(super) fn play_game(
         let answer = think(&c.engine, &root, &limits, shared, memory);
         let best = answer.best?;
         let score = answer.last.map_or(0, |it| it.score);
-        let board = game.board().clone();
+        let mover = game.board().side();
         game.play(best).expect("the search answers a legal move");
         // A zapping move's position is scored by a shot the static
         // evaluation cannot see; a mate score is no evaluation.
-        if score.abs() < MATE_BOUND {
-            if c.keep_zaps || game.plies_since_zap() != 0 {
-                samples.push((board.clone(), score.clamp(-30000, 30000) as i16));
-            } else {
-                zaps += 1;
+        let kept = match score.abs() < MATE_BOUND {
+            true if c.keep_zaps || game.plies_since_zap() != 0 => {
+                Some(score.clamp(-30000, 30000) as i16)
             }
-        }
-        if let Some(winner) = streak.see(c.adjudication, board.side(), score) {
+            true => {
+                zaps += 1;
+                None
+            }
+            false => None,
+        };
+        plies.push(Ply {
+            mv: best,
+            score: kept,
+        });
+        if let Some(winner) = streak.see(c.adjudication, mover, score) {
             break (GameOutcome::KingZapped { winner }, true);
         }
     };
@@ -118,18 +127,11 @@ pub(super) fn play_game(
         } => Outcome::BlackWins,
         GameOutcome::Repetition | GameOutcome::NoZap => Outcome::Draw,
     };
-    let records = samples
-        .into_iter()
-        .filter_map(|(board, score)| {
-            encode(&Sample {
-                board,
-                score,
-                outcome: result,
-            })
-        })
-        .collect();
+    // The moves were legal with the opening's history too: the chain's
+    // replay, from the opening's end, allows them.
+    let chain = Chain::new(start, result, plies).expect("a played game replays");
     Some(Played {
-        records,
+        chain,
         zaps,
         adjudicated,
     })

@@ -2,22 +2,25 @@
 //! game starts with random legal plies (the openings), then both sides
 //! search a fixed number of nodes a move (playouts, when the `Search`
 //! option is `mcts`) until the game ends or is called decided
-//! (`--adjudicate`). Every position after the opening is written
-//! (`lab::data` format) with the search's score and, once the game ends,
-//! its result, except: mate scores, positions whose searched move zaps
-//! (unless `--keep-zaps`), and positions the file already holds.
+//! (`--adjudicate`). Every position after the opening is kept with the
+//! search's score and, once the game ends, its result, except: mate
+//! scores, positions whose searched move zaps (unless `--keep-zaps`),
+//! positions the file already holds, and positions past `--positions`.
+//! The file is of `lab::data` format 3 (game chains: the game from its
+//! opening's end, the positions left out marked as such) unless
+//! `--format 2` asks for a record a kept position.
 //!
-//! A game's positions are appended in one write when it ends, so stopping
-//! the run (Ctrl-C, a kill) loses at most the games in flight; running the
-//! same command again goes on from the file's end until it holds the
-//! requested number of positions (a torn last record is cut off first).
+//! A game is appended in one write when it ends, so stopping the run
+//! (Ctrl-C, a kill) loses at most the games in flight; running the same
+//! command again goes on from the file's end until it holds the requested
+//! number of positions (a torn last record or game is cut off first).
 
 mod game;
 
 pub(crate) use game::think;
 pub use game::Adjudication;
 
-use super::data::{self, RECORD};
+use super::data::{self, Format};
 use super::engine_flags::EngineFlags;
 use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
@@ -120,6 +123,16 @@ pub struct Args {
     /// default: their score is a shot the static evaluation cannot see).
     #[arg(long)]
     pub keep_zaps: bool,
+    /// The data format: 3, game chains (a few bytes a position), or 2, a
+    /// record of 20 bytes a position.
+    #[arg(
+        long,
+        value_name = "V",
+        default_value_t = 3,
+        value_parser = value_parser!(u16).range(2..=3),
+        allow_negative_numbers = true,
+    )]
+    pub format: u16,
     /// The engine both sides play.
     #[command(flatten)]
     pub engine: EngineFlags,
@@ -137,6 +150,7 @@ pub struct Config {
     pub max_plies: u32,
     pub adjudication: Adjudication,
     pub keep_zaps: bool,
+    pub format: Format,
     /// Both sides' engine: its options as the flags set them (`--hand`:
     /// `use_nnue` off; `--net`: `EvalFile`; `--option`: any).
     pub engine: EngineConfig,
@@ -162,6 +176,7 @@ impl Config {
                 plies: a.adjudicate_plies,
             },
             keep_zaps: a.keep_zaps,
+            format: Format::of_version(a.format).expect("clap allows 2 and 3"),
             net: engine.net()?,
             engine,
         })
@@ -172,11 +187,12 @@ impl Config {
 /// its openings are too few to reach the target.
 const STALLED: u64 = 100;
 
-/// Runs `datagen` until the file holds `c.positions` records, printing
+/// Runs `datagen` until the file holds `c.positions` positions, printing
 /// progress on standard error.
 pub fn run(c: &Config) -> Result<(), String> {
     let name = crate::user_text::quote(&c.out.display().to_string());
-    let (mut file, had) = data::open_to_append(&c.out)?;
+    let appending = data::open_to_append(&c.out, c.format)?;
+    let (mut file, had) = (appending.file, appending.positions);
     if had >= c.positions {
         eprintln!("datagen: {name} already holds {had} positions");
         return Ok(());
@@ -220,16 +236,14 @@ pub fn run(c: &Config) -> Result<(), String> {
     })
 }
 
-/// The position keys of the records already in `path`, so a resumed run
-/// adds no position twice.
+/// The position keys of the positions already in `path`, so a resumed
+/// run adds no position twice.
 fn held_keys(path: &std::path::Path) -> Result<HashSet<u64>, String> {
-    let name = crate::user_text::quote(&path.display().to_string());
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-    let records = data::records(&bytes).map_err(|e| format!("{name}: {e}"))?;
-    Ok(records
-        .chunks_exact(RECORD)
-        .map(data::position_key)
-        .collect())
+    let mut held = HashSet::new();
+    for g in data::games(path)? {
+        held.extend(g?.samples.iter().filter_map(|s| data::board_key(&s.board)));
+    }
+    Ok(held)
 }
 
 /// What a run has done so far, for its progress lines.
@@ -291,23 +305,39 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// Appends `played`'s new positions, at most up to the target; how
-    /// many.
+    /// Appends `played`'s new positions, at most up to the target (the
+    /// others left out); how many.
     fn append(&mut self, played: &Played) -> Result<u64, String> {
         let want = self.c.positions - self.total;
-        let mut bytes = Vec::new();
+        let mut chain = played.chain.clone();
         let mut added = 0;
-        for r in &played.records {
-            if added == want {
-                break;
+        for (i, board) in played.chain.boards().iter().enumerate() {
+            if chain.plies()[i].score.is_none() {
+                continue;
             }
-            if self.held.insert(data::position_key(r)) {
-                bytes.extend_from_slice(r);
+            let new = added < want
+                && match data::board_key(board) {
+                    Some(key) if self.held.insert(key) => true,
+                    Some(_) => {
+                        self.tally.repeats += 1;
+                        false
+                    }
+                    None => false,
+                };
+            if new {
                 added += 1;
             } else {
-                self.tally.repeats += 1;
+                chain.set_score(i, None);
             }
         }
+        let bytes = match self.c.format {
+            Format::Records => chain
+                .samples()
+                .flat_map(|s| data::encode(&s).expect("a kept position encodes"))
+                .collect(),
+            Format::Chains if added > 0 => chain.to_bytes(),
+            Format::Chains => Vec::new(),
+        };
         self.file
             .write_all(&bytes)
             .and_then(|()| self.file.flush())

@@ -2,7 +2,7 @@
 
 use super::game::Streak;
 use super::*;
-use crate::lab::data::{decode_all, Sample, HEADER};
+use crate::lab::data::{self, decode_all, Outcome, Sample, HEADER, RECORD};
 use crate::rules::piece::Color;
 use crate::search::MATE_BOUND;
 use clap::Parser;
@@ -19,6 +19,8 @@ fn flags_parse_and_bad_ones_are_named() {
     let c = parse("x.bin --positions 50 --nodes 200 --threads 2").unwrap();
     assert_eq!((c.positions, c.nodes, c.threads), (50, 200, 2));
     assert_eq!(c.engine.table.hash_mb, 8);
+    assert_eq!(c.format, Format::Chains);
+    assert_eq!(parse("x.bin --format 2").unwrap().format, Format::Records);
     let c = parse("x.bin --option draw=-20 --option Hash=99999").unwrap();
     assert_eq!((c.engine.search.draw, c.engine.table.hash_mb), (-20, 4096));
     for (line, named) in [
@@ -26,6 +28,7 @@ fn flags_parse_and_bad_ones_are_named() {
         ("x.bin --nodes 0", "'0' for '--nodes <N>'"),
         ("x.bin --bogus 1", "'--bogus'"),
         ("x.bin --seed", "'--seed <S>'"),
+        ("x.bin --format 4", "'4' for '--format <V>'"),
         ("x.bin --net n.nnue --hand", "'--net <FILE>'"),
         ("x.bin --option draw", "NAME=VALUE"),
         ("x.bin --option nosuch=1", "unknown option 'nosuch'"),
@@ -46,7 +49,11 @@ fn a_run_writes_then_resumes_to_the_target() {
     let dir = crate::scratch::dir("datagen-resume");
     let out = dir.join("d.bin");
     let _ = std::fs::remove_file(&out);
-    let mut c = parse(&format!("{} --positions 40 --nodes 300", out.display())).unwrap();
+    let mut c = parse(&format!(
+        "{} --positions 40 --nodes 300 --format 2",
+        out.display()
+    ))
+    .unwrap();
     run(&c).unwrap();
     let first = std::fs::read(&out).unwrap();
     let samples = decode_all(&first).unwrap();
@@ -82,7 +89,7 @@ fn the_net_plays_by_default_and_hand_or_another_net_on_request() {
         ))
         .unwrap();
         run(&c).unwrap();
-        let d = decode_all(&std::fs::read(&out).unwrap()).unwrap();
+        let d = data::read(&out).unwrap();
         (c.engine.search.use_nnue, c.net, d)
     };
     let (on, embedded, by_net) = data("");
@@ -151,7 +158,7 @@ fn positions_whose_move_zaps_are_left_out_unless_kept() {
         keep_zaps: true,
         ..c.clone()
     };
-    let pieces = |r: &[u8; RECORD]| u64::from_le_bytes(r[..8].try_into().unwrap()).count_ones();
+    let pieces = |s: &Sample| s.board.occupied().count_ones();
     let mut zaps = 0;
     for n in 0..4 {
         let (Some(kept), Some(filtered)) = (
@@ -163,17 +170,19 @@ fn positions_whose_move_zaps_are_left_out_unless_kept() {
         // The same game: the filter leaves out positions, no more.
         assert_eq!(kept.zaps, 0);
         assert_eq!(kept.adjudicated, filtered.adjudicated);
+        assert_eq!(kept.chain.plies().len(), filtered.chain.plies().len());
         assert_eq!(
-            kept.records.len() as u64,
-            filtered.records.len() as u64 + filtered.zaps
+            kept.chain.kept() as u64,
+            filtered.chain.kept() as u64 + filtered.zaps
         );
-        let left: HashSet<_> = filtered.records.iter().collect();
+        let kept: Vec<Sample> = kept.chain.samples().collect();
+        let left: Vec<Sample> = filtered.chain.samples().collect();
         // A position left out is followed by one with fewer pieces: its
         // move zapped.
-        for (i, r) in kept.records.iter().enumerate() {
-            if !left.contains(r) {
-                let next = kept.records.get(i + 1).map_or(0, pieces);
-                assert!(next < pieces(r), "game {n}, record {i}");
+        for (i, s) in kept.iter().enumerate() {
+            if !left.contains(s) {
+                let next = kept.get(i + 1).map_or(0, pieces);
+                assert!(next < pieces(s), "game {n}, position {i}");
             }
         }
         zaps += filtered.zaps;
@@ -194,10 +203,9 @@ fn a_decided_game_is_called_where_the_searches_agree() {
         .collect();
     let called = games.iter().filter(|g| g.adjudicated).count();
     assert!(called >= 2, "48 games at 300 cp: {called} called");
-    // A called game's result is its winner's: all its records say so.
+    // A called game's result is its winner's.
     for g in games.iter().filter(|g| g.adjudicated) {
-        let results: HashSet<u8> = g.records.iter().map(|r| r[18]).collect();
-        assert!(results.len() == 1 && !results.contains(&1), "{results:?}");
+        assert_ne!(g.chain.outcome(), Outcome::Draw);
     }
     let off = Config {
         adjudication: Adjudication { cp: 0, plies: 4 },
@@ -230,16 +238,15 @@ fn a_run_keeps_each_position_once_and_stops_when_no_game_adds_one() {
         e.contains("100 games in a row added no new position"),
         "{e}"
     );
-    let bytes = std::fs::read(&out).unwrap();
-    let records = crate::lab::data::records(&bytes).unwrap();
-    let keys: HashSet<u64> = records
-        .chunks_exact(RECORD)
-        .map(crate::lab::data::position_key)
+    let samples = data::read(&out).unwrap();
+    let keys: HashSet<u64> = samples
+        .iter()
+        .map(|s| data::board_key(&s.board).unwrap())
         .collect();
-    assert_eq!(keys.len(), records.len() / RECORD, "each position once");
+    assert_eq!(keys.len(), samples.len(), "each position once");
     assert!(!keys.is_empty() && keys.len() <= 30);
     // A file of version 1 is not appended to.
-    std::fs::write(&out, &records[..RECORD]).unwrap();
+    std::fs::write(&out, data::encode(&samples[0]).unwrap()).unwrap();
     let e = run(&c).unwrap_err();
     assert!(e.contains("no header (version 1)"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();

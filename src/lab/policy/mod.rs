@@ -31,17 +31,14 @@ use std::time::Instant;
 /// Data records held out together: about a dozen games.
 const HELD_OUT_BLOCK: usize = 1024;
 
-/// The records of the data files, each checked; the error names the file.
+/// The kept positions of the data files (either format), each checked,
+/// as format 2 records (the labels file's); the error names the file.
 fn records(a: &Args) -> Result<Vec<[u8; RECORD]>, String> {
     let mut out = Vec::new();
     for f in &a.files {
-        let bytes = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
-        data::decode_all(&bytes).map_err(|e| format!("{}: {e}", f.display()))?;
-        let body = data::records(&bytes).map_err(|e| format!("{}: {e}", f.display()))?;
-        out.extend(
-            body.chunks_exact(RECORD)
-                .map(|r| <[u8; RECORD]>::try_from(r).expect("a whole record")),
-        );
+        for s in data::read(f)? {
+            out.push(data::encode(&s).expect("a read sample encodes"));
+        }
     }
     Ok(out)
 }

@@ -1,10 +1,12 @@
 //! How far a `relabel` run has come: `OUT.cursor`, one line
 //! `relabel cursor: inputs T done D kept K` (T the input positions, D of
-//! them done, K records kept in OUT), saved after every stretch written.
+//! them done, K positions kept in OUT), saved after every stretch written.
 //! A run stopped between writing a stretch and saving the cursor leaves
-//! OUT longer than K records: the next run cuts it back to K.
+//! OUT longer than the cursor says: the next run cuts it back (to K
+//! records in format 2, to the games of the D input positions in format
+//! 3).
 
-use crate::lab::data::{HEADER, RECORD};
+use crate::lab::data::{Appending, Format, HEADER, RECORD};
 use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
@@ -72,10 +74,11 @@ impl Cursor {
         })
     }
 
-    /// Cuts `file` (OUT, `held` records, named `name`) back to the records
-    /// the cursor counts, its position left at the end; refused if it
-    /// holds fewer, or holds records and there was no cursor.
-    pub fn cut(&self, file: &mut std::fs::File, held: u64, name: &str) -> Result<(), String> {
+    /// Cuts OUT (`out`, named `name`) back to what the cursor counts:
+    /// `games` games in format 3, its position left at the end; refused
+    /// if it holds fewer, or holds positions and there was no cursor.
+    pub fn cut(&self, out: &mut Appending, games: usize, name: &str) -> Result<(), String> {
+        let held = out.positions;
         if !self.found && held > 0 {
             return Err(format!(
                 "{name} holds {held} positions and has no cursor beside it: \
@@ -88,9 +91,23 @@ impl Cursor {
                 self.kept
             ));
         }
-        let len = (HEADER.len() + self.kept * RECORD) as u64;
-        file.set_len(len)
-            .and_then(|()| file.seek(SeekFrom::End(0)))
+        let len = match out.format {
+            Format::Records => (HEADER.len() + self.kept * RECORD) as u64,
+            Format::Chains if games == 0 => HEADER.len() as u64,
+            Format::Chains => match out.game_ends.get(games - 1) {
+                Some(&(end, kept)) if kept == self.kept as u64 => end,
+                _ => {
+                    return Err(format!(
+                        "{name}'s games do not end where its cursor says (after {games} games, \
+                         {} positions kept): name a new --out",
+                        self.kept
+                    ))
+                }
+            },
+        };
+        out.file
+            .set_len(len)
+            .and_then(|()| out.file.seek(SeekFrom::End(0)))
             .map(|_| ())
             .map_err(|e| format!("cannot cut {name} to its cursor: {e}"))
     }

@@ -1,24 +1,28 @@
 //! `leiserchess relabel`: data already made, scored again by another
-//! evaluation's search. Each position of the input files is searched a
-//! fixed number of nodes and written with the new score and its game's
+//! evaluation's search. Each kept position of the input files is searched
+//! a fixed number of nodes and written with the new score and its game's
 //! result, in input order; the positions `datagen` leaves out are left out
 //! here too, by the new search: mate scores, and positions whose searched
-//! move zaps (unless `--keep-zaps`).
+//! move zaps (unless `--keep-zaps`). The output is of the inputs' format:
+//! format 2's records, or format 3's games with their moves as they were,
+//! each position's score replaced or the position marked left out.
 //!
 //! The inputs are cut into stretches of [`STRETCH`] positions (in data
-//! order, mostly one game's positions in a row), each searched on one
-//! thread from a cleared table, so the output is the same for any
-//! `--threads`. The output's cursor file (`OUT.cursor`, [`cursor`]) says
+//! order, mostly one game's positions in a row; format 3's games whole,
+//! [`input`]), each searched on one thread from a cleared table, so the
+//! output is the same for any `--threads`. The output's cursor file (`OUT.cursor`, [`cursor`]) says
 //! how many input positions are done after every stretch written, so a
 //! stopped run goes on from there when run again.
 
 mod cursor;
+mod input;
 
-use super::data::{self, Sample, RECORD};
+use super::data;
 use super::datagen::think;
 use super::engine_flags::EngineFlags;
 use crate::config::EngineConfig;
 use crate::eval::nnue::Network;
+use crate::rules::board::Board;
 use crate::rules::game::Game;
 use crate::search::algorithm::Memory;
 use crate::search::time::SearchLimits;
@@ -26,6 +30,7 @@ use crate::search::{Root, Shared, MATE_BOUND};
 use clap::builder::RangedU64ValueParser;
 use clap::value_parser;
 use cursor::Cursor;
+use input::Input;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -46,7 +51,8 @@ pub struct Args {
     /// Data files (`datagen`'s), read in order.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// The relabelled data (format version 2), with its cursor in OUT.cursor.
+    /// The relabelled data (of the inputs' format), with its cursor in
+    /// OUT.cursor.
     #[arg(long, value_name = "OUT")]
     pub out: PathBuf,
     /// Nodes searched a position, 1..100000000.
@@ -96,49 +102,59 @@ impl Config {
     }
 }
 
-/// Every input file's records, one after another, each checked first, so
-/// that an error names its file and record before any search.
-fn read_inputs(files: &[PathBuf]) -> Result<Vec<u8>, String> {
-    let mut all = Vec::new();
-    for f in files {
-        let name = crate::user_text::quote(&f.display().to_string());
-        let bytes = std::fs::read(f).map_err(|e| format!("cannot read {name}: {e}"))?;
-        let records = data::records(&bytes).map_err(|e| format!("{name}: {e}"))?;
-        for (i, r) in records.chunks_exact(RECORD).enumerate() {
-            data::decode(r.try_into().expect("a whole record"), i)
-                .map_err(|e| format!("{name}: {e}"))?;
-        }
-        all.extend_from_slice(records);
-    }
-    Ok(all)
-}
-
-/// The stretch's records (checked by `read_inputs`) scored again, those
-/// kept, in order.
-fn relabel_stretch(c: &Config, records: &[u8], shared: &Shared) -> Vec<u8> {
+/// The stretch `units` of `input` scored again, its bytes for the output
+/// and the positions kept.
+fn relabel_stretch(
+    c: &Config,
+    input: &Input,
+    units: std::ops::Range<usize>,
+    shared: &Shared,
+) -> (Vec<u8>, usize) {
     shared.tt.clear();
     let mut memory = Memory::default();
     let limits = SearchLimits::nodes(c.args.nodes);
     let mut out = Vec::new();
-    for r in records.chunks_exact(RECORD) {
-        let old = data::decode(r.try_into().expect("a whole record"), 0).expect("checked");
-        if let Some(sample) = relabel_one(c, old, &limits, shared, &mut memory) {
-            out.extend_from_slice(&data::encode(&sample).expect("a decoded board encodes"));
+    let mut kept = 0;
+    let mut score = |board: &Board| relabel_one(c, board, &limits, shared, &mut memory);
+    match input {
+        Input::Records(records) => {
+            for old in &records[units] {
+                if let Some(s) = score(&old.board) {
+                    let new = data::Sample {
+                        score: s,
+                        ..old.clone()
+                    };
+                    out.extend_from_slice(&data::encode(&new).expect("a read board encodes"));
+                    kept += 1;
+                }
+            }
+        }
+        Input::Chains(chains) => {
+            for old in &chains[units] {
+                let mut chain = old.clone();
+                for (i, board) in old.boards().iter().enumerate() {
+                    if old.plies()[i].score.is_some() {
+                        chain.set_score(i, score(board));
+                    }
+                }
+                out.extend_from_slice(&chain.to_bytes());
+                kept += chain.kept();
+            }
         }
     }
-    out
+    (out, kept)
 }
 
-/// `old` with its new search's score, or `None` where `datagen` would
-/// leave the position out.
+/// `board`'s new search's score, or `None` where `datagen` would leave
+/// the position out.
 fn relabel_one(
     c: &Config,
-    old: Sample,
+    board: &Board,
     limits: &SearchLimits,
     shared: &Shared,
     memory: &mut Memory,
-) -> Option<Sample> {
-    let root = Root::new(old.board.clone());
+) -> Option<i16> {
+    let root = Root::new(board.clone());
     shared.stop.store(false, Ordering::Relaxed);
     let answer = think(&c.engine, &root, limits, shared, memory);
     let best = answer.best?;
@@ -146,28 +162,31 @@ fn relabel_one(
     if score.abs() >= MATE_BOUND {
         return None;
     }
-    let mut game = Game::new(old.board.clone());
+    let mut game = Game::new(board.clone());
     game.play(best).ok()?;
     if !c.args.keep_zaps && game.plies_since_zap() == 0 {
         return None;
     }
-    Some(Sample {
-        board: old.board,
-        score: score.clamp(-30000, 30000) as i16,
-        outcome: old.outcome,
-    })
+    Some(score.clamp(-30000, 30000) as i16)
 }
 
 /// Runs `relabel` until every input position is done, printing progress
 /// on standard error.
 fn run(c: &Config) -> Result<(), String> {
-    let input = read_inputs(&c.args.files)?;
-    let total = input.len() / RECORD;
+    let input = Input::read(&c.args.files)?;
+    let total = input.positions();
     let out_name = crate::user_text::quote(&c.args.out.display().to_string());
     let cursor_path = cursor::path_of(&c.args.out);
     let mut cursor = Cursor::resume(&cursor_path, total)?;
-    let (mut file, held) = data::open_to_append(&c.args.out)?;
-    cursor.cut(&mut file, held, &out_name)?;
+    let mut out = data::open_to_append(&c.args.out, input.format())?;
+    let from = input.units_before(cursor.done).ok_or_else(|| {
+        format!(
+            "{}: its {} positions done end inside a game of the inputs: name a new --out",
+            cursor_path.display(),
+            cursor.done
+        )
+    })?;
+    cursor.cut(&mut out, from, &out_name)?;
     if cursor.done == total {
         eprintln!(
             "relabel: {out_name} is done: {} of {total} positions kept",
@@ -175,30 +194,32 @@ fn run(c: &Config) -> Result<(), String> {
         );
         return Ok(());
     }
-    let stretches: Vec<&[u8]> = input[cursor.done * RECORD..]
-        .chunks(c.stretch * RECORD)
-        .collect();
+    let stretches = input.stretches(from, c.stretch);
     let next = AtomicUsize::new(0);
     let enough = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, Vec<u8>)>();
+    let (tx, rx) = mpsc::channel::<(usize, (Vec<u8>, usize))>();
     std::thread::scope(|scope| -> Result<(), String> {
         for _ in 0..c.args.threads.min(stretches.len()) {
             let tx = tx.clone();
-            let (next, enough, stretches) = (&next, &enough, &stretches);
+            let (next, enough, stretches, input) = (&next, &enough, &stretches, &input);
             scope.spawn(move || {
                 let t = c.engine.table;
                 let shared = Shared::with_net(t.hash_mb, t.ways, c.net.clone());
                 while !enough.load(Ordering::Relaxed) {
                     let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(s) = stretches.get(k) else { break };
-                    if tx.send((k, relabel_stretch(c, s, &shared))).is_err() {
+                    let Some((units, _)) = stretches.get(k) else {
+                        break;
+                    };
+                    let done = relabel_stretch(c, input, units.clone(), &shared);
+                    if tx.send((k, done)).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(tx);
-        let result = write_in_order(c, rx, &mut file, &mut cursor, &cursor_path, total);
+        let sizes: Vec<usize> = stretches.iter().map(|s| s.1).collect();
+        let result = write_in_order(c, rx, &mut out.file, &mut cursor, &cursor_path, &sizes);
         enough.store(true, Ordering::Relaxed);
         result
     })
@@ -208,24 +229,25 @@ fn run(c: &Config) -> Result<(), String> {
 /// that come early), the cursor saved after each.
 fn write_in_order(
     c: &Config,
-    rx: mpsc::Receiver<(usize, Vec<u8>)>,
+    rx: mpsc::Receiver<(usize, (Vec<u8>, usize))>,
     file: &mut std::fs::File,
     cursor: &mut Cursor,
     cursor_path: &std::path::Path,
-    total: usize,
+    sizes: &[usize],
 ) -> Result<(), String> {
+    let total = cursor.inputs;
     let (start, had) = (Instant::now(), cursor.done);
     let mut shown = Instant::now();
     let mut early = BTreeMap::new();
     let mut want = 0;
     for (k, bytes) in rx {
         early.insert(k, bytes);
-        while let Some(bytes) = early.remove(&want) {
+        while let Some((bytes, kept)) = early.remove(&want) {
             file.write_all(&bytes)
                 .and_then(|()| file.flush())
                 .map_err(|e| format!("cannot write {}: {e}", c.args.out.display()))?;
-            cursor.done = (cursor.done + c.stretch).min(total);
-            cursor.kept += bytes.len() / RECORD;
+            cursor.done += sizes[want];
+            cursor.kept += kept;
             cursor.save(cursor_path)?;
             want += 1;
         }

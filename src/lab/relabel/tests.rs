@@ -2,7 +2,9 @@
 //! file, that a stopped run resumes to the same file, and its refusals.
 
 use super::*;
-use crate::lab::data::{decode_all, HEADER};
+use crate::lab::data::{
+    chains, command::expand, decode_all, open_to_append, Format, HEADER, RECORD,
+};
 use crate::lab::datagen;
 use clap::Parser;
 use std::path::Path;
@@ -16,11 +18,16 @@ fn parse(s: &str, stretch: usize) -> Result<Config, String> {
 }
 
 /// A fresh directory for one test, and 200 positions of net-played data in
-/// it (`in.bin`).
+/// it (`in.bin`), of format 2.
 fn setup(test: &str) -> PathBuf {
+    setup_as(test, 2)
+}
+
+/// [`setup`] with data of format `format`.
+fn setup_as(test: &str, format: u16) -> PathBuf {
     let dir = crate::scratch::dir(&format!("relabel-{test}"));
     let words = format!(
-        "datagen {} --positions 200 --nodes 100",
+        "datagen {} --positions 200 --nodes 100 --format {format}",
         dir.join("in.bin").display()
     );
     let a = datagen::Args::try_parse_from(words.split(' ')).unwrap();
@@ -192,5 +199,75 @@ fn bad_flags_inputs_outputs_and_cursors_are_refused_by_name() {
         e.contains("in.bin: the data ends 19 bytes into a record"),
         "{e}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Chains are relabelled as chains, their moves as they were: in one
+/// stretch, the expansion of the output is the output of the expansion.
+#[test]
+fn chains_keep_their_games_and_agree_with_their_records() {
+    let dir = setup_as("chains", 3);
+    expand(&dir.join("in.bin"), &dir.join("in2.bin")).unwrap();
+    let out = relabel(&dir, "out.bin", "--nodes 120", 1000).unwrap();
+    assert!(out.starts_with(&crate::lab::data::chain::HEADER));
+    let line = format!(
+        "{} --out {} --nodes 120",
+        dir.join("in2.bin").display(),
+        dir.join("out2.bin").display()
+    );
+    run(&parse(&line, 1000).unwrap()).unwrap();
+    expand(&dir.join("out.bin"), &dir.join("out3.bin")).unwrap();
+    let (by_records, by_chains) = (
+        std::fs::read(dir.join("out2.bin")).unwrap(),
+        std::fs::read(dir.join("out3.bin")).unwrap(),
+    );
+    assert!(by_records.len() > HEADER.len() + 100 * RECORD);
+    assert_eq!(by_chains, by_records);
+    let games = |f: &str| -> Vec<_> {
+        chains(&dir.join(f))
+            .unwrap()
+            .map(|c| {
+                let c = c.unwrap();
+                let moves: Vec<_> = c.plies().iter().map(|p| p.mv).collect();
+                (c.start().clone(), c.outcome(), moves)
+            })
+            .collect()
+    };
+    assert_eq!(games("in.bin"), games("out.bin"));
+    // Inputs of two formats are refused.
+    let line = format!(
+        "{} {} --out {}",
+        dir.join("in.bin").display(),
+        dir.join("in2.bin").display(),
+        dir.join("mixed.bin").display()
+    );
+    let e = run(&parse(&line, 1000).unwrap()).unwrap_err();
+    assert!(e.contains("relabel's inputs are of one format"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A chain run stopped after its first stretch, a torn game past it, goes
+/// on to the whole run's file.
+#[test]
+fn a_stopped_chain_run_resumes_to_the_same_file() {
+    let dir = setup_as("chain-resume", 3);
+    let whole = relabel(&dir, "whole.bin", "--nodes 120", 50).unwrap();
+    let input = Input::read(&[dir.join("in.bin")]).unwrap();
+    let (units, done) = input.stretches(0, 50)[0].clone();
+    let a = open_to_append(&dir.join("whole.bin"), Format::Chains).unwrap();
+    let (end, kept) = a.game_ends[units.end - 1];
+    drop(a);
+    let part = [
+        &whole[..end as usize],
+        &whole[end as usize..end as usize + 9],
+    ]
+    .concat();
+    std::fs::write(dir.join("part.bin"), part).unwrap();
+    std::fs::write(
+        dir.join("part.bin.cursor"),
+        format!("relabel cursor: inputs 200 done {done} kept {kept}\n"),
+    )
+    .unwrap();
+    assert_eq!(relabel(&dir, "part.bin", "--nodes 120", 50).unwrap(), whole);
     std::fs::remove_dir_all(&dir).unwrap();
 }

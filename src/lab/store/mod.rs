@@ -212,7 +212,7 @@ pub fn register(
         kind,
         sha256: object.sha256.clone(),
         bytes: object.bytes,
-        positions: (kind == Kind::Dataset).then(|| data::positions_in(object.bytes)),
+        positions: (kind == Kind::Dataset).then(|| data::positions_held(file)),
         command: command.to_vec(),
         build: Build::this(),
         host: host(),

@@ -1,6 +1,7 @@
-//! The self-play data format, version 2: a 16-byte header, then one
-//! fixed-size record a position, little endian, so a resumed run appends
-//! and shards merge by concatenating their records.
+//! The self-play data format, version 2 (`datagen --format 2`): a
+//! 16-byte header, then one fixed-size record a position, little endian,
+//! so a resumed run appends and shards merge by concatenating their
+//! records.
 //!
 //! The header is the magic `D7 4C 43 48 44 41 54 41`, the version (u16,
 //! 2), the record's size (u16, 20) and four zero bytes. Version 1 had no
@@ -17,6 +18,7 @@
 //!
 //! Sixteen pieces at most fit (a board holds at most 8 a side).
 
+use super::{Outcome, Sample};
 use crate::rules::board::Board;
 use crate::rules::piece::{Color, Kind, Piece};
 use crate::rules::square::Square;
@@ -48,34 +50,6 @@ pub const HEADER: [u8; 16] = [
     0,
 ];
 
-/// A game's result from Tangerine's (white's) view.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Outcome {
-    BlackWins = 0,
-    Draw = 1,
-    WhiteWins = 2,
-}
-
-impl Outcome {
-    /// The result as a score for `side`: 1 win, 0.5 draw, 0 loss.
-    pub fn score_for(self, side: Color) -> f64 {
-        let white = self as u8 as f64 / 2.0;
-        match side {
-            Color::White => white,
-            Color::Black => 1.0 - white,
-        }
-    }
-}
-
-/// One position with its search score and its game's result.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Sample {
-    pub board: Board,
-    /// The search's score, centipawns, from the side to move's view.
-    pub score: i16,
-    pub outcome: Outcome,
-}
-
 /// Why bytes are not a record.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum DataError {
@@ -104,14 +78,26 @@ impl std::error::Error for DataError {}
 /// The record of `s`; `None` if the board has more than 16 pieces or a
 /// King was zapped (no position to learn from, and `decode` refuses it).
 pub fn encode(s: &Sample) -> Option<[u8; RECORD]> {
-    if !Color::BOTH.iter().all(|&c| s.board.has_king(c)) {
+    let board = board_bytes(&s.board)?;
+    let mut r = [0u8; RECORD];
+    r[..16].copy_from_slice(&board);
+    r[16..18].copy_from_slice(&s.score.to_le_bytes());
+    r[18] = s.outcome as u8;
+    r[19] = s.board.side() as u8;
+    Some(r)
+}
+
+/// A record's first 16 bytes (occupancy, then the pieces) for `board`;
+/// `None` if it has more than 16 pieces or a King was zapped.
+pub fn board_bytes(board: &Board) -> Option<[u8; 16]> {
+    if !Color::BOTH.iter().all(|&c| board.has_king(c)) {
         return None;
     }
     let mut occ = 0u64;
     let mut pieces = 0u64;
     let mut n = 0;
     for sq in Square::all() {
-        if let Some(p) = s.board.piece_at(sq) {
+        if let Some(p) = board.piece_at(sq) {
             if n == 16 {
                 return None;
             }
@@ -122,25 +108,18 @@ pub fn encode(s: &Sample) -> Option<[u8; RECORD]> {
             n += 1;
         }
     }
-    let mut r = [0u8; RECORD];
-    r[0..8].copy_from_slice(&occ.to_le_bytes());
-    r[8..16].copy_from_slice(&pieces.to_le_bytes());
-    r[16..18].copy_from_slice(&s.score.to_le_bytes());
-    r[18] = s.outcome as u8;
-    r[19] = s.board.side() as u8;
-    Some(r)
+    let mut b = [0u8; 16];
+    b[..8].copy_from_slice(&occ.to_le_bytes());
+    b[8..].copy_from_slice(&pieces.to_le_bytes());
+    Some(b)
 }
 
-/// The sample of record `r` (`index` names it in errors).
-pub fn decode(r: &[u8; RECORD], index: usize) -> Result<Sample, DataError> {
-    let bad = |what: String| DataError::Record { index, what };
-    let occ = u64::from_le_bytes(r[0..8].try_into().expect("8 bytes"));
-    let pieces = u64::from_le_bytes(r[8..16].try_into().expect("8 bytes"));
+/// The board of a record's first 16 bytes with `side` to move.
+pub fn board_of(b: &[u8; 16], side: Color) -> Result<Board, String> {
+    let occ = u64::from_le_bytes(b[0..8].try_into().expect("8 bytes"));
+    let pieces = u64::from_le_bytes(b[8..16].try_into().expect("8 bytes"));
     if occ.count_ones() > 16 {
-        return Err(bad(format!(
-            "{} squares occupied, at most 16",
-            occ.count_ones()
-        )));
+        return Err(format!("{} squares occupied, at most 16", occ.count_ones()));
     }
     let mut squares = [None; 64];
     for (n, s) in Square::all().filter(|s| occ & s.bit() != 0).enumerate() {
@@ -157,18 +136,20 @@ pub fn decode(r: &[u8; RECORD], index: usize) -> Result<Sample, DataError> {
         };
         squares[s.index()] = Some(Piece::new(kind, color, (nibble & 3) as u8));
     }
-    let outcome = match r[18] {
-        0 => Outcome::BlackWins,
-        1 => Outcome::Draw,
-        2 => Outcome::WhiteWins,
-        x => return Err(bad(format!("result byte {x}, not 0, 1 or 2"))),
-    };
+    Board::from_squares(squares, side).map_err(|e| e.to_string())
+}
+
+/// The sample of record `r` (`index` names it in errors).
+pub fn decode(r: &[u8; RECORD], index: usize) -> Result<Sample, DataError> {
+    let bad = |what: String| DataError::Record { index, what };
+    let outcome = Outcome::from_byte(r[18])
+        .ok_or_else(|| bad(format!("result byte {}, not 0, 1 or 2", r[18])))?;
     let side = match r[19] {
         0 => Color::White,
         1 => Color::Black,
         x => return Err(bad(format!("side byte {x}, not 0 or 1"))),
     };
-    let board = Board::from_squares(squares, side).map_err(|e| bad(e.to_string()))?;
+    let board = board_of(r[..16].try_into().expect("16 bytes"), side).map_err(bad)?;
     Ok(Sample {
         board,
         score: i16::from_le_bytes([r[16], r[17]]),
@@ -215,10 +196,19 @@ pub fn records(bytes: &[u8]) -> Result<&[u8], DataError> {
 /// A record's position (its board and side to move, not its score or
 /// result) as a 64-bit key: the same position, the same key.
 pub fn position_key(r: &[u8]) -> u64 {
+    key_of(&r[..16], r[19])
+}
+
+/// [`position_key`] of `board`'s record; `None` where it has none.
+pub fn board_key(board: &Board) -> Option<u64> {
+    board_bytes(board).map(|b| key_of(&b, board.side() as u8))
+}
+
+fn key_of(board: &[u8], side: u8) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    r[..16].hash(&mut h);
-    r[19].hash(&mut h);
+    board.hash(&mut h);
+    side.hash(&mut h);
     h.finish()
 }
 
@@ -245,52 +235,16 @@ pub fn read(path: impl AsRef<std::path::Path>) -> Result<Vec<Sample>, String> {
     decode_all(&bytes).map_err(|e| format!("{name}: {e}"))
 }
 
-/// The file at `path` opened to append records, with the positions it
-/// holds: a new or empty file gets the header, a torn last record is cut
-/// (a run stopped mid-write); a file of another version is refused.
-pub fn open_to_append(path: &std::path::Path) -> Result<(std::fs::File, u64), String> {
-    use std::io::{Read, Seek, Write};
-    let name = crate::user_text::quote(&path.display().to_string());
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .read(true)
-        .write(true)
-        .open(path)
-        .map_err(|e| format!("cannot open {name}: {e}"))?;
-    let len = file
-        .metadata()
-        .map_err(|e| format!("cannot read {name}: {e}"))?
-        .len();
-    let mut head = vec![0u8; HEADER.len().min(len as usize)];
-    file.read_exact(&mut head)
-        .map_err(|e| format!("cannot read {name}: {e}"))?;
-    if head.len() < HEADER.len() && HEADER.starts_with(&head) {
-        // New, or stopped while its header was written.
-        file.set_len(0)
-            .and_then(|()| file.rewind())
-            .and_then(|()| file.write_all(&HEADER))
-            .map_err(|e| format!("cannot write {name}: {e}"))?;
-        return Ok((file, 0));
-    }
-    if head != HEADER {
-        let what = match records(&head) {
-            Err(e @ DataError::Header(_)) => e.to_string(),
-            _ => "no header (version 1)".to_string(),
-        };
-        return Err(format!(
-            "{name}: {what}; datagen appends only to files of version {VERSION}: name a new file"
-        ));
-    }
+/// Cuts a torn last record off `file` (of version 2, `len` bytes, named
+/// `name`); the positions it holds.
+pub fn cut_torn(file: &mut std::fs::File, len: u64, name: &str) -> Result<u64, String> {
     let torn = (len - HEADER.len() as u64) % RECORD as u64;
     if torn != 0 {
         file.set_len(len - torn)
             .map_err(|e| format!("cannot cut the torn last record of {name}: {e}"))?;
         eprintln!("datagen: {name}: cut a torn last record ({torn} bytes)");
     }
-    file.seek(std::io::SeekFrom::End(0))
-        .map_err(|e| format!("cannot read {name}: {e}"))?;
-    Ok((file, positions_in(len)))
+    Ok(positions_in(len))
 }
 
 #[cfg(test)]
@@ -356,11 +310,11 @@ mod tests {
         assert_eq!(decode_all(&v2[16..]).unwrap().len(), 2, "version 1");
         assert_eq!(decode_all(&HEADER).unwrap(), vec![]);
         assert_eq!(positions_in(v2.len() as u64 + 7), 2);
-        let mut v3 = v2.clone();
-        v3[8] = 3;
+        let mut v4 = v2.clone();
+        v4[8] = 4;
         assert_eq!(
-            decode_all(&v3).unwrap_err().to_string(),
-            "header: version 3; this build reads versions 1 and 2"
+            decode_all(&v4).unwrap_err().to_string(),
+            "header: version 4; this build reads versions 1 and 2"
         );
         let mut wide = v2.clone();
         wide[10] = 22;
@@ -373,53 +327,5 @@ mod tests {
             "header: 12 bytes, a header has 16"
         );
         assert_eq!(decode_all(&v2[..40]), Err(DataError::Truncated(4)));
-    }
-
-    #[test]
-    fn a_file_is_opened_to_append_after_its_header_and_whole_records() {
-        use std::io::Write;
-        let dir = crate::scratch::dir("data-open");
-        let path = dir.join("d.bin");
-        let r = encode(&Sample {
-            board: fen::parse(fen::STARTPOS).unwrap(),
-            score: 1,
-            outcome: Outcome::WhiteWins,
-        })
-        .unwrap();
-        for partial in [&[][..], &HEADER[..5]] {
-            std::fs::write(&path, partial).unwrap();
-            let (mut f, held) = open_to_append(&path).unwrap();
-            assert_eq!(held, 0);
-            f.write_all(&r).unwrap();
-            drop(f);
-            assert_eq!(std::fs::read(&path).unwrap().len(), HEADER.len() + RECORD);
-        }
-        let mut torn = std::fs::read(&path).unwrap();
-        torn.extend_from_slice(&r[..7]);
-        std::fs::write(&path, &torn).unwrap();
-        let (mut f, held) = open_to_append(&path).unwrap();
-        assert_eq!(held, 1);
-        f.write_all(&r).unwrap();
-        drop(f);
-        assert_eq!(decode_all(&std::fs::read(&path).unwrap()).unwrap().len(), 2);
-        std::fs::write(&path, r).unwrap();
-        let e = open_to_append(&path).unwrap_err();
-        assert!(
-            e.contains("no header (version 1); datagen appends only to files of version 2"),
-            "{e}"
-        );
-        let mut v3 = HEADER.to_vec();
-        v3[8] = 3;
-        std::fs::write(&path, v3).unwrap();
-        let e = open_to_append(&path).unwrap_err();
-        assert!(e.contains("header: version 3"), "{e}");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn outcome_scores_by_side() {
-        assert_eq!(Outcome::WhiteWins.score_for(Color::Black), 0.0);
-        assert_eq!(Outcome::Draw.score_for(Color::White), 0.5);
-        assert_eq!(Outcome::BlackWins.score_for(Color::Black), 1.0);
     }
 }

@@ -31,7 +31,7 @@ use std::sync::Arc;
 use tower::ServiceExt;
 
 pub fn trials() -> Vec<Trial> {
-    let tests: [(&str, fn()); 4] = [
+    let tests: [(&str, fn()); 5] = [
         (
             "the_lists_show_every_artifact_its_links_and_the_defaults",
             the_lists_show_every_artifact_its_links_and_the_defaults,
@@ -45,6 +45,10 @@ pub fn trials() -> Vec<Trial> {
             bad_hashes_answer_4xx_and_a_bad_store_409,
         ),
         ("serve_store_sets_the_store", serve_store_sets_the_store),
+        (
+            "the_nets_pages_are_quick_over_100_000_games",
+            the_nets_pages_are_quick_over_100_000_games,
+        ),
     ];
     let mut trials: Vec<Trial> = tests
         .into_iter()
@@ -522,4 +526,71 @@ fn the_nets_graph_is_followed_in_chromium(chromium: &Path, chromedriver: &Path) 
         assert_eq!(bold, json!("3"));
         c.close().await.unwrap();
     });
+}
+
+/// The nets pages over 100,000 games (50 runs of 2,000, a PGN of about a
+/// kilobyte each, the 17 SPRTs naming generation 5): each request indexes
+/// the store, finds the runs that name the net and counts their games.
+/// The median of 5 requests of each page must be within the dashboard's
+/// 200 ms (autotest/benches/serve.rs's budget for a page).
+fn the_nets_pages_are_quick_over_100_000_games() {
+    let (db, root, h) = lab("speed");
+    let mut conn = Connection::open(&db).unwrap();
+    let tx = conn.transaction().unwrap();
+    let moves = "1. d1c1 {+0.12/7 0.05s} c1d1 {-0.08/7 0.05s} ".repeat(20);
+    for r in 0..50 {
+        let kind = ["sprt", "tournament", "gauntlet"][r % 3];
+        let options = match kind {
+            "sprt" => json!([["EvalFile", "store:ba3fde78"]]),
+            _ => json!([]),
+        };
+        let engines = json!([{"name": "a", "options": options}, {"name": "b", "options": []}]);
+        tx.execute(
+            "INSERT INTO runs (kind, command, engines, title, repeat, seed, status, started)
+             VALUES (?1, '[\"autotest\"]', ?2, 'speed', 1, 1, 'finished', ?3)",
+            params![kind, engines.to_string(), 1000 + r as i64],
+        )
+        .unwrap();
+        let id = tx.last_insert_rowid();
+        for n in 0..2_000 {
+            let (white, black) = if n % 2 == 0 { ("a", "b") } else { ("b", "a") };
+            let result = ["1-0", "0-1", "1/2-1/2"][n % 3];
+            let game = GameRow {
+                schedule_index: n,
+                pair: n / 2,
+                opening: n / 2 % 100,
+                white: white.to_string(),
+                black: black.to_string(),
+                result: result.to_string(),
+                termination: "normal".to_string(),
+                plies: Some(60),
+                white_ms: Some(3000),
+                black_ms: Some(3000),
+                pgn: format!("[White \"{white}\"]\n[Black \"{black}\"]\n\n{moves}{result}\n"),
+                llr: None,
+                reason: None,
+            };
+            insert_game(&tx, id, &game).unwrap();
+        }
+    }
+    tx.commit().unwrap();
+    for uri in ["/nets".to_string(), format!("/nets/{}", &h.gen5[..8])] {
+        let mut took: Vec<std::time::Duration> = (0..5)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                let page = ok(&db, &root, &uri);
+                let took = start.elapsed();
+                assert!(page.contains(&h.gen6[..12]), "{page}");
+                took
+            })
+            .collect();
+        took.sort();
+        eprintln!("{uri}: median {:?} of {took:?}", took[2]);
+        assert!(
+            took[2] < std::time::Duration::from_millis(200),
+            "{uri}: {took:?}"
+        );
+    }
+    let page = ok(&db, &root, &format!("/nets/{}", h.gen5));
+    assert_eq!(page.matches("<td>sprt</td>").count(), 17, "{page}");
 }

@@ -458,6 +458,11 @@ fn serve_store_sets_the_store() {
     stream.read_to_string(&mut page).unwrap();
     assert!(page.starts_with("HTTP/1.0 200 OK"), "{page}");
     assert!(page.contains(&format!("/nets/{}", h.gen6)), "{page}");
+    let help = Command::new(env!("CARGO_BIN_EXE_autotest"))
+        .args(["serve", "--help"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--store <DIR>"));
 }
 
 /// `autotest serve` on `db` and `store` on a free port.

@@ -91,8 +91,8 @@ fn insert(conn: &Connection, r: &Record, status: ArtifactStatus) -> Result<(), S
         (!r.command.is_empty()).then(|| serde_json::to_string(&r.command).expect("words are JSON"));
     conn.execute(
         "INSERT INTO artifacts (sha256, kind, status, bytes, positions, command,
-             build_commit, build_sha256, host, date, file, note)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+             build_commit, build_sha256, host, date, file, note, embedded_commit, embedded_date)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         params![
             r.sha256,
             kind(r.kind),
@@ -105,7 +105,9 @@ fn insert(conn: &Connection, r: &Record, status: ArtifactStatus) -> Result<(), S
             r.host,
             r.date.map(sqlite_int),
             r.file,
-            r.note
+            r.note,
+            r.embedded.as_ref().map(|e| &e.commit),
+            r.embedded.as_ref().map(|e| sqlite_int(e.date))
         ],
     )
     .map_err(sql)?;
@@ -135,10 +137,15 @@ pub struct Artifact {
     pub date: Option<String>,
     pub file: Option<String>,
     pub note: Option<String>,
+    /// The commit that made a net the embedded default.
+    pub embedded_commit: Option<String>,
+    /// That commit's date, UTC, `YYYY-MM-DD HH:MM:SS`.
+    pub embedded_date: Option<String>,
 }
 
 const COLUMNS: &str = "SELECT sha256, kind, status, bytes, positions, command, build_commit,
-     build_sha256, host, datetime(date, 'unixepoch'), file, note FROM artifacts";
+     build_sha256, host, datetime(date, 'unixepoch'), file, note, embedded_commit,
+     datetime(embedded_date, 'unixepoch') FROM artifacts";
 
 fn artifact(r: &rusqlite::Row) -> rusqlite::Result<Artifact> {
     let command: Option<String> = r.get(5)?;
@@ -155,6 +162,8 @@ fn artifact(r: &rusqlite::Row) -> rusqlite::Result<Artifact> {
         date: r.get(9)?,
         file: r.get(10)?,
         note: r.get(11)?,
+        embedded_commit: r.get(12)?,
+        embedded_date: r.get(13)?,
     })
 }
 
@@ -169,6 +178,19 @@ pub fn list(conn: &Connection, of: ArtifactKind) -> Result<Vec<Artifact>, String
     let rows = stmt
         .query_map(params![of, ArtifactStatus::Kept], artifact)
         .map_err(sql)?;
+    rows.collect::<Result<_, _>>().map_err(sql)
+}
+
+/// The nets that were the embedded default, in the order they became it
+/// (their commits' dates).
+pub fn embedded(conn: &Connection) -> Result<Vec<Artifact>, String> {
+    let query = [
+        COLUMNS,
+        " WHERE embedded_commit IS NOT NULL ORDER BY embedded_date, sha256",
+    ]
+    .concat();
+    let mut stmt = conn.prepare(&query).map_err(sql)?;
+    let rows = stmt.query_map([], artifact).map_err(sql)?;
     rows.collect::<Result<_, _>>().map_err(sql)
 }
 

@@ -132,8 +132,15 @@ CREATE TABLE artifact_parents (
 CREATE INDEX artifact_parents_by_parent ON artifact_parents (parent);
 ";
 
+/// Version 5: when a net became the engine's embedded default (its
+/// record's `embedded`): the commit, and its date in Unix seconds.
+const V5: &str = "
+ALTER TABLE artifacts ADD COLUMN embedded_commit TEXT;
+ALTER TABLE artifacts ADD COLUMN embedded_date INTEGER;
+";
+
 /// Every step, in order.
-pub const STEPS: &[&str] = &[V1, V2, V3, V4];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5];
 
 /// The version this program writes.
 pub const LATEST: usize = STEPS.len();

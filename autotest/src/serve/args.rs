@@ -1,8 +1,9 @@
 //! The command line of `autotest serve`: `--db PATH`, `--port N`,
-//! `--host ADDR`.
+//! `--host ADDR`, `--store DIR`.
 
 use crate::db::path::DbFlag;
 use std::net::IpAddr;
+use std::path::PathBuf;
 
 /// The port served when `--port` is not given.
 pub const DEFAULT_PORT: u16 = 8090;
@@ -18,4 +19,8 @@ pub struct ServeArgs {
     /// The address to listen on (0.0.0.0: every interface)
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
     pub host: IpAddr,
+    /// The lab store the nets and data pages show [$LEISERCHESS_STORE,
+    /// else $XDG_DATA_HOME/leiserchess/store]
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<PathBuf>,
 }

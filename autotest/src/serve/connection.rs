@@ -15,6 +15,9 @@ use std::sync::Arc;
 pub struct Database {
     pub path: PathBuf,
     pub wdl: wdl_cache::Cache,
+    /// The lab store the nets and data pages index (`--store`; `None`:
+    /// `LEISERCHESS_STORE`'s or the default).
+    pub store: Option<PathBuf>,
 }
 
 pub type Db = Arc<Database>;

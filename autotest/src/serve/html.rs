@@ -42,7 +42,7 @@ pub fn page(title: &str, body: &str, script: bool) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{title}</title>\n<link rel=\"stylesheet\" href=\"/static/style.css\">\n{script}</head>\n\
-         <body>\n<nav><a href=\"/runs\">Runs</a> <a href=\"/history\">History</a></nav>\n\
+         <body>\n<nav><a href=\"/runs\">Runs</a> <a href=\"/history\">History</a> <a href=\"/nets\">Nets</a> <a href=\"/data\">Data</a></nav>\n\
          <h1>{title}</h1>\n{body}</body>\n</html>\n",
         title = escape(title)
     )

@@ -15,20 +15,28 @@
 //!   games change;
 //! * `history`: benchmark records by commit and the accepted SPRTs;
 //!   `history_page`: their HTML;
-//! * `charts`: the SVG charts, drawn with the engine crate's `lab::chart`.
+//! * `charts`: the SVG charts, drawn with the engine crate's `lab::chart`;
+//! * `store_sync`: the lab store indexed anew for the nets and data
+//!   pages (`artifacts_page`), with their lineage (`lineage`, drawn by
+//!   `lineage_svg`) and the runs that name a net (`net_runs`).
 
 pub mod answer;
 pub mod args;
+pub mod artifacts_page;
 pub mod charts;
 pub mod connection;
 pub mod history;
 pub mod history_page;
 pub mod html;
+pub mod lineage;
+pub mod lineage_svg;
 pub mod list;
 pub mod live;
+pub mod net_runs;
 pub mod routes;
 pub mod run;
 pub mod run_page;
+pub mod store_sync;
 pub mod wdl_cache;
 
 use crate::db::{open, path};
@@ -64,6 +72,7 @@ pub fn command(opts: &args::ServeArgs) -> Result<(), String> {
         let db = Arc::new(connection::Database {
             path: file,
             wdl: Default::default(),
+            store: opts.store.clone(),
         });
         let warm = db.clone();
         // The runs' W/D/L counted once now, so that the first list served

@@ -5,7 +5,7 @@
 use super::answer::Answer;
 use super::connection::{Database, Db};
 use super::html;
-use super::{history_page, list, live, run_page};
+use super::{artifacts_page, history_page, list, live, run_page};
 use axum::extract::{RawQuery, State};
 use axum::http::{header, Uri};
 use axum::response::{Html, IntoResponse};
@@ -22,6 +22,7 @@ pub fn router(db: PathBuf) -> Router {
     router_over(Arc::new(Database {
         path: db,
         wdl: Default::default(),
+        store: None,
     }))
 }
 
@@ -34,6 +35,10 @@ pub fn router_over(db: Db) -> Router {
         .route("/runs/{id}/events", get(live::events))
         .route("/runs/{id}/games.pgn", get(run_page::pgn))
         .route("/history", get(history_page::page))
+        .route("/nets", get(artifacts_page::nets))
+        .route("/nets/{hash}", get(artifacts_page::net))
+        .route("/data", get(artifacts_page::datasets))
+        .route("/data/{hash}", get(artifacts_page::dataset))
         .route(
             "/static/style.css",
             get(|| asset("text/css; charset=utf-8", STYLE)),

@@ -3,7 +3,8 @@
 //! missing is reported ignored, naming them and how to get them, and with
 //! `LEISERCHESS_REQUIRE_ALL=1` it fails (tests/common/needs.rs). Every
 //! document's code blocks (`doc_examples`: curl for docs/GUI.md's), the
-//! dashboard through its router and in Chromium (`serve`), and `autotest
+//! dashboard through its router and in Chromium (`serve`; its nets and
+//! data pages, `serve_lineage`), and `autotest
 //! -slurm` on the one-node Slurm of `scripts/slurm-local.sh` (`slurm`).
 //! Each module hands its trials to `main` named `MODULE::NAME`, as libtest
 //! names a module's tests, so that
@@ -25,13 +26,19 @@ mod common {
 
 mod doc_examples;
 mod serve;
+mod serve_lineage;
 mod slurm;
 
 fn main() {
     let args = Arguments::from_args();
-    let trials: Vec<Trial> = [doc_examples::trials(), serve::trials(), slurm::trials()]
-        .into_iter()
-        .flatten()
-        .collect();
+    let trials: Vec<Trial> = [
+        doc_examples::trials(),
+        serve::trials(),
+        serve_lineage::trials(),
+        slurm::trials(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     libtest_mimic::run(&args, trials).exit();
 }

@@ -758,7 +758,7 @@ fn the_command_line_is_checked() {
 }
 
 /// A child process, ended when dropped.
-struct Child(std::process::Child);
+pub(crate) struct Child(pub(crate) std::process::Child);
 
 impl Drop for Child {
     fn drop(&mut self) {
@@ -791,7 +791,7 @@ fn start_server(db: &Path) -> (Child, String) {
 }
 
 /// chromedriver on a free port, logging to `log`.
-fn start_driver(chromedriver: &Path, log: &Path) -> (Child, u16) {
+pub(crate) fn start_driver(chromedriver: &Path, log: &Path) -> (Child, u16) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -820,7 +820,7 @@ fn start_driver(chromedriver: &Path, log: &Path) -> (Child, u16) {
 
 /// A headless Chromium session. Without the background-networking flags
 /// Chromium's own connections are refused on a closed network and it stalls.
-async fn open_browser(chromium: &Path, port: u16, profile: &Path) -> fantoccini::Client {
+pub(crate) async fn open_browser(chromium: &Path, port: u16, profile: &Path) -> fantoccini::Client {
     let caps = json!({
         "browserName": "chrome",
         "goog:chromeOptions": {

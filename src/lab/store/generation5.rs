@@ -82,6 +82,11 @@ mod tests {
             .filter(|p| p.role == Role::Baseline)
             .collect();
         assert_eq!(baseline.len(), 1);
+        // Embedded by c5f3be9, on the record's date (that commit's).
+        let embedded = r.embedded.as_ref().expect("generation 5 was embedded");
+        assert_eq!(embedded.commit, "c5f3be9");
+        assert_eq!(Some(embedded.date), r.date);
+        assert!(md.contains(&format!("embedded since | {} ", embedded.commit)));
         let words = r.command.join(" ");
         for part in [
             "--epochs 10 --lambda 0.3 --beam --mirror",

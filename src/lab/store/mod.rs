@@ -149,7 +149,19 @@ pub struct Record {
     /// What else is known, in words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// A net that became the engine's embedded default: since when.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub embedded: Option<Embedded>,
     pub parents: Vec<Parent>,
+}
+
+/// The commit that made a net the embedded default
+/// (`src/eval/nnue/default.nnue`), and that commit's date.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Embedded {
+    pub commit: String,
+    /// Unix seconds (the commit's date): the order of the defaults.
+    pub date: u64,
 }
 
 impl Record {
@@ -222,6 +234,7 @@ pub fn register(
             .map(|d| d.as_secs()),
         file: Some(file.display().to_string()),
         note: None,
+        embedded: None,
         parents,
     };
     store.write_record(&record.sha256, record.to_json().as_bytes())?;

@@ -123,7 +123,7 @@ pub fn command(a: &Args) -> Result<(), String> {
     let start = Instant::now();
     let against = a.against.as_deref().map(Network::load).transpose()?;
     let survey = survey::survey(a, against.as_ref())?;
-    if survey.train_records() + survey.held_out == 0 {
+    if survey.train_records() + survey.held_out() == 0 {
         return Err(format!("no positions in {}", super::names(&a.files)));
     }
     if let (Some(path), Some((t, r))) = (&a.against, survey.against) {
@@ -141,7 +141,7 @@ pub fn command(a: &Args) -> Result<(), String> {
     }
     // The net kept is the one of the best held-out loss: with nothing
     // held out every epoch would score 0 and the first would be kept.
-    if survey.held_out == 0 {
+    if survey.held_out() == 0 {
         return Err(format!(
             "--validation {} holds out no position of {train}: whole games are held out (in a file of format 2, runs of 4,096 records), and the net kept is the one of the best held-out loss; give more positions or a larger --validation",
             a.validation,
@@ -151,28 +151,30 @@ pub fn command(a: &Args) -> Result<(), String> {
     let (k, bar, bar_target) = (survey.k, survey.bar, survey.bar_target);
     println!(
         "{train} positions to train on, {} held out ({:.1} s); K {k:.6}; the hand-written evaluation's held-out loss: on the targets {bar_target:.6}, on the results {bar:.6}",
-        survey.held_out,
+        survey.held_out(),
         start.elapsed().as_secs_f64()
     );
     eprintln!(
-        "train: windows of {} records, {} in memory at once; the held-out positions {}",
-        plan.window,
-        plan.slots,
-        if plan.keep_held_out {
-            "kept"
+        "train: {}",
+        if plan.keep_all {
+            "every window and the held-out positions kept after the first epoch".to_string()
         } else {
-            "read again after each epoch"
+            format!(
+                "{} windows in memory at once; the held-out positions {}",
+                plan.slots,
+                if plan.keep_held_out {
+                    "kept"
+                } else {
+                    "read again after each epoch"
+                }
+            )
         }
     );
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel();
         let (free_tx, free) = mpsc::channel();
         for _ in 0..plan.slots {
-            let set = plan.window_set(a, &survey);
-            let _ = free_tx.send(Window {
-                set,
-                order: Vec::new(),
-            });
+            let _ = free_tx.send(Window::new(Plan::set(plan.slot)));
         }
         let reader = Reader {
             a,
@@ -181,6 +183,7 @@ pub fn command(a: &Args) -> Result<(), String> {
             k,
             tx,
             free,
+            kept: a.files.iter().map(|_| Vec::new()).collect(),
         };
         let first = state.epoch + 1;
         scope.spawn(move || reader.run(first));
@@ -233,7 +236,7 @@ impl Run<'_> {
         let (bar, bar_target) = (self.survey.bar, self.survey.bar_target);
         let k = self.survey.k as f32;
         let train = Plan::positions(a, self.survey.train_records());
-        let steps_per_epoch = self.plan.steps_per_epoch(a, self.survey);
+        let steps_per_epoch = Plan::steps_per_epoch(a, self.survey);
         let total_steps = (a.epochs * steps_per_epoch).max(1);
         // A fresh run starts a new curve; a resumed one goes on with it.
         let mut tsv = std::fs::OpenOptions::new()
@@ -339,7 +342,7 @@ impl Run<'_> {
                 *kept = Some(keep);
             }
         }
-        let n = self.survey.held_out.max(1) as f64;
+        let n = self.survey.held_out().max(1) as f64;
         Ok((sums.0 / n, sums.1 / n))
     }
 }

@@ -1,13 +1,14 @@
-//! How a run shares `--memory`: the net's state and the reader's buffers
-//! first, then two windows (the one trained on and the one read ahead),
-//! then the held-out positions if they fit (else they are read again after
-//! each epoch), then more windows read ahead. A window is counted at the
-//! most features a position of the data has, so the bound holds whatever
-//! positions a window gets; memory set aside and not written to is not
-//! resident.
+//! How a run shares `--memory`. If every window and the held-out
+//! positions fit beside the net's state and the reader's buffers, all are
+//! kept after the first epoch reads them and later epochs read nothing.
+//! Else come two windows (the one trained on and the one read ahead), then
+//! the held-out positions if they fit (else they are read again after
+//! each epoch), then more windows read ahead. The survey counts every
+//! window's features, so each is set aside at the size it will take
+//! (memory set aside and never written is not resident).
 
 use super::model::Model;
-use super::set::{Set, PARTS, POSITION_BYTES};
+use super::set::{Set, MAX_FEATS, PARTS, POSITION_BYTES};
 use super::survey::{Survey, K_SAMPLE};
 use super::Args;
 use crate::lab::data::Sample;
@@ -24,46 +25,55 @@ const BASELINE: usize = 4 * MB;
 /// games of format 2 have 4,096.
 const GAME_POSITIONS: usize = 4096;
 
+/// A training window's bytes besides its set's: its order.
+const ORDER_BYTES: usize = size_of::<usize>();
+
 /// The run's share of the memory.
 #[derive(Debug, PartialEq)]
 pub struct Plan {
-    /// Records a window holds: `--window`, or the most training records a
-    /// file has if that is fewer.
-    pub window: usize,
-    /// Windows in memory at once, at least 2.
-    pub slots: usize,
-    /// Whether the held-out positions are kept from one epoch to the next.
+    /// Every window kept from the first epoch on.
+    pub keep_all: bool,
+    /// The held-out positions kept from the first epoch on.
     pub keep_held_out: bool,
+    /// Windows read ahead and reused (none if all are kept), at least 2.
+    pub slots: usize,
+    /// A reused window's room: positions and features.
+    pub slot: (usize, usize),
 }
 
 impl Plan {
-    /// Positions (mirrored too) in a window of `records`.
+    /// Positions (mirrored too) of `records`.
     pub fn positions(a: &Args, records: usize) -> usize {
         records * if a.mirror { 2 } else { 1 }
     }
 
-    /// Bytes a window takes at most: its positions, their features and
-    /// their order.
-    fn window_bytes(a: &Args, s: &Survey, window: usize) -> usize {
-        let n = Self::positions(a, window);
-        n * (POSITION_BYTES + size_of::<usize>() + 2 * s.max_feats)
+    /// The positions and features of window `at` of file `f`.
+    pub fn window(a: &Args, s: &Survey, f: usize, at: usize) -> (usize, usize) {
+        let file = &s.files[f];
+        let records = a.window.min(file.train - at * a.window);
+        (Self::positions(a, records), file.windows[at])
     }
 
-    /// An empty window's set, its storage set aside.
-    pub fn window_set(&self, a: &Args, s: &Survey) -> Set {
-        let n = Self::positions(a, self.window);
-        Set::with_capacity(n, n * s.max_feats)
+    /// A new window's set with room for `(positions, features)`.
+    pub fn set((positions, feats): (usize, usize)) -> Set {
+        Set::with_capacity(positions, feats)
     }
 
     /// The steps of an epoch: each window's positions cut into batches,
     /// its last batch what is left.
-    pub fn steps_per_epoch(&self, a: &Args, s: &Survey) -> usize {
-        let steps = |records: usize| Self::positions(a, records).div_ceil(a.batch);
-        s.files
-            .iter()
-            .map(|&(_, train)| train / self.window * steps(self.window) + steps(train % self.window))
+    pub fn steps_per_epoch(a: &Args, s: &Survey) -> usize {
+        windows(a, s)
+            .map(|(positions, _)| positions.div_ceil(a.batch))
             .sum()
     }
+}
+
+/// Every training window's positions and features, file by file.
+fn windows<'a>(a: &'a Args, s: &'a Survey) -> impl Iterator<Item = (usize, usize)> + 'a {
+    s.files
+        .iter()
+        .enumerate()
+        .flat_map(move |(f, file)| (0..file.windows.len()).map(move |at| Plan::window(a, s, f, at)))
 }
 
 /// The bytes every run takes besides its windows and held-out positions.
@@ -79,29 +89,44 @@ fn fixed(a: &Args) -> usize {
 /// The plan of a run over the data `s` describes, or why `--memory` cannot
 /// hold it.
 pub fn plan(a: &Args, s: &Survey) -> Result<Plan, String> {
-    let largest = s.files.iter().map(|f| f.1).max().unwrap_or(0);
-    let window = a.window.min(largest).max(1);
     let (memory, fixed) = (a.memory * MB, fixed(a));
-    let per = Plan::window_bytes(a, s, window);
+    let held_out: usize = s
+        .files
+        .iter()
+        .map(|f| f.held_out * POSITION_BYTES + 2 * f.held_out_feats)
+        .sum();
+    let bytes = |(positions, feats): (usize, usize)| {
+        positions * (POSITION_BYTES + ORDER_BYTES) + 2 * feats
+    };
+    let all: usize = windows(a, s).map(bytes).sum();
+    if fixed + held_out + all <= memory {
+        return Ok(Plan {
+            keep_all: true,
+            keep_held_out: true,
+            slots: 0,
+            slot: (0, 0),
+        });
+    }
+    let slot = windows(a, s).fold((0, MAX_FEATS), |(p, f), w| (p.max(w.0), f.max(w.1)));
+    let per = bytes(slot);
     let mb = |b: usize| b.div_ceil(MB);
     if memory < fixed + 2 * per {
         return Err(format!(
-            "--memory {} cannot hold the net's state and the reader's buffers ({} MB) and two windows of {window} records ({} MB each at {} features a position{}): raise --memory to {} or lower --window",
+            "--memory {} cannot hold the net's state and the reader's buffers ({} MB) and two windows of --window {} records ({} MB each with these positions{}): raise --memory to {} or lower --window",
             a.memory,
             mb(fixed),
+            a.window,
             mb(per),
-            s.max_feats,
             if a.mirror { ", mirrored" } else { "" },
             mb(fixed + 2 * per)
         ));
     }
-    let held_out = s.held_out * POSITION_BYTES + 2 * s.held_out_feats;
     let keep_held_out = memory - fixed - 2 * per >= held_out;
     let left = memory - fixed - if keep_held_out { held_out } else { 0 };
-    let windows: usize = s.files.iter().map(|f| f.1.div_ceil(window)).sum();
     Ok(Plan {
-        window,
-        slots: (left / per).min(windows + 1).max(2),
+        keep_all: false,
         keep_held_out,
+        slots: (left / per).min(windows(a, s).count() + 1),
+        slot,
     })
 }

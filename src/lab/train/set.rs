@@ -25,6 +25,10 @@ pub struct Set {
 /// index entry, target and result.
 pub const POSITION_BYTES: usize = 16;
 
+/// The most features a position has: 16 pieces (the data holds no more)
+/// and two beams over every square, both views.
+pub const MAX_FEATS: usize = 2 * (16 + 128);
+
 /// The features of a position with `pieces` pieces and `beams` beam
 /// squares (both beams'), both views.
 pub fn feature_count(pieces: u32, beams: u32) -> usize {
@@ -49,6 +53,11 @@ impl Set {
         self.index.clear();
         self.targets.clear();
         self.results.clear();
+    }
+
+    /// The features of all the positions.
+    pub fn feats_len(&self) -> usize {
+        self.feats.len()
     }
 
     pub fn len(&self) -> usize {

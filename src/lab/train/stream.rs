@@ -1,19 +1,18 @@
-//! The reader: a thread that reads the data again for every epoch and
-//! hands the trainer windows of expanded positions while it trains on the
-//! last ones.
+//! The reader: a thread that reads the data for every epoch and hands the
+//! trainer windows of expanded positions while it trains on the last ones.
 //!
 //! An epoch takes the files in an order shuffled by the seed and the
 //! epoch; each file's training positions (its games not held out, in
 //! order) are cut into windows of `--window` records, each window's
 //! positions (with `--mirror` each followed by its reflection) shuffled by
 //! the seed, the epoch, the file and the window. The order is the
-//! recipe's alone: `--memory` decides only how many windows are read
-//! ahead. After the training windows come the held-out positions, in the
-//! files' order, unless the trainer keeps them from the first epoch.
+//! recipe's alone: the memory ([`Plan`]) decides only how many windows are
+//! read ahead and what is kept rather than read again. After the training
+//! windows come the held-out positions, in the files' order.
 
 use super::games::games;
 use super::plan::Plan;
-use super::set::Set;
+use super::set::{Set, MAX_FEATS};
 use super::survey::Survey;
 use super::{blended, held_out_game, mirror, Args};
 use crate::lab::data::Sample;
@@ -23,6 +22,18 @@ use std::sync::mpsc::{Receiver, Sender};
 pub struct Window {
     pub set: Set,
     pub order: Vec<usize>,
+    /// The file (its place among those named) and the window's place in it.
+    pub key: (usize, usize),
+}
+
+impl Window {
+    pub fn new(set: Set) -> Window {
+        Window {
+            set,
+            order: Vec::new(),
+            key: (0, 0),
+        }
+    }
 }
 
 /// What the reader sends.
@@ -61,14 +72,15 @@ pub struct Reader<'a> {
     pub tx: Sender<Msg>,
     /// Windows the trainer is done with.
     pub free: Receiver<Window>,
+    /// Per file, its windows when all are kept.
+    pub kept: Vec<Vec<Window>>,
 }
 
 impl Reader<'_> {
     /// Reads epochs `first..=--epochs`, or until the trainer stops.
-    pub fn run(self, first: usize) {
+    pub fn run(mut self, first: usize) {
         for epoch in first..=self.a.epochs {
-            let held_out = !self.plan.keep_held_out || epoch == first;
-            match self.epoch(epoch, held_out) {
+            match self.epoch(epoch, epoch == first) {
                 Ok(()) => {}
                 Err(Stop::Gone) => return,
                 Err(Stop::Failed(e)) => {
@@ -83,15 +95,17 @@ impl Reader<'_> {
         self.tx.send(m).map_err(|_| Stop::Gone)
     }
 
-    /// An empty window: one the trainer is done with, or, for held-out
-    /// positions it keeps, a new one.
-    fn window(&self, new: bool) -> Result<Window, Stop> {
-        if new {
-            return Ok(Window {
-                set: self.plan.window_set(self.a, self.survey),
-                order: Vec::new(),
-            });
+    /// An empty window for window `at` of file `f`: a new one of its size
+    /// when all are kept, else one the trainer is done with.
+    fn window(&self, f: usize, at: usize) -> Result<Window, Stop> {
+        if self.plan.keep_all {
+            let room = Plan::window(self.a, self.survey, f, at);
+            return Ok(Window::new(Plan::set(room)));
         }
+        self.reused()
+    }
+
+    fn reused(&self) -> Result<Window, Stop> {
         let mut w = self.free.recv().map_err(|_| Stop::Gone)?;
         w.set.clear();
         w.order.clear();
@@ -111,68 +125,125 @@ impl Reader<'_> {
         }
     }
 
-    /// Window `at` of file `f` in `epoch`, shuffled, sent.
-    fn send_train(&self, mut w: Window, epoch: usize, f: usize, at: usize) -> Result<(), Stop> {
+    /// Window `w`, shuffled for `epoch`, sent.
+    fn send_train(&self, mut w: Window, epoch: usize) -> Result<(), Stop> {
+        let (f, at) = w.key;
         let seed = self.a.seed
             ^ (epoch as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
             ^ (f as u64 + 1).wrapping_mul(0xbf58_476d_1ce4_e5b9)
             ^ (at as u64 + 1).wrapping_mul(0x94d0_49bb_1331_11eb);
+        w.order.clear();
         w.order.extend(0..w.set.len());
         fastrand::Rng::with_seed(seed).shuffle(&mut w.order);
         self.send(Msg::Train(w))
     }
 
-    fn epoch(&self, epoch: usize, held_out: bool) -> Result<(), Stop> {
-        let a = self.a;
-        let mut files: Vec<usize> = (0..a.files.len()).collect();
-        fastrand::Rng::with_seed(a.seed ^ (epoch as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
-            .shuffle(&mut files);
-        for f in files {
-            let first = self.survey.first_game(f);
-            let (mut window, mut at, mut in_window) = (None, 0, 0);
-            let (mut count, mut train) = (0, 0);
-            for g in games(&a.files[f])? {
-                let g = g?;
-                count += 1;
-                if held_out_game(first + count - 1, a) {
-                    continue;
-                }
-                train += g.samples.len();
-                for s in &g.samples {
-                    let w = match &mut window {
-                        Some(w) => w,
-                        None => window.insert(self.window(false)?),
-                    };
-                    self.push(&mut w.set, s, a.mirror);
-                    in_window += 1;
-                    if in_window == self.plan.window {
-                        let w = window.take().expect("a window being filled");
-                        self.send_train(w, epoch, f, at)?;
-                        (at, in_window) = (at + 1, 0);
-                    }
-                }
-            }
-            if let Some(w) = window {
-                self.send_train(w, epoch, f, at)?;
-            }
-            if (count, train) != self.survey.files[f] {
-                return Err(Stop::Failed(format!(
-                    "{}: changed while training: {count} games and {train} training positions, {} and {} before",
-                    a.files[f].display(),
-                    self.survey.files[f].0,
-                    self.survey.files[f].1
-                )));
-            }
+    /// Every window of the last epoch back from the trainer, to be kept.
+    fn gather(&mut self) -> Result<(), Stop> {
+        let windows: usize = self.survey.files.iter().map(|f| f.windows.len()).sum();
+        for _ in 0..windows {
+            let w = self.free.recv().map_err(|_| Stop::Gone)?;
+            self.kept[w.key.0].push(w);
         }
-        self.send(Msg::TrainEnd)?;
-        if held_out {
-            self.held_out(self.plan.keep_held_out)?;
+        for file in &mut self.kept {
+            file.sort_by_key(|w| w.key.1);
         }
         Ok(())
     }
 
-    /// The held-out positions, in windows new (to be kept) or reused.
-    fn held_out(&self, new: bool) -> Result<(), Stop> {
+    /// Epoch `epoch`'s training windows, then its held-out positions
+    /// unless the trainer keeps them from an earlier epoch of this run.
+    fn epoch(&mut self, epoch: usize, first: bool) -> Result<(), Stop> {
+        let a = self.a;
+        if self.plan.keep_all && !first {
+            self.gather()?;
+        }
+        let mut files: Vec<usize> = (0..a.files.len()).collect();
+        fastrand::Rng::with_seed(a.seed ^ (epoch as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .shuffle(&mut files);
+        // Kept held-out positions are gathered in the first epoch's pass.
+        let gather_held_out = self.plan.keep_held_out && first;
+        let mut held_out: Vec<Option<Set>> = (0..a.files.len()).map(|_| None).collect();
+        for f in files {
+            if !self.kept[f].is_empty() {
+                for w in std::mem::take(&mut self.kept[f]) {
+                    self.send_train(w, epoch)?;
+                }
+                continue;
+            }
+            let held = gather_held_out.then_some(&mut held_out[f]);
+            self.read_file(f, epoch, held)?;
+        }
+        self.send(Msg::TrainEnd)?;
+        if gather_held_out {
+            for set in held_out.into_iter().flatten() {
+                self.send(Msg::HeldOut(Window::new(set)))?;
+            }
+            self.send(Msg::HeldOutEnd)?;
+        } else if !self.plan.keep_held_out {
+            self.held_out()?;
+        }
+        Ok(())
+    }
+
+    /// File `f`'s training windows for `epoch`, sent; its held-out
+    /// positions into `held` if given.
+    fn read_file(&self, f: usize, epoch: usize, mut held: Option<&mut Option<Set>>) -> Result<(), Stop> {
+        let a = self.a;
+        let first = self.survey.first_game(f);
+        let (mut window, mut at, mut in_window) = (None, 0, 0);
+        let (mut count, mut train) = (0, 0);
+        for g in games(&a.files[f])? {
+            let g = g?;
+            count += 1;
+            if held_out_game(first + count - 1, a) {
+                if let Some(held) = held.as_deref_mut() {
+                    let file = &self.survey.files[f];
+                    let set = held.get_or_insert_with(|| {
+                        Plan::set((file.held_out, file.held_out_feats))
+                    });
+                    for s in &g.samples {
+                        self.push(set, s, false);
+                    }
+                }
+                continue;
+            }
+            train += g.samples.len();
+            for s in &g.samples {
+                let w = match &mut window {
+                    Some(w) => w,
+                    None => window.insert(self.window(f, at)?),
+                };
+                self.push(&mut w.set, s, a.mirror);
+                in_window += 1;
+                if in_window == a.window {
+                    let mut w = window.take().expect("a window being filled");
+                    w.key = (f, at);
+                    self.send_train(w, epoch)?;
+                    (at, in_window) = (at + 1, 0);
+                }
+            }
+        }
+        if let Some(mut w) = window {
+            w.key = (f, at);
+            self.send_train(w, epoch)?;
+        }
+        let had = &self.survey.files[f];
+        if (count, train) != (had.games, had.train) {
+            return Err(Stop::Failed(format!(
+                "{}: changed while training: {count} games and {train} training positions, {} and {} before",
+                a.files[f].display(),
+                had.games,
+                had.train
+            )));
+        }
+        Ok(())
+    }
+
+    /// The held-out positions read again, in reused windows, each sent
+    /// before it could overflow.
+    fn held_out(&self) -> Result<(), Stop> {
+        let (positions, feats) = self.plan.slot;
         let mut window: Option<Window> = None;
         let mut game = 0;
         for path in &self.a.files {
@@ -185,10 +256,10 @@ impl Reader<'_> {
                 for s in &g.samples {
                     let w = match &mut window {
                         Some(w) => w,
-                        None => window.insert(self.window(new)?),
+                        None => window.insert(self.reused()?),
                     };
                     self.push(&mut w.set, s, false);
-                    if w.set.len() == self.plan.window {
+                    if w.set.len() == positions || w.set.feats_len() + MAX_FEATS > feats {
                         self.send(Msg::HeldOut(window.take().expect("a window")))?;
                     }
                 }

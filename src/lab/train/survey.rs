@@ -19,16 +19,24 @@ use crate::lab::tune::{self, Point};
 /// Held-out positions `K` is fitted on.
 pub const K_SAMPLE: usize = 1 << 14;
 
-/// What the pass found.
-pub struct Survey {
-    /// Per file named (in the order named): its games and its training
-    /// records.
-    pub files: Vec<(usize, usize)>,
+/// What the pass found in one file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FileSurvey {
+    pub games: usize,
+    /// Training records (before `--mirror`).
+    pub train: usize,
     /// Held-out positions, and their features in all.
     pub held_out: usize,
     pub held_out_feats: usize,
-    /// The most features a position of the data has (both views).
-    pub max_feats: usize,
+    /// The features of each of the file's training windows (`--window`
+    /// records each, the last what is left; mirrored positions included).
+    pub windows: Vec<usize>,
+}
+
+/// What the pass found.
+pub struct Survey {
+    /// Per file, in the order named.
+    pub files: Vec<FileSurvey>,
     /// `K`, and the hand-written evaluation's held-out loss on the
     /// results and on the targets.
     pub k: f64,
@@ -41,12 +49,17 @@ pub struct Survey {
 impl Survey {
     /// Training records in all.
     pub fn train_records(&self) -> usize {
-        self.files.iter().map(|f| f.1).sum()
+        self.files.iter().map(|f| f.train).sum()
+    }
+
+    /// Held-out positions in all.
+    pub fn held_out(&self) -> usize {
+        self.files.iter().map(|f| f.held_out).sum()
     }
 
     /// The index of file `f`'s first game among all the files' games.
     pub fn first_game(&self, f: usize) -> usize {
-        self.files[..f].iter().map(|f| f.0).sum()
+        self.files[..f].iter().map(|f| f.games).sum()
     }
 }
 
@@ -110,6 +123,17 @@ impl Bars<'_> {
     }
 }
 
+/// The features of `s` with or without beams (both views).
+fn feats(s: &Sample, beam: bool) -> usize {
+    let b = &s.board;
+    let beams = if beam {
+        features::beam_squares(b).map(u64::count_ones).iter().sum()
+    } else {
+        0
+    };
+    feature_count(b.occupied().count_ones(), beams)
+}
+
 /// Reads every file named once, through [`games`].
 pub fn survey(a: &Args, net: Option<&Network>) -> Result<Survey, String> {
     let mut bars = Bars {
@@ -121,52 +145,43 @@ pub fn survey(a: &Args, net: Option<&Network>) -> Result<Survey, String> {
         sums: [0.0; 4],
         n: 0,
     };
-    let mut s = Survey {
-        files: Vec::with_capacity(a.files.len()),
-        held_out: 0,
-        held_out_feats: 0,
-        max_feats: 0,
-        k: 0.0,
-        bar: 0.0,
-        bar_target: 0.0,
-        against: None,
-    };
+    let mirror = if a.mirror { 2 } else { 1 };
+    let mut files = Vec::with_capacity(a.files.len());
     let mut game = 0;
     for path in &a.files {
-        let (mut count, mut train) = (0, 0);
+        let mut f = FileSurvey::default();
         for g in games(path)? {
             let g = g?;
             let held_out = held_out_game(game, a);
             for sample in &g.samples {
-                let b = &sample.board;
-                let beams = if a.beam {
-                    features::beam_squares(b).map(u64::count_ones).iter().sum()
-                } else {
-                    0
-                };
-                let feats = feature_count(b.occupied().count_ones(), beams);
-                s.max_feats = s.max_feats.max(feats);
+                let n = feats(sample, a.beam);
                 if held_out {
-                    s.held_out += 1;
-                    s.held_out_feats += feats;
+                    f.held_out += 1;
+                    f.held_out_feats += n;
                     bars.push(sample);
+                    continue;
                 }
+                if f.train % a.window == 0 {
+                    f.windows.push(0);
+                }
+                *f.windows.last_mut().expect("a window") += mirror * n;
+                f.train += 1;
             }
-            if !held_out {
-                train += g.samples.len();
-            }
-            count += 1;
+            f.games += 1;
             game += 1;
         }
-        s.files.push((count, train));
+        files.push(f);
     }
     if bars.k.is_none() && !bars.sample.is_empty() {
         bars.fit();
     }
     let n = bars.n.max(1) as f64;
     let [bar, bar_target, net_target, net_result] = bars.sums.map(|x| x / n);
-    s.k = bars.k.unwrap_or(1.0);
-    (s.bar, s.bar_target) = (bar, bar_target);
-    s.against = net.map(|_| (net_target, net_result));
-    Ok(s)
+    Ok(Survey {
+        files,
+        k: bars.k.unwrap_or(1.0),
+        bar,
+        bar_target,
+        against: net.map(|_| (net_target, net_result)),
+    })
 }

@@ -27,6 +27,7 @@ mod nnue;
 mod options_table;
 mod pedantic;
 mod policy;
+mod train_memory;
 mod uci_hardening;
 mod uci_loop;
 mod uci_promises;

@@ -145,18 +145,30 @@ mod tests {
         let mut it = games(&path).unwrap();
         assert!(it.next().unwrap().is_ok(), "the first game is whole");
         let e = it.next().unwrap().err().unwrap();
-        assert_eq!(e, format!("{name}: record 4097: result byte 7, not 0, 1 or 2"));
+        assert_eq!(
+            e,
+            format!("{name}: record 4097: result byte 7, not 0, 1 or 2")
+        );
         assert!(it.next().is_none(), "nothing after an error");
         std::fs::write(&path, &bytes[..HEADER.len() + 30]).unwrap();
         let e = read(&path).unwrap_err();
-        assert_eq!(e, format!("{name}: the data ends 10 bytes into a record of 20"));
+        assert_eq!(
+            e,
+            format!("{name}: the data ends 10 bytes into a record of 20")
+        );
         let mut v3 = HEADER.to_vec();
         v3[8] = 3;
         std::fs::write(&path, v3).unwrap();
         let e = games(&path).err().unwrap();
-        assert_eq!(e, format!("{name}: header: version 3; this build reads versions 1 and 2"));
+        assert_eq!(
+            e,
+            format!("{name}: header: version 3; this build reads versions 1 and 2")
+        );
         let e = games(&dir.join("none.bin")).err().unwrap();
-        assert!(e.starts_with(&format!("{}: ", dir.join("none.bin").display())), "{e}");
+        assert!(
+            e.starts_with(&format!("{}: ", dir.join("none.bin").display())),
+            "{e}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -19,7 +19,7 @@ const MB: usize = 1 << 20;
 
 /// The process's own resident memory besides the trainer's data: the
 /// allocator's, the threads' stacks, the files' buffers.
-const BASELINE: usize = 4 * MB;
+const BASELINE: usize = 2 * MB;
 
 /// A game's positions as the reader holds them while it expands them:
 /// games of format 2 have 4,096.
@@ -81,7 +81,7 @@ fn fixed(a: &Args) -> usize {
     let params = Model::len(a.beam) * size_of::<f32>();
     // The model, Adam's two moments, the parts' gradients, their sum.
     let state = params * (3 + PARTS + 1);
-    let bars = K_SAMPLE * (size_of::<Point>() * 2 + 2 * size_of::<f64>());
+    let bars = K_SAMPLE * (size_of::<Point>() + 2 * size_of::<f64>());
     let game = 2 * GAME_POSITIONS * size_of::<Sample>();
     BASELINE + state + bars + game
 }
@@ -95,9 +95,8 @@ pub fn plan(a: &Args, s: &Survey) -> Result<Plan, String> {
         .iter()
         .map(|f| f.held_out * POSITION_BYTES + 2 * f.held_out_feats)
         .sum();
-    let bytes = |(positions, feats): (usize, usize)| {
-        positions * (POSITION_BYTES + ORDER_BYTES) + 2 * feats
-    };
+    let bytes =
+        |(positions, feats): (usize, usize)| positions * (POSITION_BYTES + ORDER_BYTES) + 2 * feats;
     let all: usize = windows(a, s).map(bytes).sum();
     if fixed + held_out + all <= memory {
         return Ok(Plan {

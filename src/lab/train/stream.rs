@@ -188,7 +188,12 @@ impl Reader<'_> {
 
     /// File `f`'s training windows for `epoch`, sent; its held-out
     /// positions into `held` if given.
-    fn read_file(&self, f: usize, epoch: usize, mut held: Option<&mut Option<Set>>) -> Result<(), Stop> {
+    fn read_file(
+        &self,
+        f: usize,
+        epoch: usize,
+        mut held: Option<&mut Option<Set>>,
+    ) -> Result<(), Stop> {
         let a = self.a;
         let first = self.survey.first_game(f);
         let (mut window, mut at, mut in_window) = (None, 0, 0);
@@ -199,9 +204,8 @@ impl Reader<'_> {
             if held_out_game(first + count - 1, a) {
                 if let Some(held) = held.as_deref_mut() {
                     let file = &self.survey.files[f];
-                    let set = held.get_or_insert_with(|| {
-                        Plan::set((file.held_out, file.held_out_feats))
-                    });
+                    let set =
+                        held.get_or_insert_with(|| Plan::set((file.held_out, file.held_out_feats)));
                     for s in &g.samples {
                         self.push(set, s, false);
                     }
@@ -269,5 +273,132 @@ impl Reader<'_> {
             self.send(Msg::HeldOut(w))?;
         }
         self.send(Msg::HeldOutEnd)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::data::{encode, Outcome, HEADER};
+    use crate::lab::train::survey::survey;
+    use crate::rules::fen;
+    use clap::Parser;
+    use std::collections::BTreeSet;
+
+    /// Games of format 2 (4,096 records each) told apart by their search
+    /// score, the game's number.
+    fn data(path: &std::path::Path, games: std::ops::Range<i16>) {
+        let mut bytes = HEADER.to_vec();
+        for g in games {
+            let s = Sample {
+                board: fen::parse(fen::STARTPOS).unwrap(),
+                score: g,
+                outcome: Outcome::Draw,
+            };
+            let r = encode(&s).unwrap();
+            for _ in 0..4096 {
+                bytes.extend_from_slice(&r);
+            }
+        }
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    /// The epochs as the reader sends them under `plan`: the game of
+    /// every training position in order, and of every held-out one.
+    fn epochs(a: &Args, s: &Survey, plan: &Plan) -> (Vec<usize>, Vec<usize>) {
+        let targets: Vec<f32> = (0..12)
+            .map(|g| blended(a, 0.5, g as f64, s.k) as f32)
+            .collect();
+        let game = |t: f32| targets.iter().position(|&x| x == t).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (free_tx, free) = std::sync::mpsc::channel();
+        for _ in 0..plan.slots {
+            free_tx.send(Window::new(Plan::set(plan.slot))).unwrap();
+        }
+        let reader = Reader {
+            a,
+            survey: s,
+            plan,
+            k: s.k,
+            tx,
+            free,
+            kept: a.files.iter().map(|_| Vec::new()).collect(),
+        };
+        let (mut train, mut held_out) = (Vec::new(), Vec::new());
+        std::thread::scope(|scope| {
+            scope.spawn(move || reader.run(1));
+            for m in rx {
+                match m {
+                    Msg::Train(w) => {
+                        train.extend(w.order.iter().map(|&i| game(w.set.targets[i])));
+                        let _ = free_tx.send(w);
+                    }
+                    Msg::HeldOut(w) => {
+                        held_out.extend(w.set.targets.iter().map(|&t| game(t)));
+                        if !plan.keep_held_out {
+                            let _ = free_tx.send(w);
+                        }
+                    }
+                    Msg::TrainEnd | Msg::HeldOutEnd => {}
+                    Msg::Failed(e) => panic!("{e}"),
+                }
+            }
+        });
+        (train, held_out)
+    }
+
+    #[test]
+    fn held_out_games_are_whole_and_the_order_is_the_same_whatever_the_memory() {
+        let dir = crate::scratch::dir("train-stream");
+        let (one, two) = (dir.join("one.bin"), dir.join("two.bin"));
+        data(&one, 0..7);
+        data(&two, 7..12);
+        let words = [
+            "train",
+            "--out",
+            "n.nnue",
+            "--lambda",
+            "0",
+            "--validation",
+            "0.3",
+        ];
+        let words = words.iter().chain(&["--epochs", "2"]);
+        let files = [one.to_str().unwrap(), two.to_str().unwrap()];
+        let a = Args::try_parse_from(words.chain(&files).chain(&["--window", "1000"])).unwrap();
+        let s = survey(&a, None).unwrap();
+        let kept = Plan {
+            keep_all: true,
+            keep_held_out: true,
+            slots: 0,
+            slot: (0, 0),
+        };
+        let streamed = Plan {
+            keep_all: false,
+            keep_held_out: false,
+            slots: 2,
+            slot: (1000, 1000 * 32),
+        };
+        let (train, held_out) = epochs(&a, &s, &streamed);
+        let held_out = held_out[..held_out.len() / 2].to_vec();
+        let (train, second) = train.split_at(train.len() / 2);
+        assert_ne!(train, second, "the second epoch shuffled anew");
+        let games = |v: &[usize]| v.iter().copied().collect::<BTreeSet<usize>>();
+        let want: BTreeSet<usize> = (0..12).filter(|&g| held_out_game(g, &a)).collect();
+        assert!(!want.is_empty() && want.len() < 12, "{want:?}");
+        assert_eq!(games(&held_out), want);
+        assert_eq!(
+            games(&train),
+            (0..12).filter(|g| !want.contains(g)).collect()
+        );
+        assert_eq!(
+            train.len() + held_out.len(),
+            12 * 4096,
+            "every position once"
+        );
+        assert_eq!(held_out.len(), want.len() * 4096, "whole games held out");
+        let (kept_train, kept_held_out) = epochs(&a, &s, &kept);
+        assert_eq!(kept_train, [train, second].concat(), "kept as streamed");
+        assert_eq!(kept_held_out, held_out, "held out once, kept");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

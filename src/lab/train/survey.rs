@@ -69,9 +69,10 @@ struct Bars<'a> {
     a: &'a Args,
     net: Option<&'a Network>,
     w: [f64; tune::N],
-    /// Until `K` is fitted: the points with their search scores and the
+    /// Until `K` is fitted: the points, and their search scores and the
     /// net's.
-    sample: Vec<(Point, f64, f64)>,
+    sample: Vec<Point>,
+    scores: Vec<(f64, f64)>,
     k: Option<f64>,
     /// The hand-written evaluation's losses on the results and on the
     /// targets, the net's on the targets and on the results.
@@ -89,7 +90,8 @@ impl Bars<'_> {
         match self.k {
             Some(k) => self.add(&point, score, net, k),
             None => {
-                self.sample.push((point, score, net));
+                self.sample.push(point);
+                self.scores.push((score, net));
                 if self.sample.len() == K_SAMPLE {
                     self.fit();
                 }
@@ -98,11 +100,14 @@ impl Bars<'_> {
     }
 
     fn fit(&mut self) {
-        let points: Vec<Point> = self.sample.iter().map(|s| s.0).collect();
-        let k = tune::fit_k(&points, &self.w);
+        let k = tune::fit_k(&self.sample, &self.w);
         self.k = Some(k);
-        for (point, score, net) in std::mem::take(&mut self.sample) {
-            self.add(&point, score, net, k);
+        let (sample, scores) = (
+            std::mem::take(&mut self.sample),
+            std::mem::take(&mut self.scores),
+        );
+        for (point, (score, net)) in sample.iter().zip(scores) {
+            self.add(point, score, net, k);
         }
     }
 
@@ -110,12 +115,7 @@ impl Bars<'_> {
         let hand = logistic(k * p.model(&self.w));
         let target = blended(self.a, p.target, score, k);
         let net = logistic(k * net);
-        let terms = [
-            hand - p.target,
-            hand - target,
-            net - target,
-            net - p.target,
-        ];
+        let terms = [hand - p.target, hand - target, net - target, net - p.target];
         for (sum, e) in self.sums.iter_mut().zip(terms) {
             *sum += e * e;
         }
@@ -141,6 +141,7 @@ pub fn survey(a: &Args, net: Option<&Network>) -> Result<Survey, String> {
         net,
         w: tune::defaults(),
         sample: Vec::new(),
+        scores: Vec::new(),
         k: None,
         sums: [0.0; 4],
         n: 0,

@@ -304,8 +304,9 @@ mod tests {
     }
 
     /// The epochs as the reader sends them under `plan`: the game of
-    /// every training position in order, and of every held-out one.
-    fn epochs(a: &Args, s: &Survey, plan: &Plan) -> (Vec<usize>, Vec<usize>) {
+    /// every training position in order, and of every held-out one; or
+    /// the error it sends.
+    fn epochs(a: &Args, s: &Survey, plan: &Plan) -> Result<(Vec<usize>, Vec<usize>), String> {
         let targets: Vec<f32> = (0..12)
             .map(|g| blended(a, 0.5, g as f64, s.k) as f32)
             .collect();
@@ -340,11 +341,11 @@ mod tests {
                         }
                     }
                     Msg::TrainEnd | Msg::HeldOutEnd => {}
-                    Msg::Failed(e) => panic!("{e}"),
+                    Msg::Failed(e) => return Err(e),
                 }
             }
-        });
-        (train, held_out)
+            Ok((train, held_out))
+        })
     }
 
     #[test]
@@ -378,7 +379,7 @@ mod tests {
             slots: 2,
             slot: (1000, 1000 * 32),
         };
-        let (train, held_out) = epochs(&a, &s, &streamed);
+        let (train, held_out) = epochs(&a, &s, &streamed).unwrap();
         let held_out = held_out[..held_out.len() / 2].to_vec();
         let (train, second) = train.split_at(train.len() / 2);
         assert_ne!(train, second, "the second epoch shuffled anew");
@@ -387,7 +388,7 @@ mod tests {
         assert!(!want.is_empty() && want.len() < 12, "{want:?}");
         assert_eq!(games(&held_out), want);
         assert_eq!(
-            games(&train),
+            games(train),
             (0..12).filter(|g| !want.contains(g)).collect()
         );
         assert_eq!(
@@ -396,9 +397,18 @@ mod tests {
             "every position once"
         );
         assert_eq!(held_out.len(), want.len() * 4096, "whole games held out");
-        let (kept_train, kept_held_out) = epochs(&a, &s, &kept);
+        let (kept_train, kept_held_out) = epochs(&a, &s, &kept).unwrap();
         assert_eq!(kept_train, [train, second].concat(), "kept as streamed");
         assert_eq!(kept_held_out, held_out, "held out once, kept");
+        data(&two, 7..11);
+        let e = epochs(&a, &s, &streamed).unwrap_err();
+        assert!(
+            e.starts_with(&format!(
+                "{}: changed while training: 4 games",
+                two.display()
+            )),
+            "{e}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -54,6 +54,14 @@ impl Plan {
         (Self::positions(a, records), file.windows[at])
     }
 
+    /// The positions and features of run `at` of file `f`'s held-out
+    /// positions.
+    pub fn held_out_chunk(a: &Args, s: &Survey, f: usize, at: usize) -> (usize, usize) {
+        let file = &s.files[f];
+        let positions = a.window.min(file.held_out - at * a.window);
+        (positions, file.held_out_chunks[at])
+    }
+
     /// A new window's set with room for `(positions, features)`.
     pub fn set((positions, feats): (usize, usize)) -> Set {
         Set::with_capacity(positions, feats)
@@ -93,7 +101,7 @@ pub fn plan(a: &Args, s: &Survey) -> Result<Plan, String> {
     let held_out: usize = s
         .files
         .iter()
-        .map(|f| f.held_out * POSITION_BYTES + 2 * f.held_out_feats)
+        .map(|f| f.held_out * POSITION_BYTES + 2 * f.held_out_chunks.iter().sum::<usize>())
         .sum();
     let bytes =
         |(positions, feats): (usize, usize)| positions * (POSITION_BYTES + ORDER_BYTES) + 2 * feats;
@@ -128,4 +136,69 @@ pub fn plan(a: &Args, s: &Survey) -> Result<Plan, String> {
         slots: (left / per).min(windows(a, s).count() + 1),
         slot,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::train::survey::FileSurvey;
+    use clap::Parser;
+
+    /// Four windows of 1,024 records taking 1 MB each and 1,024 held-out
+    /// positions taking 3 MB, planned in `fixed` + `mb` MB (rounded up).
+    fn plan_in(mb: usize) -> Result<Plan, String> {
+        let w = 1024;
+        let a = Args::try_parse_from(["train", "d.bin", "--out", "n.nnue", "--window", "1024"])
+            .unwrap();
+        let file = FileSurvey {
+            games: 10,
+            train: 4 * w,
+            held_out: w,
+            held_out_chunks: vec![(3 * MB - w * POSITION_BYTES) / 2],
+            windows: vec![(MB - w * (POSITION_BYTES + ORDER_BYTES)) / 2; 4],
+        };
+        let s = Survey {
+            files: vec![file],
+            k: 1.0,
+            bar: 0.0,
+            bar_target: 0.0,
+            against: None,
+        };
+        let a = Args {
+            memory: fixed(&a).div_ceil(MB) + mb,
+            ..a
+        };
+        plan(&a, &s)
+    }
+
+    #[test]
+    fn the_memory_keeps_what_fits_and_refuses_less_than_two_windows() {
+        let plan = plan_in(7).unwrap();
+        assert!(plan.keep_all && plan.keep_held_out, "{plan:?}");
+        let plan = plan_in(6).unwrap();
+        assert!(
+            !plan.keep_all && plan.keep_held_out && plan.slots == 3,
+            "{plan:?}"
+        );
+        let plan = plan_in(4).unwrap();
+        assert!(!plan.keep_held_out && plan.slots == 4, "{plan:?}");
+        assert_eq!(plan.slot.0, 1024);
+        assert_eq!(
+            plan_in(100).unwrap().slots,
+            0,
+            "nothing reused when all is kept"
+        );
+        assert_eq!(plan_in(50).unwrap(), plan_in(7).unwrap());
+        let e = plan_in(1).unwrap_err();
+        assert!(
+            e.contains("two windows of --window 1024 records (1 MB each"),
+            "{e}"
+        );
+        let a = Args::try_parse_from(["train", "d.bin", "--out", "n.nnue"]).unwrap();
+        let need = fixed(&a).div_ceil(MB) + 2;
+        assert!(
+            e.ends_with(&format!(": raise --memory to {need} or lower --window")),
+            "{e}"
+        );
+    }
 }

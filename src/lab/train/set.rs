@@ -12,9 +12,9 @@ use crate::lab::data::Sample;
 pub struct Set {
     feats: Vec<u16>,
     /// Per position: where its features start, how many are the side to
-    /// move's (the other side's follow), how many in all. A set is one
-    /// window of the data (`--window`, at most 2²² positions, mirrored
-    /// 2²³): at most 288 features a position, its features fit a `u32`.
+    /// move's (the other side's follow), how many in all. A set holds at
+    /// most a window of positions (`--window`, at most 2²², mirrored 2²³):
+    /// at most 288 features a position, its features fit a `u32`.
     index: Vec<(u32, u16, u16)>,
     pub targets: Vec<f32>,
     /// The game's result, side to move's view.
@@ -87,7 +87,8 @@ impl Set {
             }
         }
         let n = self.feats.len() - start;
-        self.index.push((start as u32, n_us as u16, n as u16));
+        let start = u32::try_from(start).expect("a set holds at most a window's features");
+        self.index.push((start, n_us as u16, n as u16));
         self.targets.push(target);
         self.results.push(s.outcome.score_for(side) as f32);
     }

@@ -163,7 +163,7 @@ impl Reader<'_> {
             .shuffle(&mut files);
         // Kept held-out positions are gathered in the first epoch's pass.
         let gather_held_out = self.plan.keep_held_out && first;
-        let mut held_out: Vec<Option<Set>> = (0..a.files.len()).map(|_| None).collect();
+        let mut held_out: Vec<Vec<Set>> = (0..a.files.len()).map(|_| Vec::new()).collect();
         for f in files {
             if !self.kept[f].is_empty() {
                 for w in std::mem::take(&mut self.kept[f]) {
@@ -187,12 +187,13 @@ impl Reader<'_> {
     }
 
     /// File `f`'s training windows for `epoch`, sent; its held-out
-    /// positions into `held` if given.
+    /// positions into `held` if given, in sets of `--window` positions
+    /// each of the size the survey found.
     fn read_file(
         &self,
         f: usize,
         epoch: usize,
-        mut held: Option<&mut Option<Set>>,
+        mut held: Option<&mut Vec<Set>>,
     ) -> Result<(), Stop> {
         let a = self.a;
         let first = self.survey.first_game(f);
@@ -202,11 +203,13 @@ impl Reader<'_> {
             let g = g?;
             count += 1;
             if held_out_game(first + count - 1, a) {
-                if let Some(held) = held.as_deref_mut() {
-                    let file = &self.survey.files[f];
-                    let set =
-                        held.get_or_insert_with(|| Plan::set((file.held_out, file.held_out_feats)));
+                if let Some(held) = held.as_mut() {
                     for s in &g.samples {
+                        if held.last().is_none_or(|set| set.len() == a.window) {
+                            let room = Plan::held_out_chunk(a, self.survey, f, held.len());
+                            held.push(Plan::set(room));
+                        }
+                        let set = held.last_mut().expect("a held-out set");
                         self.push(set, s, false);
                     }
                 }

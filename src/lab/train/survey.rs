@@ -25,9 +25,11 @@ pub struct FileSurvey {
     pub games: usize,
     /// Training records (before `--mirror`).
     pub train: usize,
-    /// Held-out positions, and their features in all.
+    /// Held-out positions.
     pub held_out: usize,
-    pub held_out_feats: usize,
+    /// The features of each run of `--window` held-out positions (the
+    /// last what is left): kept, each is a set of its own.
+    pub held_out_chunks: Vec<usize>,
     /// The features of each of the file's training windows (`--window`
     /// records each, the last what is left; mirrored positions included).
     pub windows: Vec<usize>,
@@ -157,8 +159,11 @@ pub fn survey(a: &Args, net: Option<&Network>) -> Result<Survey, String> {
             for sample in &g.samples {
                 let n = feats(sample, a.beam);
                 if held_out {
+                    if f.held_out % a.window == 0 {
+                        f.held_out_chunks.push(0);
+                    }
+                    *f.held_out_chunks.last_mut().expect("a chunk") += n;
                     f.held_out += 1;
-                    f.held_out_feats += n;
                     bars.push(sample);
                     continue;
                 }

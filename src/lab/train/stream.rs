@@ -206,6 +206,9 @@ impl Reader<'_> {
                 if let Some(held) = held.as_mut() {
                     for s in &g.samples {
                         if held.last().is_none_or(|set| set.len() == a.window) {
+                            if held.len() == self.survey.files[f].held_out_chunks.len() {
+                                return Err(self.changed(f, "more held-out positions"));
+                            }
                             let room = Plan::held_out_chunk(a, self.survey, f, held.len());
                             held.push(Plan::set(room));
                         }
@@ -219,6 +222,9 @@ impl Reader<'_> {
             for s in &g.samples {
                 let w = match &mut window {
                     Some(w) => w,
+                    None if at == self.survey.files[f].windows.len() => {
+                        return Err(self.changed(f, "more training positions"));
+                    }
                     None => window.insert(self.window(f, at)?),
                 };
                 self.push(&mut w.set, s, a.mirror);
@@ -237,14 +243,19 @@ impl Reader<'_> {
         }
         let had = &self.survey.files[f];
         if (count, train) != (had.games, had.train) {
-            return Err(Stop::Failed(format!(
-                "{}: changed while training: {count} games and {train} training positions, {} and {} before",
-                a.files[f].display(),
-                had.games,
-                had.train
-            )));
+            let now = format!(
+                "{count} games and {train} training positions, {} and {} before",
+                had.games, had.train
+            );
+            return Err(self.changed(f, &now));
         }
         Ok(())
+    }
+
+    /// The error of file `f` found other than the survey found it.
+    fn changed(&self, f: usize, how: &str) -> Stop {
+        let name = self.a.files[f].display();
+        Stop::Failed(format!("{name}: changed while training: {how}"))
     }
 
     /// The held-out positions read again, in reused windows, each sent
@@ -310,7 +321,8 @@ mod tests {
     /// every training position in order, and of every held-out one; or
     /// the error it sends.
     fn epochs(a: &Args, s: &Survey, plan: &Plan) -> Result<(Vec<usize>, Vec<usize>), String> {
-        let targets: Vec<f32> = (0..12)
+        // Games 12 and 13 are the grown file's.
+        let targets: Vec<f32> = (0..14)
             .map(|g| blended(a, 0.5, g as f64, s.k) as f32)
             .collect();
         let game = |t: f32| targets.iter().position(|&x| x == t).unwrap();
@@ -405,13 +417,14 @@ mod tests {
         assert_eq!(kept_held_out, held_out, "held out once, kept");
         data(&two, 7..11);
         let e = epochs(&a, &s, &streamed).unwrap_err();
-        assert!(
-            e.starts_with(&format!(
-                "{}: changed while training: 4 games",
-                two.display()
-            )),
-            "{e}"
-        );
+        let changed = format!("{}: changed while training: ", two.display());
+        assert!(e.starts_with(&format!("{changed}4 games")), "{e}");
+        // Grown: named before its windows outgrow what was set aside.
+        data(&two, 7..14);
+        for plan in [&streamed, &kept] {
+            let e = epochs(&a, &s, plan).unwrap_err();
+            assert!(e.starts_with(&changed), "{e}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -28,6 +28,7 @@ mod options_table;
 mod pedantic;
 mod policy;
 mod store;
+mod train_memory;
 mod uci_hardening;
 mod uci_loop;
 mod uci_promises;

@@ -1,7 +1,9 @@
 //! `leiserchess train` is reproducible: the same data and seed give the
-//! same net to the byte on any number of threads, a run killed after an epoch and resumed gives
-//! the net of an unbroken one, another seed another net; a run that
-//! would hold out nothing is refused.
+//! same net to the byte on any number of threads and any `--memory` (every
+//! window kept, or read again each epoch), a run killed after an epoch and
+//! resumed gives the net of an unbroken one, another seed another net; a
+//! run that would hold out nothing is refused, and one that `--memory`
+//! cannot hold names the flags to change.
 
 use crate::common::scratch;
 use clap::Parser;
@@ -31,13 +33,32 @@ fn train(data: &str, out: &Path, args: &[&str]) -> Result<(), String> {
     command(&Args::try_parse_from(words.chain(args.iter().copied())).map_err(|e| e.to_string())?)
 }
 
+/// `train` run as a user runs it, to its end; what it printed to stderr.
+fn train_binary(data: &str, out: &Path, args: &[&str]) -> String {
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_leiserchess"))
+        .args(["train", "--no-store", data, "--out", &out.display().to_string()])
+        .args(SMALL)
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr).to_string();
+    assert!(run.status.success(), "{stderr}");
+    stderr
+}
+
+/// The plan the trainer prints when every window is kept.
+const KEPT: &str = "train: every window and the held-out positions kept";
+
+/// The plan it prints when the windows are read again each epoch.
+const STREAMED: &str = "windows in memory at once";
+
 /// `train` run as a user runs it and killed as soon as its first epoch's
 /// checkpoint is written; the epoch the checkpoint holds.
 fn killed_after_the_first_epoch(data: &str, out: &Path, args: &[&str]) -> usize {
     let ckpt = out.with_extension("nnue.ckpt");
     let _ = std::fs::remove_file(&ckpt);
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_leiserchess"))
-        .args(["train", data, "--out", &out.display().to_string()])
+        .args(["train", "--no-store", data, "--out", &out.display().to_string()])
         .args(SMALL)
         .args(args)
         .stdout(std::process::Stdio::null())
@@ -67,15 +88,26 @@ fn the_same_data_and_seed_train_the_same_net_and_a_resumed_run_the_unbroken_one(
         dir.join("c.nnue"),
         dir.join("other.nnue"),
     );
-    let two = ["--epochs", "2", "--validation", "0.3"];
-    train(&d, &a, &two).unwrap();
-    train(&d, &b, &[&two[..], &["--threads", "3"]].concat()).unwrap();
+    // Eleven windows of training positions.
+    let two = ["--epochs", "2", "--validation", "0.3", "--window", "2048"];
+    // The default memory keeps every window; 17 MB holds three.
+    let small = ["--memory", "17"];
+    assert!(train_binary(&d, &a, &two).contains(KEPT));
     let bytes = |p: &Path| std::fs::read(p).unwrap();
-    assert_eq!(bytes(&a), bytes(&b), "two runs, one seed, 2 and 3 threads");
     // The checkpoints hold the float weights, which the quantised net may
     // round alike when they differ.
     let ckpt = |p: &Path| bytes(&p.with_extension("nnue.ckpt"));
-    assert!(ckpt(&a) == ckpt(&b), "the float weights, 2 and 3 threads");
+    for threads in ["1", "3"] {
+        let args = [&two[..], &small, &["--threads", threads]].concat();
+        assert!(train_binary(&d, &b, &args).contains(STREAMED));
+        assert_eq!(bytes(&a), bytes(&b), "{threads} threads, 17 MB");
+        assert!(
+            ckpt(&a) == ckpt(&b),
+            "the float weights, {threads} threads, 17 MB"
+        );
+    }
+    train(&d, &b, &[&two[..], &["--threads", "3"]].concat()).unwrap();
+    assert!(ckpt(&a) == ckpt(&b), "3 threads, every window kept");
     // An epoch takes far longer than the poll, so the kill lands in the
     // second; should a loaded machine let the second end first, run again.
     let stopped = (0..5).any(|_| killed_after_the_first_epoch(&d, &c, &two) == 1);
@@ -83,8 +115,12 @@ fn the_same_data_and_seed_train_the_same_net_and_a_resumed_run_the_unbroken_one(
         stopped,
         "five runs ended their second epoch before the kill"
     );
-    train(&d, &c, &[&two[..], &["--resume"]].concat()).unwrap();
-    assert_eq!(bytes(&a), bytes(&c), "killed after an epoch and resumed");
+    train(&d, &c, &[&two[..], &small, &["--resume"]].concat()).unwrap();
+    assert_eq!(
+        bytes(&a),
+        bytes(&c),
+        "killed after an epoch and resumed in 17 MB"
+    );
     let curve = |p: &Path| std::fs::read_to_string(p.with_extension("nnue.tsv")).unwrap();
     assert_eq!(curve(&a), curve(&c));
     assert_eq!(curve(&a).lines().count(), 1 + 2, "a header and two epochs");
@@ -103,6 +139,41 @@ fn a_run_that_holds_out_nothing_is_refused() {
         "{e}"
     );
     assert!(!dir.join("n.nnue").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_run_the_memory_cannot_hold_names_the_flags() {
+    let dir = scratch::dir("train-memory");
+    let d = data(&dir);
+    let e = train(
+        &d,
+        &dir.join("n.nnue"),
+        &["--memory", "16", "--validation", "0.3"],
+    )
+    .unwrap_err();
+    assert!(
+        e.starts_with("--memory 16 cannot hold the net's state")
+            && e.contains("two windows of --window 1048576 records")
+            && e.contains(": raise --memory to ")
+            && e.ends_with(" or lower --window"),
+        "{e}"
+    );
+    train(
+        &d,
+        &dir.join("n.nnue"),
+        &[
+            "--memory",
+            "17",
+            "--window",
+            "2048",
+            "--epochs",
+            "1",
+            "--validation",
+            "0.3",
+        ],
+    )
+    .unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

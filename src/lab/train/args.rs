@@ -8,7 +8,8 @@ use std::path::PathBuf;
 /// Target = L × result + (1 − L) × sigmoid(K × search score). The net of
 /// the best held-out loss is written to --out, the state after every epoch
 /// to OUT.ckpt (--resume goes on from it), the loss curve to OUT.tsv and
-/// OUT.svg.
+/// OUT.svg. The data is read as it is needed, within --memory; the
+/// held-out positions are whole games.
 #[derive(clap::Parser, Clone, Debug, PartialEq)]
 #[command(name = "train")]
 pub struct Args {
@@ -80,6 +81,30 @@ pub struct Args {
         allow_negative_numbers = true,
     )]
     pub threads: usize,
+    /// Positions a shuffle window holds (records read, before --mirror
+    /// doubles them), 1..4194304: each file's training positions are cut
+    /// into windows, shuffled within each; the files' order is shuffled
+    /// each epoch. Part of the recipe: another window, another net.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1 << 20,
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=1 << 22),
+        allow_negative_numbers = true,
+    )]
+    pub window: usize,
+    /// The resident memory, MB, the trainer keeps within, 16..1048576:
+    /// windows read ahead, and the held-out positions held between epochs
+    /// when they fit (else read again after each). It does not change the
+    /// net.
+    #[arg(
+        long,
+        value_name = "MB",
+        default_value_t = 2048,
+        value_parser = RangedU64ValueParser::<usize>::new().range(16..=1 << 20),
+        allow_negative_numbers = true,
+    )]
+    pub memory: usize,
     /// Add the laser beams' squares to the inputs.
     #[arg(long)]
     pub beam: bool,

@@ -12,16 +12,54 @@ use crate::lab::data::Sample;
 pub struct Set {
     feats: Vec<u16>,
     /// Per position: where its features start, how many are the side to
-    /// move's (the other side's follow), how many in all. The start is a
-    /// `usize`: at about 56 features a position (both views, beams), the
-    /// features of 38 M positions, mirrored, pass `u32`'s end.
-    index: Vec<(usize, u16, u16)>,
+    /// move's (the other side's follow), how many in all. A set holds at
+    /// most a window of positions (`--window`, at most 2²², mirrored 2²³):
+    /// at most 288 features a position, its features fit a `u32`.
+    index: Vec<(u32, u16, u16)>,
     pub targets: Vec<f32>,
     /// The game's result, side to move's view.
     pub results: Vec<f32>,
 }
 
+/// The bytes a position takes in a [`Set`] besides its features: its
+/// index entry, target and result.
+pub const POSITION_BYTES: usize = 16;
+
+/// The most features a position has: 16 pieces (the data holds no more)
+/// and two beams over every square, both views.
+pub const MAX_FEATS: usize = 2 * (16 + 128);
+
+/// The features of a position with `pieces` pieces and `beams` beam
+/// squares (both beams'), both views.
+pub fn feature_count(pieces: u32, beams: u32) -> usize {
+    2 * (pieces + beams) as usize
+}
+
 impl Set {
+    /// An empty set whose storage is set aside for `positions` positions
+    /// of `feats` features in all (untouched, it is not resident).
+    pub fn with_capacity(positions: usize, feats: usize) -> Set {
+        Set {
+            feats: Vec::with_capacity(feats),
+            index: Vec::with_capacity(positions),
+            targets: Vec::with_capacity(positions),
+            results: Vec::with_capacity(positions),
+        }
+    }
+
+    /// Empties the set, keeping its storage.
+    pub fn clear(&mut self) {
+        self.feats.clear();
+        self.index.clear();
+        self.targets.clear();
+        self.results.clear();
+    }
+
+    /// The features of all the positions.
+    pub fn feats_len(&self) -> usize {
+        self.feats.len()
+    }
+
     pub fn len(&self) -> usize {
         self.targets.len()
     }
@@ -35,18 +73,21 @@ impl Set {
         let start = self.feats.len();
         let side = s.board.side();
         let mut n_us = 0;
+        // The beams traced once for both views.
+        let paths = beam.then(|| features::beam_squares(&s.board));
         for (i, view) in [side, side.opp()].into_iter().enumerate() {
             self.feats
                 .extend(features::pieces(&s.board, view).map(|f| f as u16));
-            if beam {
+            if let Some(paths) = paths {
                 self.feats
-                    .extend(features::beams(&s.board, view).map(|f| f as u16));
+                    .extend(features::beams_of(paths, view).map(|f| f as u16));
             }
             if i == 0 {
                 n_us = self.feats.len() - start;
             }
         }
         let n = self.feats.len() - start;
+        let start = u32::try_from(start).expect("a set holds at most a window's features");
         self.index.push((start, n_us as u16, n as u16));
         self.targets.push(target);
         self.results.push(s.outcome.score_for(side) as f32);
@@ -54,6 +95,7 @@ impl Set {
 
     pub fn inputs(&self, i: usize) -> Inputs<'_> {
         let (start, n_us, n) = self.index[i];
+        let start = start as usize;
         let all = &self.feats[start..start + n as usize];
         let (us, them) = all.split_at(n_us as usize);
         Inputs { us, them }
@@ -62,14 +104,21 @@ impl Set {
 
 /// The loss on the targets and on the results of `set`'s positions.
 pub fn losses(m: &Model, set: &Set, k: f32) -> (f64, f64) {
-    let (mut target, mut result) = (0.0f64, 0.0f64);
+    let mut sums = (0.0, 0.0);
+    add_losses(m, set, k, &mut sums);
+    let n = set.len().max(1) as f64;
+    (sums.0 / n, sums.1 / n)
+}
+
+/// Adds the squared errors on the targets and on the results of `set`'s
+/// positions to `sums`, one position after another (so that sets summed
+/// one after another give the sums of one set holding them all).
+pub fn add_losses(m: &Model, set: &Set, k: f32, sums: &mut (f64, f64)) {
     for i in 0..set.len() {
         let p = logistic_f32(k * m.forward(&m.hidden(&set.inputs(i))));
-        target += f64::from((p - set.targets[i]).powi(2));
-        result += f64::from((p - set.results[i]).powi(2));
+        sums.0 += f64::from((p - set.targets[i]).powi(2));
+        sums.1 += f64::from((p - set.results[i]).powi(2));
     }
-    let n = set.len().max(1) as f64;
-    (target / n, result / n)
 }
 
 /// Parts a batch is cut into, whatever the threads: the gradient is the

@@ -182,7 +182,7 @@ impl Store {
 
     /// `name` in the store's `tmp/`, made if missing: unique to this
     /// process and call, so that writers on other machines never share it.
-    fn temporary(&self) -> Result<PathBuf, StoreError> {
+    pub fn temporary(&self) -> Result<PathBuf, StoreError> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let dir = self.root.join("tmp");
         std::fs::create_dir_all(&dir).map_err(|e| unwritable(&dir, e))?;

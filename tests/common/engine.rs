@@ -14,8 +14,10 @@ pub fn run(args: &[&str], input: &str) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_leiserchess"));
     // What a lab command registers goes to a store of the tests', never
     // the user's.
-    cmd.args(args)
-        .env(leiserchess::object_store::ENV, concat!(env!("CARGO_TARGET_TMPDIR"), "/store"));
+    cmd.args(args).env(
+        leiserchess::object_store::ENV,
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/store"),
+    );
     let mut engine = Client::start(cmd, Stderr::Capture).expect("engine starts");
     // The engine may exit before reading everything: ignore a broken pipe.
     let _ = engine.send_raw(input.as_bytes());

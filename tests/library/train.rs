@@ -36,7 +36,13 @@ fn train(data: &str, out: &Path, args: &[&str]) -> Result<(), String> {
 /// `train` run as a user runs it, to its end; what it printed to stderr.
 fn train_binary(data: &str, out: &Path, args: &[&str]) -> String {
     let run = std::process::Command::new(env!("CARGO_BIN_EXE_leiserchess"))
-        .args(["train", "--no-store", data, "--out", &out.display().to_string()])
+        .args([
+            "train",
+            "--no-store",
+            data,
+            "--out",
+            &out.display().to_string(),
+        ])
         .args(SMALL)
         .args(args)
         .output()
@@ -58,7 +64,13 @@ fn killed_after_the_first_epoch(data: &str, out: &Path, args: &[&str]) -> usize 
     let ckpt = out.with_extension("nnue.ckpt");
     let _ = std::fs::remove_file(&ckpt);
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_leiserchess"))
-        .args(["train", "--no-store", data, "--out", &out.display().to_string()])
+        .args([
+            "train",
+            "--no-store",
+            data,
+            "--out",
+            &out.display().to_string(),
+        ])
         .args(SMALL)
         .args(args)
         .stdout(std::process::Stdio::null())

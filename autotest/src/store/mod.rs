@@ -3,9 +3,13 @@
 //! the store's lineage records into the results database
 //! (`db::artifacts::sync`), then reads it: `ls`, `show HASH` (the record
 //! and its lineage, `show`), `verify` (every object re-hashed), and for
-//! datasets `gc` (those nothing kept needs, deleted).
+//! datasets `gc` (those nothing kept needs, deleted), for nets
+//! `reproduce` (a net trained again from its record).
 
+mod reproduce;
 mod show;
+
+pub use reproduce::ReproduceArgs;
 
 use crate::db::artifacts::{self, Artifact};
 use crate::db::path::{self, DbFlag};
@@ -69,6 +73,9 @@ pub enum NetsCommand {
     Show(ShowArgs),
     /// Re-hash every net of the store; name each missing or changed one
     Verify(Places),
+    /// Train a net again as its record says, on the store's copies of its
+    /// data, and check the result is the same file, byte for byte
+    Reproduce(ReproduceArgs),
 }
 
 /// The store and the database `places` name, the database brought up to
@@ -109,6 +116,7 @@ pub fn nets(c: &NetsCommand) -> Result<String, String> {
         NetsCommand::Ls(p) => ls("nets ls", kind, p),
         NetsCommand::Show(a) => show("nets show", kind, a),
         NetsCommand::Verify(p) => verify("nets verify", kind, p),
+        NetsCommand::Reproduce(a) => reproduce::reproduce(a),
     }
 }
 

@@ -57,9 +57,10 @@ pub fn reproduce(a: &ReproduceArgs) -> Result<String, String> {
     let _ = std::fs::remove_dir_all(&work);
     let made = trained.map_err(|e| format!("{COMMAND}: the training run failed: {e}"))?;
     if made == sha {
+        let n = args.files.len();
         return Ok(format!(
-            "{COMMAND}: {sha} reproduced byte for byte from {} datasets\n",
-            args.files.len()
+            "{COMMAND}: {sha} reproduced byte for byte from {n} {}\n",
+            if n == 1 { "dataset" } else { "datasets" }
         ));
     }
     let this = store::Build::this();

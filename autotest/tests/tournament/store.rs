@@ -246,3 +246,76 @@ fn nets_show_prints_generation_5s_lineage() {
     let wrong = autotest(&["nets", "show", &l.played[..8]], &dir);
     assert!(text(&wrong.stderr).contains("is a dataset (autotest data show)"));
 }
+
+/// The engine with `args`, its store under `dir`.
+fn engine(args: &[&str], dir: &Path) -> Output {
+    Command::new(crate::common::programs::leiserchess())
+        .args(args)
+        .env(leiserchess::object_store::ENV, dir.join("store"))
+        .output()
+        .expect("run leiserchess")
+}
+
+/// A net trained by `leiserchess train` from a dataset `datagen` put in
+/// the store is made again by `nets reproduce`, byte for byte; a record
+/// whose command no longer makes its net is named with both hashes, and
+/// generation 5, whose data is lost, is refused.
+#[test]
+fn nets_reproduce_trains_a_net_again_byte_for_byte() {
+    let dir = scratch::dir("store-reproduce");
+    let data = dir.join("d.bin");
+    let data = data.to_str().unwrap();
+    let made = engine(
+        &["datagen", data, "--positions", "1500", "--nodes", "40"],
+        &dir,
+    );
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let net = dir.join("n.nnue");
+    let net = net.to_str().unwrap();
+    let trained = engine(
+        &[
+            "train",
+            data,
+            "--out",
+            net,
+            "--epochs",
+            "2",
+            "--validation",
+            "0.3",
+        ],
+        &dir,
+    );
+    assert!(trained.status.success(), "{}", text(&trained.stderr));
+    let bytes = std::fs::read(net).unwrap();
+    let s = Store::at(dir.join("store"));
+    let sha = s.put_bytes(&bytes).unwrap().sha256;
+    // The working copies go: the run is made from the store's.
+    std::fs::remove_file(data).unwrap();
+    std::fs::remove_file(net).unwrap();
+
+    let again = autotest(&["nets", "reproduce", &sha[..12]], &dir);
+    let out = text(&again.stdout);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    let said = format!("\nnets reproduce: {sha} reproduced byte for byte from 1 dataset\n");
+    assert!(out.ends_with(&said), "{out}");
+
+    let record = s.record_path(&sha);
+    let text_of = std::fs::read_to_string(&record).unwrap();
+    std::fs::write(&record, text_of.replace("\"2\"", "\"1\"")).unwrap();
+    let changed = autotest(&["nets", "reproduce", &sha[..12]], &dir);
+    let err = text(&changed.stderr);
+    assert_eq!(changed.status.code(), Some(2), "{err}");
+    assert!(err.contains("the recorded run made "), "{err}");
+    assert!(
+        err.contains(&format!(", not {sha}: the same build"))
+            || err.contains(&format!(", not {sha}: it was made by")),
+        "{err}"
+    );
+
+    let lost = autotest(&["nets", "reproduce", "ba3fde78"], &dir);
+    let err = text(&lost.stderr);
+    assert!(
+        err.contains("is lost: the run cannot be made again"),
+        "{err}"
+    );
+}

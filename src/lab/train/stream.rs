@@ -10,11 +10,11 @@
 //! read ahead and what is kept rather than read again. After the training
 //! windows come the held-out positions, in the files' order.
 
-use crate::lab::data::games;
 use super::plan::Plan;
 use super::set::{Set, MAX_FEATS};
 use super::survey::Survey;
 use super::{blended, held_out_game, mirror, Args};
+use crate::lab::data::games;
 use crate::lab::data::Sample;
 use std::sync::mpsc::{Receiver, Sender};
 

@@ -8,11 +8,11 @@
 //! evaluation's loss (and `--against`'s net's) is then summed over every
 //! held-out position as the pass goes on.
 
-use crate::lab::data::games;
 use super::set::feature_count;
 use super::{blended, held_out_game, Args};
 use crate::eval::logistic::logistic;
 use crate::eval::nnue::{accumulator::Accumulator, features, Network};
+use crate::lab::data::games;
 use crate::lab::data::Sample;
 use crate::lab::tune::{self, Point};
 

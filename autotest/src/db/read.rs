@@ -51,10 +51,9 @@ fn names(engines: &str) -> Vec<String> {
         .collect()
 }
 
-/// Every run, newest first.
-pub fn runs(conn: &Connection) -> rusqlite::Result<Vec<RunLine>> {
-    let mut stmt = conn.prepare(
-        "SELECT r.id, r.kind, r.status, r.engines, COALESCE(r.time_control, '-'),
+/// Every run with its games' count and its first engine's W/D/L, newest
+/// first; the games read from the index `games_results` alone.
+pub const RUNS: &str = "SELECT r.id, r.kind, r.status, r.engines, COALESCE(r.time_control, '-'),
              datetime(r.started, 'unixepoch'), COUNT(g.run_id),
              COALESCE(SUM((g.white = e.first AND g.result = '1-0')
                  OR (g.black = e.first AND g.result = '0-1')), 0),
@@ -65,8 +64,11 @@ pub fn runs(conn: &Connection) -> rusqlite::Result<Vec<RunLine>> {
          JOIN (SELECT id, json_extract(engines, '$[0].name') AS first FROM runs) e ON e.id = r.id
          LEFT JOIN games g ON g.run_id = r.id
          GROUP BY r.id
-         ORDER BY r.started DESC, r.id DESC",
-    )?;
+         ORDER BY r.started DESC, r.id DESC";
+
+/// Every run, newest first.
+pub fn runs(conn: &Connection) -> rusqlite::Result<Vec<RunLine>> {
+    let mut stmt = conn.prepare(RUNS)?;
     let rows = stmt.query_map([], |r| {
         Ok(RunLine {
             id: r.get(0)?,

@@ -28,7 +28,7 @@ pub struct ShowArgs {
 /// The database `db` names (else the environment's or the default),
 /// opened for `command`; it must be there.
 pub fn database(command: &str, db: &DbFlag) -> Result<Connection, String> {
-    let Some(choice) = path::choose(db.db.as_deref(), None)? else {
+    let Some(choice) = path::choose(db.db.as_deref())? else {
         return Err(format!(
             "{command}: --db none: there is no database to read"
         ));

@@ -98,8 +98,16 @@ CREATE TABLE benchmarks (
 );
 ";
 
+/// Version 4: the games' W/D/L columns by run, an index that covers the
+/// count of a run's results (the runs list, `autotest runs`, the
+/// dashboard's start-up count) so that it reads the index alone, not the
+/// game rows with their PGN.
+const V4: &str = "
+CREATE INDEX games_results ON games (run_id, white, black, result);
+";
+
 /// Every step, in order.
-pub const STEPS: &[&str] = &[V1, V2, V3];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4];
 
 /// The version this program writes.
 pub const LATEST: usize = STEPS.len();

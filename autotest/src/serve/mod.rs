@@ -38,7 +38,7 @@ use std::sync::Arc;
 /// `autotest serve`: serves until the process ends (Ctrl-C). The first
 /// line on standard output is the address served.
 pub fn command(opts: &args::ServeArgs) -> Result<(), String> {
-    let Some(choice) = path::choose(opts.db.db.as_deref(), None)? else {
+    let Some(choice) = path::choose(opts.db.db.as_deref())? else {
         return Err("serve: --db none: there is no database to read".to_string());
     };
     let file = choice.path;

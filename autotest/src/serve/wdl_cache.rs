@@ -1,7 +1,8 @@
 //! The runs as the list shows them (`db::read::runs`'s lines), without
 //! reading every game each time. Counting a run's first engine's wins,
 //! draws and losses reads its game rows, PGN and all: over every run
-//! that is most of the database. The count of games and the newest game
+//! that is most of the database, but for the index that covers it
+//! (`games_results`), which it reads alone. The count of games and the newest game
 //! come from the games' index alone; a run's W/D/L is kept here and
 //! counted again only when those two change.
 
@@ -31,16 +32,19 @@ fn names(engines: &str) -> Vec<String> {
         .collect()
 }
 
+/// Run `?1`'s first engine's (`?2`) wins, draws and losses: read from
+/// the index `games_results` alone (schema version 4).
+const WDL: &str =
+    "SELECT COALESCE(SUM((white = ?2 AND result = '1-0') OR (black = ?2 AND result = '0-1')), 0),
+         COALESCE(SUM(result = '1/2-1/2' AND (white = ?2 OR black = ?2)), 0),
+         COALESCE(SUM((white = ?2 AND result = '0-1') OR (black = ?2 AND result = '1-0')), 0)
+     FROM games WHERE run_id = ?1";
+
 /// Run `id`'s first engine's wins, draws and losses.
 fn wdl(conn: &Connection, id: i64, first: Option<&str>) -> rusqlite::Result<[i64; 3]> {
-    conn.query_row(
-        "SELECT COALESCE(SUM((white = ?2 AND result = '1-0') OR (black = ?2 AND result = '0-1')), 0),
-             COALESCE(SUM(result = '1/2-1/2' AND (white = ?2 OR black = ?2)), 0),
-             COALESCE(SUM((white = ?2 AND result = '0-1') OR (black = ?2 AND result = '1-0')), 0)
-         FROM games WHERE run_id = ?1",
-        rusqlite::params![id, first],
-        |r| Ok([r.get(0)?, r.get(1)?, r.get(2)?]),
-    )
+    conn.query_row(WDL, rusqlite::params![id, first], |r| {
+        Ok([r.get(0)?, r.get(1)?, r.get(2)?])
+    })
 }
 
 /// Every run, newest first.
@@ -86,4 +90,31 @@ pub fn runs(conn: &Connection, cache: &Cache) -> rusqlite::Result<Vec<RunLine>> 
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::{open, read};
+
+    /// The query plan of `sql` in `conn`, its lines joined.
+    fn plan(conn: &Connection, sql: &str) -> String {
+        let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+        let lines = stmt.query_map([], |r| r.get::<_, String>(3)).unwrap();
+        lines.map(Result::unwrap).collect::<Vec<_>>().join("\n")
+    }
+
+    /// The W/D/L counts of the dashboard and of `autotest runs` read the
+    /// games' index, never their rows (a PGN each).
+    #[test]
+    fn the_results_are_counted_from_the_index_alone() {
+        let path = crate::scratch::dir("wdl-plan").join("lab.db");
+        let conn = open::open(&path).unwrap();
+        let at = "USING COVERING INDEX games_results";
+        let wdl = plan(&conn, &WDL.replace("?2", "'a'").replace("?1", "1"));
+        assert!(wdl.contains(at), "{wdl}");
+        let runs = plan(&conn, read::RUNS);
+        assert!(runs.contains(at), "{runs}");
+        assert!(!runs.contains("SCAN g"), "{runs}");
+    }
 }

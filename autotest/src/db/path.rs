@@ -61,6 +61,17 @@ pub fn choose(flag: Option<&str>) -> Result<Option<Choice>, String> {
     }))
 }
 
+/// Why the database `choice` is missing, for a reader's error: where an
+/// older autotest's file may be found instead.
+pub fn missing(choice: &Choice) -> String {
+    let file = choice.path.display();
+    if choice.per_user {
+        format!("no results database at {file} (nothing recorded without -db yet; a lab.db an older autotest wrote beside a PGN file is read with --db PATH)")
+    } else {
+        format!("no results database at {file}")
+    }
+}
+
 /// Where an older autotest recorded a run writing `file` (its PGN file,
 /// or a tune's state file) without `-db`: `lab.db` beside it.
 pub fn beside(file: &Path) -> PathBuf {

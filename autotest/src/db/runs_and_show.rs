@@ -35,7 +35,7 @@ pub fn database(command: &str, db: &DbFlag) -> Result<Connection, String> {
     };
     let file = choice.path.display();
     if !choice.path.is_file() {
-        return Err(format!("{command}: no results database at {file}"));
+        return Err(format!("{command}: {}", path::missing(&choice)));
     }
     open::open(&choice.path).map_err(|e| format!("results database {file}: {e}"))
 }

@@ -7,7 +7,7 @@
 //! left as it was, and a run whose start and command line the per-user
 //! database has already is not taken again.
 
-use crate::db::path;
+use crate::db::{path, schema};
 use rusqlite::types::Value;
 use rusqlite::{params, params_from_iter, Connection, OpenFlags};
 use std::path::Path;
@@ -21,6 +21,7 @@ pub type Find<'a> = &'a dyn Fn(&Connection) -> rusqlite::Result<Option<i64>>;
 /// is no error: the run goes on as a new one.
 pub fn take_over(conn: &mut Connection, file: &Path, find: Find) -> Option<i64> {
     let old = path::beside(file);
+    let old = std::path::absolute(&old).unwrap_or(old);
     if !old.is_file() || matches!(find(conn), Ok(Some(_))) {
         return None;
     }
@@ -78,8 +79,9 @@ fn columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
 }
 
 /// Copies run `id` of `from` into `to`, in one transaction, with the rows
-/// of every table of both that has a `run_id`: the columns both have (an
-/// older file may have fewer); the copy's id.
+/// of every table of both that has a `run_id` (but those the triggers
+/// keep): the columns both have (an older file may have fewer); the
+/// copy's id.
 pub fn copy_run(from: &Connection, id: i64, to: &mut Connection) -> rusqlite::Result<i64> {
     let tx = to.transaction()?;
     let shared = |table: &str, leave: &str| -> rusqlite::Result<Vec<String>> {
@@ -96,7 +98,9 @@ pub fn copy_run(from: &Connection, id: i64, to: &mut Connection) -> rusqlite::Re
         .query_map([], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
     drop(stmt);
-    for table in tables.iter().filter(|t| *t != "runs") {
+    // The triggers count the games copied.
+    let copied = |t: &&String| *t != "runs" && !schema::DERIVED.contains(&t.as_str());
+    for table in tables.iter().filter(copied) {
         let has_run = |c: &Connection| -> rusqlite::Result<bool> {
             Ok(columns(c, table)?.iter().any(|c| c == "run_id"))
         };

@@ -19,10 +19,7 @@ const SCRIPT: &str = include_str!("page/run.js");
 
 /// The dashboard's router over the database at `db`.
 pub fn router(db: PathBuf) -> Router {
-    router_over(Arc::new(Database {
-        path: db,
-        wdl: Default::default(),
-    }))
+    router_over(Arc::new(Database { path: db }))
 }
 
 /// The dashboard's router over `db`.

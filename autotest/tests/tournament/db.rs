@@ -144,7 +144,7 @@ fn the_schema_is_made_from_nothing() {
         "games",
         "runs_by_start",
         "runs_by_pgn",
-        "games_results",
+        "run_results",
         "tune_iterations",
         "benchmarks",
     ] {
@@ -189,6 +189,13 @@ fn a_first_version_database_is_migrated_with_its_rows() {
         db_games(&path, 1),
         [(1, "a".into(), "b".into(), "1-0".into())]
     );
+    // Version 4 counted the games it found.
+    let counted: (i64, String, String, String, i64) = connect(&path)
+        .query_row("SELECT * FROM run_results", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .unwrap();
+    assert_eq!(counted, (1, "a".into(), "b".into(), "1-0".into(), 1));
 }
 
 /// A run without `-db` records the games of its PGN file in the per-user
@@ -553,6 +560,13 @@ fn db_none_records_nothing() {
         .collect();
     assert!(files.iter().all(|f| !f.contains(".db")), "{files:?}");
     assert!(!dir.join("data").exists());
+    let list = autotest(&strings(&["runs"]), &dir, &[]);
+    assert_eq!(list.status.code(), Some(2));
+    let said = format!(
+        "runs: no results database at {} (nothing recorded without -db yet;",
+        per_user(&dir).display()
+    );
+    assert!(text(&list.stderr).contains(&said), "{}", text(&list.stderr));
     // Without it, the database is the per-user one.
     let out = autotest(&flags(&pids, "good", 2, &pgn, &[]), &dir, &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));

@@ -175,8 +175,7 @@ fn pages(c: &mut Criterion) {
             b.iter(|| runtime.block_on(fetch(app.clone(), &uri)))
         });
     }
-    // A new router each time: the first list of a server just started
-    // (the name kept from when a server counted every run's W/D/L then).
+    // A new router each time: the first list of a server just started.
     group.bench_function("runs list, nothing kept", |b| {
         b.iter(|| runtime.block_on(fetch(router(db.clone()), "/runs")))
     });

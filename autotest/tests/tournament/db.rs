@@ -2,7 +2,8 @@
 //! schema made and migrated, a run's games recorded exactly as its PGN
 //! file has them (after a kill and `-resume` too, and with two runs
 //! writing at once), `autotest show` printing the run's own table, `-db
-//! none`, the per-user database found by every subcommand without `-db`,
+//! none`, the per-user database found by every subcommand without `-db`
+//! (a course config's run too),
 //! a resumed run an older autotest recorded beside its PGN file taken over
 //! by it, and every way the database can be unavailable (a disk that
 //! fills up mid-run too) reported in one line while the PGN file is still
@@ -242,6 +243,38 @@ fn a_run_records_its_pgn_games_and_show_prints_its_table() {
     for word in ["sprt", decided, "a vs b", "tc=60+0", &wdl] {
         assert!(line.contains(word), "{word}: {listed}");
     }
+}
+
+/// A course config file's run, which has no `-db`, is recorded in the
+/// per-user database too, not beside its `CONFIG.pgn`.
+#[test]
+fn a_course_config_run_is_recorded_in_the_per_user_database() {
+    let dir = scratch::dir("db/course");
+    let pids = pid_dir("db_course");
+    let player = |name: &str| {
+        format!(
+            "player = {name}\ninvoke = {} good {}\nfis = 60 0\n",
+            fake().display(),
+            pids.display()
+        )
+    };
+    let config = dir.join("lab.txt");
+    let settings = format!("cpus = 2\ngame_rounds = 2\n{}{}", player("a"), player("b"));
+    std::fs::write(&config, settings).unwrap();
+    let out = autotest(&strings(&[&config.to_string_lossy()]), &dir, &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(!dir.join("lab.db").exists());
+    let pgn = std::path::absolute(dir.join("lab.pgn")).unwrap();
+    let found = runs(&per_user(&dir));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].2.as_deref(), pgn.to_str());
+    assert_eq!(db_games(&per_user(&dir), found[0].0).len(), 2);
+    let list = autotest(&strings(&["runs"]), &dir, &[]);
+    assert!(
+        text(&list.stdout).contains("a vs b"),
+        "{}",
+        text(&list.stdout)
+    );
 }
 
 /// Waits until `pgn` holds at least `n` games (at most 60 s).

@@ -82,7 +82,7 @@ fn columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
 /// of every table of both that has a `run_id` (but those the triggers
 /// keep): the columns both have (an older file may have fewer); the
 /// copy's id.
-pub fn copy_run(from: &Connection, id: i64, to: &mut Connection) -> rusqlite::Result<i64> {
+fn copy_run(from: &Connection, id: i64, to: &mut Connection) -> rusqlite::Result<i64> {
     let tx = to.transaction()?;
     let shared = |table: &str, leave: &str| -> rusqlite::Result<Vec<String>> {
         let here = columns(&tx, table)?;

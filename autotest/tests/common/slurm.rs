@@ -8,22 +8,18 @@ use super::programs::{leiserchess, strings};
 use autotest::pgn::read::{self as pgn_read, PgnGame};
 use autotest::slurm::run_dir::RunDir;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 
 /// `autotest` of this build, with no results database from the
-/// environment and its per-user one under `dir` ([`per_user`]).
+/// environment and its per-user one under `dir`
+/// (`dir/data/leiserchess/lab.db`).
 pub fn autotest_in(dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_autotest"));
     c.env_remove("AUTOTEST_DB")
         .env("XDG_DATA_HOME", dir.join("data"));
     c
-}
-
-/// The per-user results database of `autotest_in(dir)`.
-pub fn per_user(dir: &Path) -> PathBuf {
-    dir.join("data/leiserchess/lab.db")
 }
 
 /// Engine `a` against `b` (each with its `-engine` settings), `pairs`

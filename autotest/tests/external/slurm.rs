@@ -29,9 +29,14 @@ use autotest::slurm::run_dir::RunDir;
 use autotest::slurm::scheduler;
 use leiserchess::lab::data;
 use libtest_mimic::Trial;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
+
+/// The per-user results database of `autotest_in(dir)`.
+fn per_user(dir: &Path) -> PathBuf {
+    dir.join("data/leiserchess/lab.db")
+}
 
 /// The one run in the database `db`: (kind, status, slurm_job_id,
 /// pgn_path, detail).

@@ -3,13 +3,13 @@
 //! per-user database as `-resume` goes on with it: its row copied with
 //! every row that names it (its games, a tune's iterations), so that the
 //! run goes on there with its start, its command and its games, and every
-//! reader finds it without `-db`. The older file is only read: its row is
-//! left as it was, and a run whose start and command line the per-user
+//! reader finds it without `-db`. The older file is brought to the
+//! current schema (so that its rows copy column for column) and its rows
+//! are left as they were; a run whose start and command line the per-user
 //! database has already is not taken again.
 
-use crate::db::{path, schema};
-use rusqlite::types::Value;
-use rusqlite::{params, params_from_iter, Connection, OpenFlags};
+use crate::db::{open, path};
+use rusqlite::{params, Connection};
 use std::path::Path;
 
 /// Finds the run to go on with in a database: its id.
@@ -43,108 +43,122 @@ pub fn take_over(conn: &mut Connection, file: &Path, find: Find) -> Option<i64> 
 
 /// The run `find` finds in the database at `old`, copied into `conn`:
 /// its id there and here.
-fn copy_found(
-    conn: &mut Connection,
-    old: &Path,
-    find: Find,
-) -> rusqlite::Result<Option<(i64, i64)>> {
-    let from = Connection::open_with_flags(old, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
-    let Some(id) = find(&from)? else {
+fn copy_found(conn: &mut Connection, old: &Path, find: Find) -> Result<Option<(i64, i64)>, String> {
+    // The same schema as `conn`'s, so that rows copy column for column.
+    let from = open::open(old)?;
+    let text = |e: rusqlite::Error| e.to_string();
+    let Some(id) = find(&from).map_err(text)? else {
         return Ok(None);
     };
     // A run taken over before and since ended here is not taken again:
     // the same start and command line are the same run.
-    let (started, command): (i64, String) = from.query_row(
-        "SELECT started, command FROM runs WHERE id = ?1",
-        [id],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?;
-    let here: i64 = conn.query_row(
-        "SELECT COUNT(*) FROM runs WHERE started = ?1 AND command = ?2",
-        params![started, command],
-        |r| r.get(0),
-    )?;
+    let (started, command): (i64, String) = from
+        .query_row(
+            "SELECT started, command FROM runs WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .map_err(text)?;
+    drop(from);
+    let here: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM runs WHERE started = ?1 AND command = ?2",
+            params![started, command],
+            |r| r.get(0),
+        )
+        .map_err(text)?;
     if here > 0 {
         return Ok(None);
     }
-    let copied = copy_run(&from, id, conn)?;
+    conn.execute("ATTACH DATABASE ?1 AS older", [old.to_string_lossy()])
+        .map_err(text)?;
+    let copied = copy_run(conn, id);
+    let detached = conn.execute("DETACH DATABASE older", []);
+    let copied = copied.map_err(text)?;
+    detached.map_err(text)?;
     Ok(Some((id, copied)))
 }
 
-/// The columns of `table` in `conn`; none if it has no such table.
-fn columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
-    let mut stmt = conn.prepare("SELECT name FROM pragma_table_info(?1)")?;
-    let names = stmt.query_map([table], |r| r.get(0))?;
-    names.collect()
-}
+/// Each table whose rows name a run, but those the triggers keep: its
+/// rows of run `?1` in `older` into the temporary table `moving`, and
+/// those into `main`.
+const CHILDREN: [[&str; 2]; 3] = [
+    [
+        "CREATE TEMP TABLE moving AS SELECT * FROM older.games WHERE run_id = ?1",
+        "INSERT INTO main.games SELECT * FROM temp.moving",
+    ],
+    [
+        "CREATE TEMP TABLE moving AS SELECT * FROM older.tune_iterations WHERE run_id = ?1",
+        "INSERT INTO main.tune_iterations SELECT * FROM temp.moving",
+    ],
+    [
+        "CREATE TEMP TABLE moving AS SELECT * FROM older.benchmarks WHERE run_id = ?1",
+        "INSERT INTO main.benchmarks SELECT * FROM temp.moving",
+    ],
+];
 
-/// Copies run `id` of `from` into `to`, in one transaction, with the rows
-/// of every table of both that has a `run_id` (but those the triggers
-/// keep): the columns both have (an older file may have fewer); the
-/// copy's id.
-fn copy_run(from: &Connection, id: i64, to: &mut Connection) -> rusqlite::Result<i64> {
-    let tx = to.transaction()?;
-    let shared = |table: &str, leave: &str| -> rusqlite::Result<Vec<String>> {
-        let here = columns(&tx, table)?;
-        Ok(columns(from, table)?
-            .into_iter()
-            .filter(|c| c != leave && here.contains(c))
-            .collect())
-    };
-    copy_rows(from, &tx, "runs", &shared("runs", "id")?, ("id", id), None)?;
-    let copy = tx.last_insert_rowid();
-    let mut stmt = tx.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")?;
-    let tables: Vec<String> = stmt
-        .query_map([], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
-    drop(stmt);
-    // The triggers count the games copied.
-    let copied = |t: &&String| *t != "runs" && !schema::DERIVED.contains(&t.as_str());
-    for table in tables.iter().filter(copied) {
-        let has_run = |c: &Connection| -> rusqlite::Result<bool> {
-            Ok(columns(c, table)?.iter().any(|c| c == "run_id"))
-        };
-        let cols = shared(table, "run_id")?;
-        if has_run(&tx)? && has_run(from)? && !cols.is_empty() {
-            copy_rows(from, &tx, table, &cols, ("run_id", id), Some(copy))?;
-        }
+/// Copies run `id` of the attached `older` into `conn`'s main database,
+/// in one transaction, with its rows in every table that names it (the
+/// triggers count the games); the copy's id.
+fn copy_run(conn: &mut Connection, id: i64) -> rusqlite::Result<i64> {
+    let tx = conn.transaction()?;
+    tx.execute(
+        "CREATE TEMP TABLE moving AS SELECT * FROM older.runs WHERE id = ?1",
+        [id],
+    )?;
+    tx.execute(
+        "UPDATE temp.moving SET id = (SELECT COALESCE(MAX(id), 0) + 1 FROM main.runs)",
+        [],
+    )?;
+    tx.execute("INSERT INTO main.runs SELECT * FROM temp.moving", [])?;
+    let copy: i64 = tx.query_row("SELECT id FROM temp.moving", [], |r| r.get(0))?;
+    tx.execute("DROP TABLE temp.moving", [])?;
+    for [take, put] in CHILDREN {
+        tx.execute(take, [id])?;
+        tx.execute("UPDATE temp.moving SET run_id = ?1", [copy])?;
+        tx.execute(put, [])?;
+        tx.execute("DROP TABLE temp.moving", [])?;
     }
     tx.commit()?;
     Ok(copy)
 }
 
-/// Inserts into `to`'s `table` the `cols` of `from`'s rows whose `key`
-/// column is the value given, with `run_id` set to `run` if given.
-fn copy_rows(
-    from: &Connection,
-    to: &Connection,
-    table: &str,
-    cols: &[String],
-    key: (&str, i64),
-    run: Option<i64>,
-) -> rusqlite::Result<()> {
-    let quoted: Vec<String> = cols.iter().map(|c| format!("\"{c}\"")).collect();
-    let list = quoted.join(", ");
-    let mut read = from.prepare(&format!(
-        "SELECT {list} FROM \"{table}\" WHERE \"{}\" = ?1",
-        key.0
-    ))?;
-    let (names, marks) = match run {
-        Some(_) => (format!("run_id, {list}"), cols.len() + 1),
-        None => (list, cols.len()),
-    };
-    let marks: Vec<String> = (1..=marks).map(|i| format!("?{i}")).collect();
-    let mut write = to.prepare(&format!(
-        "INSERT INTO \"{table}\" ({names}) VALUES ({})",
-        marks.join(", ")
-    ))?;
-    let mut rows = read.query([key.1])?;
-    while let Some(r) = rows.next()? {
-        let mut values: Vec<Value> = run.map(Value::Integer).into_iter().collect();
-        for i in 0..cols.len() {
-            values.push(r.get(i)?);
-        }
-        write.execute(params_from_iter(values))?;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::schema;
+
+    /// Every table whose rows name a run is copied or kept by the
+    /// triggers: a schema step that adds one must add it to `CHILDREN`.
+    #[test]
+    fn every_table_of_a_run_is_copied() {
+        let path = crate::scratch::dir("take-over-tables").join("lab.db");
+        let conn = open::open(&path).unwrap();
+        let mut stmt = conn
+            .prepare(
+                "SELECT m.name FROM sqlite_schema m, pragma_table_info(m.name) c
+                 WHERE m.type = 'table' AND c.name = 'run_id' ORDER BY m.name",
+            )
+            .unwrap();
+        let named: Vec<String> = stmt
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let mut handled: Vec<String> = CHILDREN
+            .iter()
+            .map(|[take, _]| {
+                take.split("older.")
+                    .nth(1)
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+            .chain(schema::DERIVED.iter().map(|t| t.to_string()))
+            .collect();
+        handled.sort();
+        assert_eq!(named, handled);
     }
-    Ok(())
 }

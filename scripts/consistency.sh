@@ -326,7 +326,7 @@ EOF
     -engine cmd="$wrapper" name=c nodes=500 $common option.Search=mcts option.mcts_tree_mb=16 \
     -engine cmd="$wrapper" name=d nodes=30000 $common option.Search=bestfirst option.hash=1 \
     -games "$per_pairing" -concurrency 2 -maxmoves "$n_moves" \
-    -openings file=autotest/openings.txt -pgnout "$dir/games.pgn" \
+    -openings file=autotest/openings.txt -pgnout "$dir/games.pgn" -db "$dir/lab.db" \
     -event "consistency $flavour" >"$dir/autotest.out" 2>"$dir/autotest.stderr" || status=$?
   # Wait for every engine to finish its exit (leak checks, summaries).
   if ! flock -x -w 300 "$dir/engines.lock" true; then

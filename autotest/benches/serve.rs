@@ -5,7 +5,7 @@
 //! as a running server has: a new read-only connection, the SQL, the
 //! standings, the SVG, the HTML. The runs list and the 2,000-game SPRT's
 //! page must each take at most 200 ms. The list is also timed on a new
-//! router each time, with no run's W/D/L kept (the server's first list).
+//! router each time (the first list of a server just started).
 //!
 //!     cargo bench -p autotest --bench serve
 //!
@@ -175,8 +175,7 @@ fn pages(c: &mut Criterion) {
             b.iter(|| runtime.block_on(fetch(app.clone(), &uri)))
         });
     }
-    // A new router each time: every run's W/D/L counted from its games
-    // (what `autotest serve` does once as it starts).
+    // A new router each time: the first list of a server just started.
     group.bench_function("runs list, nothing kept", |b| {
         b.iter(|| runtime.block_on(fetch(router(db.clone()), "/runs")))
     });

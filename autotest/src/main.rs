@@ -58,8 +58,9 @@ Flags (cutechess-cli's; defaults in brackets):
                            is), the new games are added to FILE [off]
   -db PATH                 record the run and its games in the SQLite
                            database PATH (made if missing; `none`: no
-                           record); else $AUTOTEST_DB [lab.db beside the PGN
-                           file, else $XDG_DATA_HOME/leiserchess/lab.db]
+                           record); else $AUTOTEST_DB [the per-user
+                           $XDG_DATA_HOME/leiserchess/lab.db, which autotest
+                           runs, show, report and serve read too]
   -event TITLE             the PGN Event (alias -title) [autotest]
   -seed N                  seed of order=random (alias -srand) [1]
   -sprt elo0=E0 elo1=E1 [alpha=A] [beta=B]

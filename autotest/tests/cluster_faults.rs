@@ -531,7 +531,7 @@ fn a_killed_coordinator_started_again_goes_on() {
         !alive.is_empty(),
         "the run ended before the coordinator was killed"
     );
-    let mut watch = autotest();
+    let mut watch = autotest_in(r.dir.parent().unwrap_or(&r.dir));
     watch.args(["slurm", "watch", &r.dir.to_string_lossy()]);
     let (child, lines) = spawn_reading(watch, "watch");
     let again = ClusterRun {

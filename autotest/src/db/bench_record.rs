@@ -122,7 +122,7 @@ pub fn run(a: &BenchRecordArgs, command: &[String]) -> Result<String, String> {
         ));
     }
     let engine = std::path::absolute(&a.engine).unwrap_or(a.engine.clone());
-    let mut db = BestEffort::open(a.db.db.as_deref(), None);
+    let mut db = BestEffort::open(a.db.db.as_deref());
     let run = db.as_mut().and_then(|db| {
         db.attempt(|conn| insert_run(conn, &engine, command).map_err(|e| e.to_string()))
     });

@@ -13,6 +13,7 @@ pub struct BestEffort {
     /// `None` once the database failed: nothing more is tried.
     conn: Option<Connection>,
     path: PathBuf,
+    per_user: bool,
 }
 
 /// Says on standard error that the database at `path` cannot be used.
@@ -25,17 +26,17 @@ pub fn unavailable(path: &Path, what: &str) {
 
 impl BestEffort {
     /// The database `flag` (`-db`) names, else the environment's or the
-    /// default for a run writing `pgn` (`path::choose`), open; `None` when
-    /// recording is off or it cannot be opened (said on standard error).
-    pub fn open(flag: Option<&str>, pgn: Option<&Path>) -> Option<BestEffort> {
-        let choice = match path::choose(flag, pgn) {
+    /// per-user default (`path::choose`), open; `None` when recording is
+    /// off or it cannot be opened (said on standard error).
+    pub fn open(flag: Option<&str>) -> Option<BestEffort> {
+        let choice = match path::choose(flag) {
             Ok(choice) => choice?,
             Err(e) => {
                 eprintln!("autotest: {e}; the run goes on without recording");
                 return None;
             }
         };
-        let opened = match choice.path.parent().filter(|_| choice.make_dir) {
+        let opened = match choice.path.parent().filter(|_| choice.per_user) {
             Some(dir) => std::fs::create_dir_all(dir)
                 .map_err(|e| format!("cannot create {}: {e}", dir.display())),
             None => Ok(()),
@@ -45,6 +46,7 @@ impl BestEffort {
             Ok(conn) => Some(BestEffort {
                 conn: Some(conn),
                 path: choice.path,
+                per_user: choice.per_user,
             }),
             Err(e) => {
                 unavailable(&choice.path, &e);
@@ -56,6 +58,11 @@ impl BestEffort {
     /// The database's file.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Whether it is the per-user default (no `-db`, no `AUTOTEST_DB`).
+    pub fn per_user(&self) -> bool {
+        self.per_user
     }
 
     /// Tries `f` on the database; on failure says so and stops using it.

@@ -63,10 +63,10 @@ pub enum Imported {
 /// end if a file was not imported.
 pub fn command(args: &ImportArgs, command: &[String]) -> Result<(), String> {
     let files = &args.files;
-    let Some(choice) = path::choose(args.db.db.as_deref(), None)? else {
+    let Some(choice) = path::choose(args.db.db.as_deref())? else {
         return Err("import: --db none: there is no database to write".to_string());
     };
-    if let Some(dir) = choice.path.parent().filter(|_| choice.make_dir) {
+    if let Some(dir) = choice.path.parent().filter(|_| choice.per_user) {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("import: cannot create {}: {e}", dir.display()))?;
     }

@@ -1,8 +1,11 @@
 //! The results database: every tournament or SPRT that `autotest` plays
-//! on this machine, recorded in SQLite as it goes (by default in
-//! `lab.db` beside its PGN file).
+//! on this machine, recorded in SQLite as it goes (by default in the
+//! per-user `$XDG_DATA_HOME/leiserchess/lab.db`, where every reader
+//! looks too).
 //!
 //! * `path`: which file (`-db`, `AUTOTEST_DB`, or the default);
+//! * `take_over`: a resumed run an older autotest recorded beside its
+//!   PGN file, copied into the per-user database;
 //! * `schema`: the tables, as an ordered list of versions;
 //! * `text_enums`: a run's kind and status and a benchmark's measure,
 //!   the words the schema's CHECKs allow;
@@ -38,6 +41,7 @@ pub mod recorder;
 pub mod report;
 pub mod runs_and_show;
 pub mod schema;
+pub mod take_over;
 pub mod text_enums;
 pub mod tune;
 pub mod write;

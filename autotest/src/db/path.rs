@@ -1,9 +1,11 @@
-//! Which file the results are recorded in: `-db PATH`, else the
-//! environment variable `AUTOTEST_DB`, else `lab.db` beside the PGN file
-//! (`-pgnout`, or a course config's `CONFIG.pgn`), else
+//! Which file the results are recorded in and read from, one rule for
+//! every subcommand: `-db PATH`, else the environment variable
+//! `AUTOTEST_DB`, else the per-user database
 //! `$XDG_DATA_HOME/leiserchess/lab.db` (`~/.local/share` without it).
 //! `none`, as either, records nothing. The subcommands take `-db` as
-//! `--db` ([`DbFlag`]).
+//! `--db` ([`DbFlag`]). Older autotests recorded a run with a PGN file in
+//! `lab.db` beside it ([`beside`]): `-resume` takes such a run over
+//! (`db::take_over`).
 
 use std::path::{Path, PathBuf};
 
@@ -27,27 +29,21 @@ pub struct DbFlag {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choice {
     pub path: PathBuf,
-    /// Whether its directory is the per-user default, made if missing (a
-    /// directory the user named must be there).
-    pub make_dir: bool,
+    /// Whether it is the per-user default, its directory made if missing
+    /// (a directory the user named must be there).
+    pub per_user: bool,
 }
 
 /// The database `flag` (the value of `-db`) names, or the environment's,
-/// or the default for a run writing `pgn`; `None`: recording is off.
-pub fn choose(flag: Option<&str>, pgn: Option<&Path>) -> Result<Option<Choice>, String> {
+/// or the per-user default; `None`: recording is off.
+pub fn choose(flag: Option<&str>) -> Result<Option<Choice>, String> {
     let named = flag
         .map(str::to_string)
         .or_else(|| std::env::var(ENV).ok().filter(|v| !v.is_empty()));
     if let Some(v) = named {
         return Ok((v != "none").then(|| Choice {
             path: PathBuf::from(v),
-            make_dir: false,
-        }));
-    }
-    if let Some(pgn) = pgn {
-        return Ok(Some(Choice {
-            path: pgn.with_file_name(FILE_NAME),
-            make_dir: false,
+            per_user: false,
         }));
     }
     let data = std::env::var_os("XDG_DATA_HOME")
@@ -61,29 +57,51 @@ pub fn choose(flag: Option<&str>, pgn: Option<&Path>) -> Result<Option<Choice>, 
         .ok_or("no default results database: neither XDG_DATA_HOME nor HOME is set (use -db PATH, or -db none)")?;
     Ok(Some(Choice {
         path: data.join("leiserchess").join(FILE_NAME),
-        make_dir: true,
+        per_user: true,
     }))
+}
+
+/// Why the database `choice` is missing, for a reader's error: where an
+/// older autotest's file may be found instead.
+pub fn missing(choice: &Choice) -> String {
+    let file = choice.path.display();
+    if choice.per_user {
+        format!("no results database at {file} (nothing recorded without -db yet; a lab.db an older autotest wrote beside a PGN file is read with --db PATH)")
+    } else {
+        format!("no results database at {file}")
+    }
+}
+
+/// Where an older autotest recorded a run writing `file` (its PGN file,
+/// or a tune's state file) without `-db`: `lab.db` beside it.
+pub fn beside(file: &Path) -> PathBuf {
+    file.with_file_name(FILE_NAME)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The flag wins; `none` is off; a PGN file's database is beside it.
+    /// The flag wins, `none` is off; an older run's file is beside its PGN.
     #[test]
-    fn the_flag_then_beside_the_pgn() {
+    fn the_flag_then_the_environment() {
         let at = |p: &str| {
             Some(Choice {
                 path: PathBuf::from(p),
-                make_dir: false,
+                per_user: false,
             })
         };
-        let pgn = Path::new("runs/games.pgn");
-        assert_eq!(choose(Some("x.db"), Some(pgn)), Ok(at("x.db")));
-        assert_eq!(choose(Some("none"), Some(pgn)), Ok(None));
+        assert_eq!(choose(Some("x.db")), Ok(at("x.db")));
+        assert_eq!(choose(Some("none")), Ok(None));
         if std::env::var_os(ENV).is_none() {
-            assert_eq!(choose(None, Some(pgn)), Ok(at("runs/lab.db")));
-            assert_eq!(choose(None, Some(Path::new("games.pgn"))), Ok(at("lab.db")));
+            let default = choose(None).unwrap().unwrap();
+            assert!(default.per_user);
+            assert!(default.path.ends_with("leiserchess/lab.db"), "{default:?}");
         }
+        assert_eq!(
+            beside(Path::new("runs/games.pgn")),
+            Path::new("runs/lab.db")
+        );
+        assert_eq!(beside(Path::new("games.pgn")), Path::new("lab.db"));
     }
 }

@@ -51,22 +51,26 @@ fn names(engines: &str) -> Vec<String> {
         .collect()
 }
 
-/// Every run, newest first.
-pub fn runs(conn: &Connection) -> rusqlite::Result<Vec<RunLine>> {
-    let mut stmt = conn.prepare(
-        "SELECT r.id, r.kind, r.status, r.engines, COALESCE(r.time_control, '-'),
-             datetime(r.started, 'unixepoch'), COUNT(g.run_id),
-             COALESCE(SUM((g.white = e.first AND g.result = '1-0')
-                 OR (g.black = e.first AND g.result = '0-1')), 0),
-             COALESCE(SUM(g.result = '1/2-1/2' AND (g.white = e.first OR g.black = e.first)), 0),
-             COALESCE(SUM((g.white = e.first AND g.result = '0-1')
-                 OR (g.black = e.first AND g.result = '1-0')), 0)
+/// Every run with its games' count and its first engine's W/D/L, newest
+/// first: from the counts `run_results` keeps (schema version 4), never
+/// the games themselves.
+pub const RUNS: &str = "SELECT r.id, r.kind, r.status, r.engines, COALESCE(r.time_control, '-'),
+             datetime(r.started, 'unixepoch'), COALESCE(SUM(x.games), 0),
+             COALESCE(SUM(x.games * ((x.white = e.first AND x.result = '1-0')
+                 OR (x.black = e.first AND x.result = '0-1'))), 0),
+             COALESCE(SUM(x.games * (x.result = '1/2-1/2'
+                 AND (x.white = e.first OR x.black = e.first))), 0),
+             COALESCE(SUM(x.games * ((x.white = e.first AND x.result = '0-1')
+                 OR (x.black = e.first AND x.result = '1-0'))), 0)
          FROM runs r
          JOIN (SELECT id, json_extract(engines, '$[0].name') AS first FROM runs) e ON e.id = r.id
-         LEFT JOIN games g ON g.run_id = r.id
+         LEFT JOIN run_results x ON x.run_id = r.id
          GROUP BY r.id
-         ORDER BY r.started DESC, r.id DESC",
-    )?;
+         ORDER BY r.started DESC, r.id DESC";
+
+/// Every run, newest first.
+pub fn runs(conn: &Connection) -> rusqlite::Result<Vec<RunLine>> {
+    let mut stmt = conn.prepare(RUNS)?;
     let rows = stmt.query_map([], |r| {
         Ok(RunLine {
             id: r.get(0)?,

@@ -1,13 +1,15 @@
 //! A tournament recorded as it is played: its run's row before the first
 //! game (a resumed run's own row again, its games made those of the PGN
 //! file), each counted game as it is written to the PGN file, and the
-//! status at the end. A database that cannot be used is reported in one
+//! status at the end. A resumed run that an older autotest recorded
+//! beside its PGN file is taken over by the per-user database
+//! (`take_over`). A database that cannot be used is reported in one
 //! line on standard error, and the run goes on without it (`best_effort`).
 
 use crate::config::spec::{PgnStyle, TournamentSpec};
 use crate::db::best_effort::BestEffort;
 use crate::db::text_enums::Status;
-use crate::db::write;
+use crate::db::{take_over, write};
 use crate::pgn::write::to_pgn;
 use crate::referee::record::GameRecord;
 use crate::tournament::resume::Resumed;
@@ -31,7 +33,11 @@ impl Recorder {
         command: &[String],
         resumed: Option<&Resumed>,
     ) -> Option<Recorder> {
-        let mut db = BestEffort::open(spec.db.as_deref(), spec.pgn_out.as_deref())?;
+        let mut db = BestEffort::open(spec.db.as_deref())?;
+        if let (Some(_), Some(pgn), true) = (resumed, &spec.pgn_out, db.per_user()) {
+            let find = |c: &Connection| write::resumable(c, pgn, command);
+            db.attempt(|conn| Ok::<_, String>(take_over::take_over(conn, pgn, &find)));
+        }
         let run = db.attempt(|conn| begin(conn, spec, command, resumed))?;
         Some(Recorder {
             db,

@@ -28,14 +28,14 @@ pub struct ShowArgs {
 /// The database `db` names (else the environment's or the default),
 /// opened for `command`; it must be there.
 pub fn database(command: &str, db: &DbFlag) -> Result<Connection, String> {
-    let Some(choice) = path::choose(db.db.as_deref(), None)? else {
+    let Some(choice) = path::choose(db.db.as_deref())? else {
         return Err(format!(
             "{command}: --db none: there is no database to read"
         ));
     };
     let file = choice.path.display();
     if !choice.path.is_file() {
-        return Err(format!("{command}: no results database at {file}"));
+        return Err(format!("{command}: {}", path::missing(&choice)));
     }
     open::open(&choice.path).map_err(|e| format!("results database {file}: {e}"))
 }

@@ -139,12 +139,153 @@ ALTER TABLE artifacts ADD COLUMN embedded_commit TEXT;
 ALTER TABLE artifacts ADD COLUMN embedded_date INTEGER;
 ";
 
+
+/// Version 6: each run's games counted by players and result, kept by
+/// triggers as games are added and removed, so that the runs list
+/// (`autotest runs`, the dashboard's) reads a few rows a run rather than
+/// every game with its PGN.
+const V6: &str = "
+CREATE TABLE run_results (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    white TEXT NOT NULL,
+    black TEXT NOT NULL,
+    result TEXT NOT NULL,
+    -- How many of the run's games White and Black played to that result.
+    games INTEGER NOT NULL,
+    PRIMARY KEY (run_id, white, black, result)
+) WITHOUT ROWID;
+INSERT INTO run_results (run_id, white, black, result, games)
+    SELECT run_id, white, black, result, COUNT(*) FROM games
+    GROUP BY run_id, white, black, result;
+CREATE TRIGGER run_results_add AFTER INSERT ON games BEGIN
+    INSERT INTO run_results (run_id, white, black, result, games)
+        VALUES (new.run_id, new.white, new.black, new.result, 1)
+        ON CONFLICT (run_id, white, black, result) DO UPDATE SET games = games + 1;
+END;
+CREATE TRIGGER run_results_remove AFTER DELETE ON games BEGIN
+    UPDATE run_results SET games = games - 1
+        WHERE run_id = old.run_id AND white = old.white AND black = old.black
+            AND result = old.result;
+    DELETE FROM run_results
+        WHERE run_id = old.run_id AND white = old.white AND black = old.black
+            AND result = old.result AND games <= 0;
+END;
+CREATE TRIGGER run_results_change AFTER UPDATE OF run_id, white, black, result ON games BEGIN
+    UPDATE run_results SET games = games - 1
+        WHERE run_id = old.run_id AND white = old.white AND black = old.black
+            AND result = old.result;
+    DELETE FROM run_results
+        WHERE run_id = old.run_id AND white = old.white AND black = old.black
+            AND result = old.result AND games <= 0;
+    INSERT INTO run_results (run_id, white, black, result, games)
+        VALUES (new.run_id, new.white, new.black, new.result, 1)
+        ON CONFLICT (run_id, white, black, result) DO UPDATE SET games = games + 1;
+END;
+";
+
+/// The tables the schema's triggers keep: never written but by them.
+pub const DERIVED: &[&str] = &["run_results"];
+
 /// Every step, in order.
-pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6];
 
 /// The version this program writes.
 pub const LATEST: usize = STEPS.len();
 
 pub fn migrations() -> Migrations<'static> {
     Migrations::new(STEPS.iter().map(|s| M::up(s)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::db::{open, read};
+    use rusqlite::Connection;
+
+    type Counted = Vec<(i64, String, String, String, i64)>;
+
+    fn rows(conn: &Connection, sql: &str) -> Counted {
+        let mut stmt = conn.prepare(sql).unwrap();
+        let rows = stmt.query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        });
+        rows.unwrap().map(Result::unwrap).collect()
+    }
+
+    /// `run_results` as it is, and the games counted.
+    fn kept_and_counted(conn: &Connection) -> (Counted, Counted) {
+        let kept = rows(
+            conn,
+            "SELECT run_id, white, black, result, games FROM run_results ORDER BY 1, 2, 3, 4",
+        );
+        let counted = rows(
+            conn,
+            "SELECT run_id, white, black, result, COUNT(*) FROM games
+             GROUP BY run_id, white, black, result ORDER BY 1, 2, 3, 4",
+        );
+        (kept, counted)
+    }
+
+    /// The counts the triggers keep are the games counted, whatever is
+    /// done to the games (added, a duplicate ignored, removed, changed, a
+    /// run removed with its games); the runs list reads them, never the
+    /// games.
+    #[test]
+    fn the_results_kept_are_the_games_counted() {
+        let path = crate::scratch::dir("run-results").join("lab.db");
+        let conn = open::open(&path).unwrap();
+        for id in [1, 2] {
+            conn.execute(
+                "INSERT INTO runs (id, kind, command, engines, title, repeat, seed, status, started)
+                 VALUES (?1, 'tournament', '[]', '[{\"name\":\"a\"},{\"name\":\"b\"}]', 't', 1, 1,
+                     'running', ?1)",
+                [id],
+            )
+            .unwrap();
+        }
+        let add = |run: i64, n: i64, white: &str, black: &str, result: &str| {
+            conn.execute(
+                "INSERT OR IGNORE INTO games (run_id, schedule_index, pair, opening, white, black,
+                     result, termination)
+                 VALUES (?1, ?2, 0, 0, ?3, ?4, ?5, 'normal')",
+                rusqlite::params![run, n, white, black, result],
+            )
+            .unwrap();
+        };
+        add(1, 1, "a", "b", "1-0");
+        add(1, 2, "b", "a", "1-0");
+        add(1, 3, "a", "b", "1-0");
+        add(1, 3, "a", "b", "0-1");
+        add(2, 1, "a", "b", "1/2-1/2");
+        let (kept, counted) = kept_and_counted(&conn);
+        assert_eq!(kept, counted);
+        assert_eq!(kept.len(), 3, "{kept:?}");
+        let listed = read::runs(&conn).unwrap();
+        assert_eq!((listed[0].games, listed[0].wdl), (1, [0, 1, 0]));
+        assert_eq!((listed[1].games, listed[1].wdl), (3, [2, 0, 1]));
+        conn.execute(
+            "DELETE FROM games WHERE run_id = 1 AND schedule_index = 2",
+            [],
+        )
+        .unwrap();
+        conn.execute(
+            "UPDATE games SET result = '0-1' WHERE run_id = 1 AND schedule_index = 3",
+            [],
+        )
+        .unwrap();
+        assert_eq!(kept_and_counted(&conn).0, kept_and_counted(&conn).1);
+        assert_eq!(read::runs(&conn).unwrap()[1].wdl, [1, 0, 1]);
+        conn.execute("DELETE FROM runs WHERE id = 2", []).unwrap();
+        let (kept, counted) = kept_and_counted(&conn);
+        assert_eq!(kept, counted);
+        assert!(kept.iter().all(|k| k.0 == 1), "{kept:?}");
+        let mut stmt = conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {}", read::RUNS))
+            .unwrap();
+        let plan: Vec<String> = stmt
+            .query_map([], |r| r.get(3))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(plan.iter().all(|l| !l.contains("games")), "{plan:?}");
+    }
 }

@@ -12,6 +12,7 @@
 
 use crate::config::spec::TournamentSpec;
 use crate::db::best_effort::BestEffort;
+use crate::db::take_over;
 use crate::db::text_enums::{RunKind, Status};
 use crate::db::write::{self, pgn_key};
 use crate::tune::spsa::Param;
@@ -57,6 +58,17 @@ pub fn by_name(params: &[Param], values: &[f64]) -> Value {
     Value::Object(map)
 }
 
+/// The newest tune run with the state file `state`: its id.
+fn tune_of(conn: &Connection, state: &Path) -> rusqlite::Result<Option<i64>> {
+    conn.query_row(
+        "SELECT id FROM runs WHERE kind = ?1 AND json_extract(detail, '$.state') = ?2
+         ORDER BY id DESC LIMIT 1",
+        params![RunKind::Tune, pgn_key(state)],
+        |r| r.get::<_, i64>(0),
+    )
+    .optional()
+}
+
 /// The tune's run: with `resumed` (the state file had iterations), the
 /// newest run of the same state file, made `running` again, its
 /// iterations after `resumed` removed; else a new run started by
@@ -70,15 +82,7 @@ pub fn start_run(
     let tx = conn.transaction()?;
     let detail = detail(spec).to_string();
     let again = match (resumed, spec.state) {
-        (Some(_), Some(state)) => tx
-            .query_row(
-                "SELECT id FROM runs WHERE kind = ?1
-                     AND json_extract(detail, '$.state') = ?2
-                 ORDER BY id DESC LIMIT 1",
-                params![RunKind::Tune, pgn_key(state)],
-                |r| r.get::<_, i64>(0),
-            )
-            .optional()?,
+        (Some(_), Some(state)) => tune_of(&tx, state)?,
         _ => None,
     };
     let run = match again {
@@ -141,12 +145,15 @@ pub struct TuneRecorder {
 impl TuneRecorder {
     /// The recorder of `spec`'s tune, started by `command`, going on from
     /// the state file's iteration `resumed`; `None` when recording is off
-    /// or the database is unavailable (said on standard error). Without
-    /// `-db`, the database is `lab.db` beside the state file, else beside
-    /// the `-out` file (else as a tournament's).
+    /// or the database is unavailable (said on standard error). A resumed
+    /// tune that an older autotest recorded in `lab.db` beside its state
+    /// file is taken over by the per-user database (`take_over`).
     pub fn start(spec: TuneSpec, command: &[String], resumed: Option<u64>) -> Option<TuneRecorder> {
-        let beside = spec.state.or(spec.out);
-        let mut db = BestEffort::open(spec.games.db.as_deref(), beside)?;
+        let mut db = BestEffort::open(spec.games.db.as_deref())?;
+        if let (Some(_), Some(state), true) = (resumed, spec.state, db.per_user()) {
+            let find = |c: &Connection| tune_of(c, state);
+            db.attempt(|conn| Ok::<_, String>(take_over::take_over(conn, state, &find)));
+        }
         let run =
             db.attempt(|conn| start_run(conn, spec, command, resumed).map_err(|e| e.to_string()))?;
         Some(TuneRecorder { db, run })

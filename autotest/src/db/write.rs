@@ -102,8 +102,8 @@ fn without_resume(words: &[String]) -> Vec<&String> {
 }
 
 /// The newest running or stopped run that wrote `pgn` with `command`
-/// (`-resume` aside), made `running` again; its id.
-pub fn resume_run(
+/// (`-resume` aside): its id.
+pub fn resumable(
     conn: &Connection,
     pgn: &Path,
     command: &[String],
@@ -121,14 +121,26 @@ pub fn resume_run(
         let (id, text) = row?;
         let words: Vec<String> = serde_json::from_str(&text).unwrap_or_default();
         if without_resume(&words) == wanted {
-            conn.execute(
-                "UPDATE runs SET status = ?2, ended = NULL WHERE id = ?1",
-                params![id, Status::Running],
-            )?;
             return Ok(Some(id));
         }
     }
     Ok(None)
+}
+
+/// The run [`resumable`] finds, made `running` again; its id.
+pub fn resume_run(
+    conn: &Connection,
+    pgn: &Path,
+    command: &[String],
+) -> rusqlite::Result<Option<i64>> {
+    let found = resumable(conn, pgn, command)?;
+    if let Some(id) = found {
+        conn.execute(
+            "UPDATE runs SET status = ?2, ended = NULL WHERE id = ?1",
+            params![id, Status::Running],
+        )?;
+    }
+    Ok(found)
 }
 
 /// Sets the run's status; any but `running` ends it now.

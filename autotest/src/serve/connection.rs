@@ -4,17 +4,14 @@
 //! request.
 
 use super::answer::Answer;
-use super::wdl_cache;
 use crate::db::open::BUSY_TIMEOUT;
 use rusqlite::{Connection, OpenFlags};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// What every request shares: the database file, and the runs' W/D/L
-/// counted so far.
+/// What every request shares: the database file.
 pub struct Database {
     pub path: PathBuf,
-    pub wdl: wdl_cache::Cache,
     /// The lab store the nets and data pages index (`--store`; `None`:
     /// `LEISERCHESS_STORE`'s or the default).
     pub store: Option<PathBuf>,

@@ -1,5 +1,6 @@
 //! The runs list: every recorded run, newest first, as `autotest runs`
-//! lists them (their W/D/L from `wdl_cache`), filtered by kind, status,
+//! lists them (`db::read::runs`, from the counts the schema keeps),
+//! filtered by kind, status,
 //! engine name and time control (the query string
 //! `kind=&status=&engine=&tc=`; empty is any), the kinds and statuses
 //! offered being the enums' (`db::text_enums`).
@@ -8,8 +9,7 @@ use super::answer::Answer;
 use super::connection;
 use super::connection::Db;
 use super::html::{self, escape};
-use super::wdl_cache;
-use crate::db::read::{RunLine, RUN_COLUMNS};
+use crate::db::read::{self, RunLine, RUN_COLUMNS};
 use crate::db::text_enums::{RunKind, Status, TextEnum};
 use axum::response::Html;
 
@@ -105,10 +105,8 @@ pub fn decode(text: &str) -> Result<String, Answer> {
 
 /// The runs `filter` keeps, newest first.
 pub async fn lines(db: Db, filter: Filter) -> Result<Vec<RunLine>, Answer> {
-    let shared = db.clone();
     connection::read(db, move |conn| {
-        let all =
-            wdl_cache::runs(conn, &shared.wdl).map_err(|e| Answer::database(&e.to_string()))?;
+        let all = read::runs(conn).map_err(|e| Answer::database(&e.to_string()))?;
         Ok(all.into_iter().filter(|r| filter.keeps(r)).collect())
     })
     .await

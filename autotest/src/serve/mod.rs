@@ -8,8 +8,7 @@
 //! * `connection`: a read-only connection per request, off the async
 //!   threads, and what the requests share;
 //! * `html`: escaping and the frame every page shares;
-//! * `list`: the runs, filtered by a query; `wdl_cache`: their W/D/L,
-//!   counted again only for a run whose games changed;
+//! * `list`: the runs, filtered by a query;
 //! * `run`: a run's figures from its games; `run_page`: their HTML;
 //! * `live`: a run's figures sent again (server-sent events) when its
 //!   games change;
@@ -37,7 +36,6 @@ pub mod routes;
 pub mod run;
 pub mod run_page;
 pub mod store_sync;
-pub mod wdl_cache;
 
 use crate::db::{open, path};
 use std::net::SocketAddr;
@@ -46,13 +44,13 @@ use std::sync::Arc;
 /// `autotest serve`: serves until the process ends (Ctrl-C). The first
 /// line on standard output is the address served.
 pub fn command(opts: &args::ServeArgs) -> Result<(), String> {
-    let Some(choice) = path::choose(opts.db.db.as_deref(), None)? else {
+    let Some(choice) = path::choose(opts.db.db.as_deref())? else {
         return Err("serve: --db none: there is no database to read".to_string());
     };
-    let file = choice.path;
-    if !file.is_file() {
-        return Err(format!("serve: no results database at {}", file.display()));
+    if !choice.path.is_file() {
+        return Err(format!("serve: {}", path::missing(&choice)));
     }
+    let file = choice.path;
     // Once read-write: WAL mode and the schema brought up to date, so that
     // the requests' read-only connections find the tables they read.
     open::open(&file).map_err(|e| format!("serve: results database {}: {e}", file.display()))?;
@@ -71,17 +69,7 @@ pub fn command(opts: &args::ServeArgs) -> Result<(), String> {
         println!("serving {} on http://{bound}/", file.display());
         let db = Arc::new(connection::Database {
             path: file,
-            wdl: Default::default(),
             store: opts.store.clone(),
-        });
-        let warm = db.clone();
-        // The runs' W/D/L counted once now, so that the first list served
-        // is as quick as the next. A failure here is the first request's
-        // to report.
-        tokio::task::spawn_blocking(move || {
-            if let Ok(conn) = connection::connect(&warm.path) {
-                let _ = wdl_cache::runs(&conn, &warm.wdl);
-            }
         });
         axum::serve(listener, routes::router_over(db))
             .await

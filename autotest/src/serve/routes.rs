@@ -21,7 +21,6 @@ const SCRIPT: &str = include_str!("page/run.js");
 pub fn router(db: PathBuf) -> Router {
     router_over(Arc::new(Database {
         path: db,
-        wdl: Default::default(),
         store: None,
     }))
 }

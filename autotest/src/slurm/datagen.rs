@@ -16,7 +16,8 @@
 //! order with each position (the board and the side to move) kept once,
 //! at most `--positions` of them, in the shards' format (game chains, a
 //! repeat marked left out, or format 2's records). The coordinator records the run in
-//! the results database (by default `lab.db` beside `OUT`) as a run of
+//! the results database (the per-user `lab.db` unless `AUTOTEST_DB` names
+//! another) as a run of
 //! kind `datagen`, with its games, positions and output file at the end
 //! (`slurm::run_record`).
 
@@ -56,7 +57,9 @@ into OUT in task order, each position (board and side to move) once.
                            finishing it is submitted again [2]
 The same command (or autotest slurm watch RUN) goes on with RUN; autotest
 slurm cancel RUN cancels it. The run is recorded in the results database
-(lab.db beside OUT) as a run of kind datagen.";
+(-db, else AUTOTEST_DB, else the per-user lab.db) as a run of kind datagen.
+Each task's leiserchess datagen puts its shard in the lab store when it
+ends (its --store or LEISERCHESS_STORE, which the tasks inherit).";
 
 /// Shards unless `tasks=` says otherwise.
 pub const DEFAULT_TASKS: usize = 8;

@@ -77,7 +77,7 @@ impl Record {
         let command = command(run_dir)?;
         let mut spec = spec.clone();
         spec.pgn_out = Some(pgn.to_path_buf());
-        let mut db = BestEffort::open(spec.db.as_deref(), Some(pgn))?;
+        let mut db = BestEffort::open(spec.db.as_deref())?;
         let stored = kept(run_dir, db.path());
         let run = db.attempt(|conn| -> rusqlite::Result<i64> {
             if let Some(id) = stored {
@@ -100,7 +100,7 @@ impl Record {
         out: &Path,
     ) -> Option<Record> {
         let command = command(run_dir)?;
-        let mut db = BestEffort::open(None, Some(out))?;
+        let mut db = BestEffort::open(None)?;
         let stored = kept(run_dir, db.path());
         let detail = datagen_detail(0, 0, out);
         let run = db.attempt(|conn| -> rusqlite::Result<i64> {
@@ -219,7 +219,7 @@ pub fn cancelled(run_dir: &RunDir) {
     let Ok(run) = id.parse::<i64>() else {
         return;
     };
-    if let Some(mut db) = BestEffort::open(Some(path), None) {
+    if let Some(mut db) = BestEffort::open(Some(path)) {
         db.attempt(|conn| write::set_status(conn, run, Status::Cancelled));
     }
 }

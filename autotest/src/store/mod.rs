@@ -82,12 +82,12 @@ pub enum NetsCommand {
 /// date with the store's records.
 fn open(command: &str, places: &Places) -> Result<(Store, Connection), String> {
     let store = store::open(places.store.as_deref()).map_err(|e| format!("{command}: {e}"))?;
-    let Some(choice) = path::choose(places.db.db.as_deref(), None)? else {
+    let Some(choice) = path::choose(places.db.db.as_deref())? else {
         return Err(format!(
             "{command}: --db none: the store is indexed in a database"
         ));
     };
-    if let Some(dir) = choice.path.parent().filter(|_| choice.make_dir) {
+    if let Some(dir) = choice.path.parent().filter(|_| choice.per_user) {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("{command}: cannot create {}: {e}", dir.display()))?;
     }

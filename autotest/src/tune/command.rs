@@ -62,8 +62,7 @@ theta+'s half-points less theta-'s (-4 to 4; in self-play its points less
 theta-'s, -2 to 2). Takes -engine (the one to tune, then perhaps its
 opponent), -each, -openings, -concurrency, -draw, -resign, -nozap,
 -timemargin, -maxmoves, -seed and -db as a tournament does (autotest
---help; the database: lab.db beside the -state file, else the -out file,
-without -db or AUTOTEST_DB), and:
+--help), and:
   -param name=NAME start=X min=LO max=HI c=C [a=A]
                            one option to tune (repeatable); c: the
                            perturbation at iteration 0; a: the step's

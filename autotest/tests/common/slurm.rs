@@ -13,10 +13,12 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 
 /// `autotest` of this build, with no results database from the
-/// environment.
-pub fn autotest() -> Command {
+/// environment and its per-user one under `dir`
+/// (`dir/data/leiserchess/lab.db`).
+pub fn autotest_in(dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_autotest"));
-    c.env_remove("AUTOTEST_DB");
+    c.env_remove("AUTOTEST_DB")
+        .env("XDG_DATA_HOME", dir.join("data"));
     c
 }
 
@@ -49,8 +51,8 @@ pub fn tournament(a: &str, b: &str, pairs: u32, moves: u32, sprt: &str) -> Vec<S
     args
 }
 
-/// The run played here, one game at a time: its PGN text and table
-/// (`dir/local.pgn`).
+/// The run played here, one game at a time, not recorded: its PGN text
+/// and table (`dir/local.pgn`).
 pub fn local(args: &[String], dir: &Path) -> (String, String) {
     let pgn = dir.join("local.pgn");
     let mut a = args.to_vec();
@@ -59,8 +61,10 @@ pub fn local(args: &[String], dir: &Path) -> (String, String) {
         "1",
         "-pgnout",
         &pgn.to_string_lossy(),
+        "-db",
+        "none",
     ]));
-    let out = autotest().args(&a).output().expect("run autotest");
+    let out = autotest_in(dir).args(&a).output().expect("run autotest");
     assert!(
         out.status.success(),
         "{}",
@@ -100,7 +104,7 @@ pub fn stable(g: &PgnGame) -> String {
 
 /// The pentanomial line of `autotest stats` for `a` in `pgn`.
 pub fn pentanomial(pgn: &Path) -> String {
-    let out = autotest()
+    let out = autotest_in(pgn.parent().unwrap_or(pgn))
         .args(["stats", "--pgn", &pgn.to_string_lossy(), "--player", "a"])
         .output()
         .expect("run autotest stats");
@@ -112,13 +116,14 @@ pub fn pentanomial(pgn: &Path) -> String {
 }
 
 /// Starts the coordinator of `args` on the run directory `run` with the
-/// `-slurm` settings `extra`; its standard error lines come through the
+/// `-slurm` settings `extra`, its per-user database that of the
+/// directory `run` is in; its standard error lines come through the
 /// returned channel.
 pub fn coordinator(args: &[String], run: &Path, extra: &str) -> (Child, Receiver<String>) {
     let mut a = args.to_vec();
     a.extend(strings(&["-slurm", &format!("dir={}", run.display())]));
     a.extend(extra.split(' ').map(str::to_string));
-    let mut cmd = autotest();
+    let mut cmd = autotest_in(run.parent().unwrap_or(run));
     cmd.args(&a);
     spawn_reading(cmd, "coordinator")
 }

@@ -14,8 +14,8 @@
 //! decides early must cancel the tasks still pending or running; the time
 //! that took is printed and recorded in BENCHMARKS.md.
 //!
-//! The coordinator records the run in the results database (`lab.db`
-//! beside the merged PGN file): one row, left `running` while detached and
+//! The coordinator records the run in the per-user results database (one
+//! under the test's directory): one row, left `running` while detached and
 //! taken up again by `slurm watch`, its status at the end, and each game
 //! of the merged PGN file once, a requeued task's games included.
 
@@ -29,9 +29,14 @@ use autotest::slurm::run_dir::RunDir;
 use autotest::slurm::scheduler;
 use leiserchess::lab::data;
 use libtest_mimic::Trial;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
+
+/// The per-user results database of `autotest_in(dir)`.
+fn per_user(dir: &Path) -> PathBuf {
+    dir.join("data/leiserchess/lab.db")
+}
 
 /// The one run in the database `db`: (kind, status, slurm_job_id,
 /// pgn_path, detail).
@@ -163,9 +168,9 @@ fn a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run() {
     assert_eq!(first.status.code(), Some(130), "{said:#?}");
     assert!(said.iter().any(|l| l.contains("detached")), "{said:#?}");
     // Detached, the run goes on: it stays `running`.
-    let db = run_dir.join("lab.db");
+    let db = per_user(&dir);
     assert_eq!(the_run(&db).1, "running");
-    let out = autotest()
+    let out = autotest_in(&dir)
         .args(["slurm", "watch", &run_dir.to_string_lossy()])
         .output()
         .expect("autotest slurm watch");
@@ -232,7 +237,7 @@ fn an_sprt_decision_cancels_the_tasks_left() {
         String::from_utf8_lossy(&out.stdout).trim(),
         local_table.trim()
     );
-    let db = run_dir.join("lab.db");
+    let db = per_user(&dir);
     assert_eq!(the_run(&db).1, "H1");
     recorded_as_merged(&db, &merged_text, &local_table);
 }
@@ -249,7 +254,7 @@ fn datagen_shards_play_their_own_seeds_and_merge_each_position_once() {
     let engine = leiserchess().display().to_string();
     let out = dir.join("all.bin");
     let run_dir = dir.join("run");
-    let status = autotest()
+    let status = autotest_in(&dir)
         .args(["datagen", "-slurm", &format!("dir={}", run_dir.display())])
         .args(["tasks=3", "poll=0.2", "--", &engine, "datagen"])
         .arg(&out)
@@ -311,9 +316,9 @@ fn datagen_shards_play_their_own_seeds_and_merge_each_position_once() {
     let merged = std::fs::read(&out).unwrap();
     assert_eq!(merged[..16], data::HEADER, "the merge is of version 2");
     assert_eq!(body(&merged).chunks_exact(20).collect::<Vec<_>>(), want);
-    // Recorded beside the output: its positions, the games the tasks
-    // played, the file.
-    let (kind, status, jobs, _, detail) = the_run(&dir.join("lab.db"));
+    // Recorded in the per-user database: its positions, the games the
+    // tasks played, the output file.
+    let (kind, status, jobs, _, detail) = the_run(&per_user(&dir));
     assert_eq!((kind.as_str(), status.as_str()), ("datagen", "finished"));
     assert!(!jobs.is_empty());
     let detail: serde_json::Value = serde_json::from_str(&detail.unwrap()).unwrap();

@@ -2,7 +2,10 @@
 //! schema made and migrated, a run's games recorded exactly as its PGN
 //! file has them (after a kill and `-resume` too, and with two runs
 //! writing at once), `autotest show` printing the run's own table, `-db
-//! none`, and every way the database can be unavailable (a disk that
+//! none`, the per-user database found by every subcommand without `-db`
+//! (a course config's run too),
+//! a resumed run an older autotest recorded beside its PGN file taken over
+//! by it, and every way the database can be unavailable (a disk that
 //! fills up mid-run too) reported in one line while the PGN file is still
 //! written in full.
 
@@ -21,11 +24,18 @@ use std::time::{Duration, Instant};
 /// (game number, White, Black, result) of a game.
 type Game = (i64, String, String, String);
 
+/// The per-user database of a run in `cwd`: `command` makes
+/// `XDG_DATA_HOME` `cwd/data`.
+fn per_user(cwd: &Path) -> PathBuf {
+    cwd.join("data/leiserchess/lab.db")
+}
+
 fn command(args: &[String], cwd: &Path, env: &[(&str, &str)]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_autotest"));
     cmd.args(args)
         .current_dir(cwd)
         .env_remove("AUTOTEST_DB")
+        .env("XDG_DATA_HOME", cwd.join("data"))
         .env_remove(open::BUSY_ENV)
         .envs(env.iter().copied());
     cmd
@@ -135,6 +145,7 @@ fn the_schema_is_made_from_nothing() {
         "games",
         "runs_by_start",
         "runs_by_pgn",
+        "run_results",
         "tune_iterations",
         "benchmarks",
     ] {
@@ -179,10 +190,19 @@ fn a_first_version_database_is_migrated_with_its_rows() {
         db_games(&path, 1),
         [(1, "a".into(), "b".into(), "1-0".into())]
     );
+    // Version 4 counted the games it found.
+    let counted: (i64, String, String, String, i64) = connect(&path)
+        .query_row("SELECT * FROM run_results", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .unwrap();
+    assert_eq!(counted, (1, "a".into(), "b".into(), "1-0".into(), 1));
 }
 
-/// A run records the games of its PGN file, and `autotest show` prints
-/// the table the run printed at its end (an SPRT's line included).
+/// A run without `-db` records the games of its PGN file in the per-user
+/// database, where `autotest runs` lists it and `autotest show` prints
+/// the table the run printed at its end (an SPRT's line included), both
+/// without `-db`; nothing is written beside the PGN file.
 #[test]
 fn a_run_records_its_pgn_games_and_show_prints_its_table() {
     let dir = scratch::dir("db/record");
@@ -193,7 +213,8 @@ fn a_run_records_its_pgn_games_and_show_prints_its_table() {
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(!stderr.contains("results database"), "{stderr}");
-    let db = dir.join("lab.db");
+    assert!(!dir.join("lab.db").exists());
+    let db = per_user(&dir);
     let found = runs(&db);
     assert_eq!(found.len(), 1, "{found:?}");
     let (id, status, path) = &found[0];
@@ -211,21 +232,49 @@ fn a_run_records_its_pgn_games_and_show_prints_its_table() {
     };
     assert_eq!(status, decided, "{table}");
 
-    let show = autotest(
-        &strings(&["show", &id.to_string(), "-db", "lab.db"]),
-        &dir,
-        &[],
-    );
+    let show = autotest(&strings(&["show", &id.to_string()]), &dir, &[]);
     assert!(show.status.success(), "{}", text(&show.stderr));
     assert_eq!(text(&show.stdout), table);
 
-    let list = autotest(&strings(&["runs"]), &dir, &[("AUTOTEST_DB", "lab.db")]);
+    let list = autotest(&strings(&["runs"]), &dir, &[]);
     let listed = text(&list.stdout);
     let line = listed.lines().nth(1).unwrap_or("");
     let wdl = format!("{}/0/0", games.len());
     for word in ["sprt", decided, "a vs b", "tc=60+0", &wdl] {
         assert!(line.contains(word), "{word}: {listed}");
     }
+}
+
+/// A course config file's run, which has no `-db`, is recorded in the
+/// per-user database too, not beside its `CONFIG.pgn`.
+#[test]
+fn a_course_config_run_is_recorded_in_the_per_user_database() {
+    let dir = scratch::dir("db/course");
+    let pids = pid_dir("db_course");
+    let player = |name: &str| {
+        format!(
+            "player = {name}\ninvoke = {} good {}\nfis = 60 0\n",
+            fake().display(),
+            pids.display()
+        )
+    };
+    let config = dir.join("lab.txt");
+    let settings = format!("cpus = 2\ngame_rounds = 2\n{}{}", player("a"), player("b"));
+    std::fs::write(&config, settings).unwrap();
+    let out = autotest(&strings(&[&config.to_string_lossy()]), &dir, &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(!dir.join("lab.db").exists());
+    let pgn = std::path::absolute(dir.join("lab.pgn")).unwrap();
+    let found = runs(&per_user(&dir));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].2.as_deref(), pgn.to_str());
+    assert_eq!(db_games(&per_user(&dir), found[0].0).len(), 2);
+    let list = autotest(&strings(&["runs"]), &dir, &[]);
+    assert!(
+        text(&list.stdout).contains("a vs b"),
+        "{}",
+        text(&list.stdout)
+    );
 }
 
 /// Waits until `pgn` holds at least `n` games (at most 60 s).
@@ -263,7 +312,7 @@ fn a_killed_run_resumed_keeps_one_row_with_the_pgn_games() {
     wait_for_games(&pgn, 3, &mut child);
     child.kill().expect("SIGKILL");
     child.wait().unwrap();
-    let db = dir.join("lab.db");
+    let db = per_user(&dir);
     let before = runs(&db);
     assert_eq!(before.len(), 1);
     let (id, status, _) = before[0].clone();
@@ -287,6 +336,73 @@ fn a_killed_run_resumed_keeps_one_row_with_the_pgn_games() {
     assert_eq!(db_games(&db, id), games);
 }
 
+/// A run recorded in `lab.db` beside its PGN file (an older autotest's
+/// default), killed, and resumed without `-db`: the per-user database
+/// takes the run over, its start and its games kept, and ends it with
+/// the games of the PGN file; the older file is left as it was.
+#[test]
+fn a_run_recorded_beside_its_pgn_is_taken_over_when_resumed() {
+    let dir = scratch::dir("db/take_over");
+    let pids = pid_dir("db_take_over");
+    let pgn = dir.join("games.pgn");
+    let old = dir.join("lab.db");
+    let old_env = old.to_string_lossy().into_owned();
+    let args = flags(&pids, "slow:40", 10, &pgn, &[]);
+    let mut child = command(&args, &dir, &[("AUTOTEST_DB", &old_env)])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start autotest");
+    wait_for_games(&pgn, 3, &mut child);
+    child.kill().expect("SIGKILL");
+    child.wait().unwrap();
+    let started = |db: &Path| -> Vec<i64> {
+        let conn = connect(db);
+        let mut stmt = conn.prepare("SELECT started FROM runs").unwrap();
+        let rows = stmt.query_map([], |r| r.get(0)).unwrap();
+        rows.collect::<Result<_, _>>().unwrap()
+    };
+    let before = runs(&old);
+    assert_eq!(before.len(), 1);
+    let (old_id, _, pgn_path) = before[0].clone();
+    let old_games = db_games(&old, old_id);
+    assert!(old_games.len() >= 2, "{old_games:?}");
+    let old_started = started(&old);
+
+    let mut resumed = args.clone();
+    resumed.push("-resume".to_string());
+    let out = autotest(&resumed, &dir, &[]);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "run {old_id} of {} (where an older autotest recorded it) goes on as run 1",
+            old.display()
+        )),
+        "{stderr}"
+    );
+    let db = per_user(&dir);
+    assert_eq!(runs(&db), [(1, "finished".to_string(), pgn_path)]);
+    assert_eq!(started(&db), old_started);
+    let games = pgn_games(&pgn);
+    assert_eq!(games.len(), 10);
+    assert_eq!(db_games(&db, 1), games);
+    assert_eq!(runs(&old), before);
+    assert_eq!(db_games(&old, old_id), old_games);
+    // Resumed again once finished, it is not taken over a second time.
+    let out = autotest(&resumed, &dir, &[]);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("older autotest"), "{stderr}");
+    assert_eq!(
+        started(&db)
+            .iter()
+            .filter(|s| **s == old_started[0])
+            .count(),
+        1
+    );
+}
+
 /// A run stopped by SIGTERM ends `stopped`, with the games it wrote.
 #[test]
 fn a_run_stopped_by_a_signal_is_stopped() {
@@ -305,7 +421,7 @@ fn a_run_stopped_by_a_signal_is_stopped() {
         .expect("run kill");
     assert!(sent.success());
     child.wait().unwrap();
-    let db = dir.join("lab.db");
+    let db = per_user(&dir);
     let found = runs(&db);
     assert_eq!(found.len(), 1);
     let games = pgn_games(&pgn);
@@ -476,10 +592,18 @@ fn db_none_records_nothing() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert!(files.iter().all(|f| !f.contains(".db")), "{files:?}");
-    // Without it, the database is beside the PGN file.
+    assert!(!dir.join("data").exists());
+    let list = autotest(&strings(&["runs"]), &dir, &[]);
+    assert_eq!(list.status.code(), Some(2));
+    let said = format!(
+        "runs: no results database at {} (nothing recorded without -db yet;",
+        per_user(&dir).display()
+    );
+    assert!(text(&list.stderr).contains(&said), "{}", text(&list.stderr));
+    // Without it, the database is the per-user one.
     let out = autotest(&flags(&pids, "good", 2, &pgn, &[]), &dir, &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(runs(&dir.join("lab.db")).len(), 1);
+    assert_eq!(runs(&per_user(&dir)).len(), 1);
 }
 
 /// A disk that fills up mid-run, as a file-size limit (`ulimit -f`, the

@@ -1,6 +1,7 @@
 //! What the results database records besides tournaments: `autotest
-//! tune`'s run and its iterations (a resumed tune included, and a tune
-//! that goes on without an unavailable database), `autotest
+//! tune`'s run and its iterations (a resumed tune included, one an older
+//! autotest recorded beside its state file taken over, and a tune that
+//! goes on without an unavailable database), `autotest
 //! bench-record`'s measurements (its parsers on the engine's real
 //! outputs, and a record end to end), and `autotest report`'s tables on
 //! seeded rows, checked against `autotest stats`.
@@ -31,6 +32,16 @@ fn text(bytes: &[u8]) -> String {
 /// A short tune of the real engine (two parameters, 200 nodes a move)
 /// for `iterations` pairs in `dir`, recorded in `db`.
 fn tune(dir: &Path, iterations: &str, db: &str) -> (String, String) {
+    tune_in(dir, iterations, &["-db", db], &[])
+}
+
+/// `tune`'s tune with the flags `extra` and the environment `env`.
+fn tune_in(
+    dir: &Path,
+    iterations: &str,
+    extra: &[&str],
+    env: &[(&str, &Path)],
+) -> (String, String) {
     let engine = format!("cmd={}", leiserchess().display());
     let book = format!(
         "file={}",
@@ -66,10 +77,15 @@ fn tune(dir: &Path, iterations: &str, db: &str) -> (String, String) {
         "tuned.txt",
         "-state",
         "state.txt",
-        "-db",
-        db,
     ];
-    let out = autotest(&args, dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_autotest"))
+        .args(args.iter().chain(extra))
+        .current_dir(dir)
+        .env_remove("AUTOTEST_DB")
+        .env_remove(open::BUSY_ENV)
+        .envs(env.iter().copied())
+        .output()
+        .expect("run autotest tune");
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{stdout}{stderr}");
     (stdout, stderr)
@@ -205,6 +221,41 @@ fn a_resumed_tune_records_each_iteration_once() {
     let r: Vec<i64> = rows[2..].iter().map(|r| r.3).collect();
     assert_eq!(r, printed_r(&stdout), "{stdout}");
     check_against_files(&dir, &rows);
+}
+
+/// A tune recorded in `lab.db` beside its state file (an older
+/// autotest's default) and resumed without `-db`: the per-user database
+/// takes its run over with its iterations and goes on in it; the older
+/// file is left as it was.
+#[test]
+fn a_tune_recorded_beside_its_state_file_is_taken_over() {
+    let dir = scratch::dir("db_records/tune_take_over");
+    let old = dir.join("lab.db");
+    tune_in(&dir, "2", &[], &[("AUTOTEST_DB", &old)]);
+    let old_conn = Connection::open(&old).unwrap();
+    let first = iterations(&old_conn, 1);
+    assert_eq!(first.len(), 2);
+    let data = dir.join("data");
+    let (stdout, stderr) = tune_in(&dir, "4", &[], &[("XDG_DATA_HOME", &data)]);
+    assert!(
+        stderr.contains(&format!(
+            "run 1 of {} (where an older autotest recorded it) goes on as run 1",
+            old.display()
+        )),
+        "{stderr}"
+    );
+    let conn = Connection::open(data.join("leiserchess/lab.db")).unwrap();
+    assert_eq!(
+        runs(&conn),
+        [(1, "tune".to_string(), "finished".to_string())]
+    );
+    let rows = iterations(&conn, 1);
+    let numbers: Vec<i64> = rows.iter().map(|r| r.0).collect();
+    assert_eq!(numbers, [1, 2, 3, 4]);
+    assert_eq!(rows[..2], first[..]);
+    assert_eq!(printed_r(&stdout).len(), 2, "{stdout}");
+    assert_eq!(iterations(&old_conn, 1), first);
+    assert_eq!(runs(&old_conn).len(), 1);
 }
 
 #[test]

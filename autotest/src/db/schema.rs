@@ -139,7 +139,6 @@ ALTER TABLE artifacts ADD COLUMN embedded_commit TEXT;
 ALTER TABLE artifacts ADD COLUMN embedded_date INTEGER;
 ";
 
-
 /// Version 6: each run's games counted by players and result, kept by
 /// triggers as games are added and removed, so that the runs list
 /// (`autotest runs`, the dashboard's) reads a few rows a run rather than

@@ -152,7 +152,6 @@ fn lab(test: &str) -> (PathBuf, PathBuf, Hashes) {
 fn get(db: &Path, store: &Path, uri: &str) -> (StatusCode, String) {
     let app = router_over(Arc::new(Database {
         path: db.to_path_buf(),
-        wdl: Default::default(),
         store: Some(store.to_path_buf()),
     }));
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -332,11 +332,12 @@ fn datagen_shards_play_their_own_seeds_and_merge_each_position_once() {
     let chains_dir = dir.join("chains");
     std::fs::create_dir_all(&chains_dir).unwrap();
     let chains = chains_dir.join("all.bin");
-    let status = autotest()
+    let status = autotest_in(&chains_dir)
         .args(["datagen", "-slurm"])
         .arg(format!("dir={}", chains_dir.join("run").display()))
         .args(["tasks=3", "poll=0.2", "--", &engine, "datagen"])
         .arg(&chains)
+        .arg("--no-store")
         .args(["--positions", "300", "--nodes", "50", "--seed", "5"])
         .status()
         .expect("run autotest datagen");

@@ -9,10 +9,10 @@ use leiserchess::config::{flag_value, listing, EngineConfig};
 use leiserchess::eval::{bench, Weights};
 use leiserchess::lab::store::{self, Kind, Record, Role, Store};
 use leiserchess::lab::{book, data, datagen, error_fit, policy, relabel, train, tune, wdl};
+use leiserchess::protocol::uci::{latency, Output};
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
 use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
-use leiserchess::protocol::uci::{latency, Output};
 use leiserchess::search;
 use leiserchess::search::algorithm::Algorithm;
 use leiserchess::user_text::quote;
@@ -514,7 +514,10 @@ fn bench_command(a: &BenchArgs) -> Result<(), String> {
 /// flags' options, then the fixed-depth bench's nps (PVS) to compare.
 fn latency_bench(pgn: &Path, a: &BenchArgs, config: &EngineConfig) -> Result<(), String> {
     if a.depth.is_some() || a.playouts.is_some() {
-        return Err("bench: --latency takes no depth or --playouts (its clock is --time, --inc)".to_string());
+        return Err(
+            "bench: --latency takes no depth or --playouts (its clock is --time, --inc)"
+                .to_string(),
+        );
     }
     let games = latency::read_games(pgn)?;
     let setup: Vec<String> = [

@@ -23,6 +23,9 @@ pub struct MoveTimes {
     /// Replayed to the first iteration's start: the `go` parsed, the root
     /// and the search's thread and workers set up.
     pub setup: Duration,
+    /// Of `setup`, the search's own (its table's generation, its
+    /// workers), where the algorithm measures it (PVS).
+    pub search_setup: Duration,
     /// The iterations, less the `info` lines written between them.
     pub search: Duration,
     /// The `info` lines and `bestmove` written.
@@ -195,16 +198,21 @@ pub fn report(run: &Run, bench_nps: Option<f64>) -> String {
         "{:<10} {:>9} {:>9} {:>9} {:>9}",
         "µs", "p50", "p90", "p99", "max"
     );
-    let parts: [(&str, fn(&MoveTimes) -> Duration); 6] = [
+    let parts: [(&str, fn(&MoveTimes) -> Duration); 7] = [
         ("replay", |t| t.replay),
         ("set-up", |t| t.setup),
+        ("- search's", |t| t.search_setup),
         ("search", |t| t.search),
         ("output", |t| t.output),
         ("total", MoveTimes::total),
         ("overhead", MoveTimes::overhead),
     ];
     for (name, part) in parts {
-        let mut v: Vec<u64> = run.moves.iter().map(|t| part(t).as_micros() as u64).collect();
+        let mut v: Vec<u64> = run
+            .moves
+            .iter()
+            .map(|t| part(t).as_micros() as u64)
+            .collect();
         v.sort_unstable();
         let _ = writeln!(
             out,
@@ -281,6 +289,7 @@ mod tests {
         MoveTimes {
             replay: d(us[0]),
             setup: d(us[1]),
+            search_setup: d(us[1] / 2),
             search: d(us[2]),
             output: d(us[3]),
             nodes,
@@ -296,20 +305,33 @@ mod tests {
                 time_ms: 100,
                 inc_ms: 1,
             },
-            moves: vec![times([10, 20, 1000, 5], 2000, 2), times([30, 40, 3000, 15], 9000, 3)],
+            moves: vec![
+                times([10, 20, 1000, 5], 2000, 2),
+                times([30, 40, 3000, 15], 9000, 3),
+            ],
             past_clock: 1,
         };
         let text = report(&run, Some(5_000_000.0));
         let row = |name: &str| -> Vec<String> {
             let line = text.lines().find(|l| l.starts_with(name)).unwrap();
-            line.split_whitespace().skip(1).map(str::to_string).collect()
+            line.split_whitespace()
+                .skip(1)
+                .map(str::to_string)
+                .collect()
         };
         assert_eq!(row("replay"), ["10", "30", "30", "30"]);
+        assert_eq!(row("- search's"), ["10", "20", "20", "20"]);
         assert_eq!(row("total"), ["1035", "3085", "3085", "3085"]);
         assert_eq!(row("overhead"), ["35", "85", "85", "85"]);
         // 11000 nodes in 4 ms: 2.75 M a second, 55% of bench's 5 M.
-        assert!(text.contains("nps in these searches 2750000; bench's 5000000: 55%"), "{text}");
-        assert!(text.contains("depth p50 2 p10 2; nodes a move p50 2000"), "{text}");
+        assert!(
+            text.contains("nps in these searches 2750000; bench's 5000000: 55%"),
+            "{text}"
+        );
+        assert!(
+            text.contains("depth p50 2 p10 2; nodes a move p50 2000"),
+            "{text}"
+        );
         assert!(text.contains("moves past the clock: 1"), "{text}");
         assert!(text.starts_with("latency: 2 moves of 1 games at go time 100 inc 1"));
     }
@@ -331,7 +353,10 @@ mod tests {
         assert_eq!(run.moves.len(), 4);
         for t in &run.moves {
             assert!(t.depth >= 1 && t.nodes > 0, "{t:?}");
-            assert!(t.setup > Duration::ZERO && t.search > Duration::ZERO, "{t:?}");
+            assert!(
+                t.setup > Duration::ZERO && t.search > Duration::ZERO,
+                "{t:?}"
+            );
             assert!(t.output > Duration::ZERO, "{t:?}");
             assert!(t.total() < Duration::from_millis(100), "{t:?}");
         }
@@ -347,6 +372,9 @@ mod tests {
         let Err(e) = run(&games, clock, &[], Output::new(std::io::sink())) else {
             panic!("a bad move was replayed");
         };
-        assert!(e.starts_with("game 1 ply 3: 'position startpos moves g4L zz9' was refused"), "{e}");
+        assert!(
+            e.starts_with("game 1 ply 3: 'position startpos moves g4L zz9' was refused"),
+            "{e}"
+        );
     }
 }

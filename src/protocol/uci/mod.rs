@@ -272,7 +272,7 @@ impl Engine {
             "quit" => return Flow::Quit,
             "stop" => {}
             "ponderhit" => self.shared.pondering.store(false, Ordering::Relaxed),
-            "go" => self.go(args, line, out),
+            "go" => self.go(args, line, read, out),
             "uci" => self.uci(out),
             "isready" => {
                 // Ready means the table is backed, unless a search runs

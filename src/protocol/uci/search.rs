@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 impl Engine {
     /// `go`: a legal move whenever the position has one, drawn or not (the
     /// referee decides draws); `bestmove 0000` only once a King is zapped.
-    pub(super) fn go(&mut self, args: &[&str], line: &str, out: &mut Vec<u8>) {
-        let received = Instant::now();
+    /// `received`: when its line was read, where the move's clock starts.
+    pub(super) fn go(&mut self, args: &[&str], line: &str, received: Instant, out: &mut Vec<u8>) {
         let request = match go::parse(args, line, self.game.board().side()) {
             Ok(r) => r,
             Err(e) => return say(out, format!("error: {e}; no search")),
@@ -132,6 +132,7 @@ impl Engine {
                 log.push(MoveTimes {
                     replay: replayed - read,
                     setup: thinking - replayed + inside,
+                    search_setup: inside,
                     search: (thought - thinking).saturating_sub(inside + writing),
                     output: thought.elapsed() + writing,
                     nodes: answer.nodes,
@@ -141,4 +142,5 @@ impl Engine {
             memory
         });
         self.running = Some(Running::Search { thread });
-    }}
+    }
+}

@@ -201,7 +201,7 @@ pub fn report(run: &Run, bench_nps: Option<f64>) -> String {
     let parts: [(&str, fn(&MoveTimes) -> Duration); 7] = [
         ("replay", |t| t.replay),
         ("set-up", |t| t.setup),
-        ("- search's", |t| t.search_setup),
+        ("in-search", |t| t.search_setup),
         ("search", |t| t.search),
         ("output", |t| t.output),
         ("total", MoveTimes::total),
@@ -320,7 +320,7 @@ mod tests {
                 .collect()
         };
         assert_eq!(row("replay"), ["10", "30", "30", "30"]);
-        assert_eq!(row("- search's"), ["10", "20", "20", "20"]);
+        assert_eq!(row("in-search"), ["10", "20", "20", "20"]);
         assert_eq!(row("total"), ["1035", "3085", "3085", "3085"]);
         assert_eq!(row("overhead"), ["35", "85", "85", "85"]);
         // 11000 nodes in 4 ms: 2.75 M a second, 55% of bench's 5 M.

@@ -14,6 +14,7 @@ pub mod latency;
 mod net;
 mod perft;
 mod search;
+mod searcher;
 mod setoption;
 mod table;
 mod wait;
@@ -62,8 +63,8 @@ impl Output {
 
 /// Work running on its own thread.
 enum Running {
-    /// A `go`: its thread hands the searches' memory back.
-    Search { thread: JoinHandle<Memory> },
+    /// A `go` on the kept thread: it hands the searches' memory back.
+    Search { pending: searcher::Pending },
     /// A `perft`, on its own copy of the board, stopped by its own flag.
     Perft {
         thread: JoinHandle<()>,
@@ -74,7 +75,7 @@ enum Running {
 impl Running {
     fn is_finished(&self) -> bool {
         match self {
-            Running::Search { thread } => thread.is_finished(),
+            Running::Search { pending } => pending.is_finished(),
             Running::Perft { thread, .. } => thread.is_finished(),
         }
     }
@@ -103,6 +104,8 @@ pub struct Engine {
     /// MCTS tree), while no search runs.
     memory: Memory,
     running: Option<Running>,
+    /// The thread the searches run on, kept between `go`s.
+    searcher: Option<searcher::Searcher>,
     /// The opening book (`BookFile`), played with `OwnBook`.
     book: Book,
     /// Chooses among the book's good moves; fixed seed.
@@ -202,6 +205,7 @@ impl Engine {
             memory: Memory::default(),
             policy: Policy::shared_embedded(),
             running: None,
+            searcher: None,
             freeing: None,
             config,
             output,
@@ -218,6 +222,9 @@ impl Engine {
     /// `bestmove`) and lets a `perft` finish.
     pub fn finish(&mut self) {
         self.end_job(false);
+        if let Some(s) = self.searcher.take() {
+            s.stop();
+        }
         self.join_freeing();
         self.join_populating(true);
     }

@@ -3,6 +3,7 @@
 //! timestamps handed to the latency benchmark's log when it runs.
 
 use super::latency::MoveTimes;
+use super::searcher::{Job, Searcher};
 use super::{go, info, line_out, say, Engine, Running};
 use crate::search::algorithm;
 use crate::search::time::SearchLimits;
@@ -68,7 +69,7 @@ impl Engine {
             let (read, replayed) = self.position_stamps.take().unwrap_or((received, received));
             (log, read, replayed)
         });
-        let thread = std::thread::spawn(move || {
+        let job: Job = Box::new(move || {
             let thinking = Instant::now();
             let mut writing = Duration::ZERO;
             let mut reported = 0;
@@ -141,6 +142,7 @@ impl Engine {
             }
             memory
         });
-        self.running = Some(Running::Search { thread });
+        let pending = Searcher::run(&mut self.searcher, job);
+        self.running = Some(Running::Search { pending });
     }
 }

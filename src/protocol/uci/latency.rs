@@ -180,6 +180,9 @@ pub fn percentile<T: Copy + Default>(sorted: &[T], p: u32) -> T {
     sorted[rank - 1]
 }
 
+/// One row of the report: a part of each move's time.
+type Part = fn(&MoveTimes) -> Duration;
+
 /// The report: the percentiles of each part (µs), the depths, the nodes a
 /// second inside these searches against `bench_nps` (the fixed-depth
 /// bench's, when measured), and the moves past the clock.
@@ -198,7 +201,7 @@ pub fn report(run: &Run, bench_nps: Option<f64>) -> String {
         "{:<10} {:>9} {:>9} {:>9} {:>9}",
         "µs", "p50", "p90", "p99", "max"
     );
-    let parts: [(&str, fn(&MoveTimes) -> Duration); 7] = [
+    let parts: [(&str, Part); 7] = [
         ("replay", |t| t.replay),
         ("set-up", |t| t.setup),
         ("in-search", |t| t.search_setup),

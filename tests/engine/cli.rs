@@ -542,7 +542,15 @@ fn bench_latency_reports_every_part_and_names_a_bad_file() {
         stdout.starts_with("latency: 319 moves of 7 games at go time 60 inc 1 (ms)"),
         "{stdout}"
     );
-    for row in ["replay", "set-up", "in-search", "search", "output", "total", "overhead"] {
+    for row in [
+        "replay",
+        "set-up",
+        "in-search",
+        "search",
+        "output",
+        "total",
+        "overhead",
+    ] {
         let cells: Vec<&str> = stdout
             .lines()
             .find(|l| l.split_whitespace().next() == Some(row))
@@ -554,8 +562,14 @@ fn bench_latency_reports_every_part_and_names_a_bad_file() {
     }
     assert!(stdout.contains("; bench's "), "{stdout}");
     for (args, named) in [
-        (&["bench", "--latency", "no-such.pgn"][..], "'no-such.pgn': cannot read"),
-        (&["bench", "3", "--latency", games][..], "--latency takes no depth"),
+        (
+            &["bench", "--latency", "no-such.pgn"][..],
+            "'no-such.pgn': cannot read",
+        ),
+        (
+            &["bench", "3", "--latency", games][..],
+            "--latency takes no depth",
+        ),
     ] {
         let out = engine::run(args, "");
         assert!(!out.status.success(), "{args:?}");

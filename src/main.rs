@@ -9,6 +9,7 @@ use leiserchess::config::{flag_value, listing, EngineConfig};
 use leiserchess::eval::{bench, Weights};
 use leiserchess::lab::store::{self, Kind, Record, Role, Store};
 use leiserchess::lab::{book, data, datagen, error_fit, policy, relabel, train, tune, wdl};
+use leiserchess::protocol::uci::{latency, Output};
 use leiserchess::rules::board::Board;
 use leiserchess::rules::fen;
 use leiserchess::rules::perft::{divide, perft_plain, perft_threads};
@@ -158,6 +159,18 @@ struct BenchArgs {
     /// Evaluate with the hand-written evaluation, not the embedded net.
     #[arg(long)]
     hand: bool,
+    /// Where a move's time goes: every ply of this PGN's games replayed
+    /// through the UCI loop as a referee does, a `go` before each; the
+    /// report gives each part's percentiles (replay, set-up, search,
+    /// output) and the nps against the fixed-depth bench's.
+    #[arg(long, value_name = "PGN")]
+    latency: Option<PathBuf>,
+    /// With --latency: each side's clock at a game's start, in ms.
+    #[arg(long, value_name = "MS", default_value_t = 100, requires = "latency")]
+    time: u64,
+    /// With --latency: the increment, in ms.
+    #[arg(long, value_name = "MS", default_value_t = 1, requires = "latency")]
+    inc: u64,
     /// Check every invariant during PVS as the `check_rep` option does.
     #[cfg(feature = "debug-commands")]
     #[arg(long)]
@@ -457,6 +470,9 @@ fn bench_command(a: &BenchArgs) -> Result<(), String> {
         #[cfg(feature = "debug-commands")]
         ("check_rep", a.check_rep.then_some("true")),
     ])?;
+    if let Some(pgn) = &a.latency {
+        return latency_bench(pgn, a, &config);
+    }
     match config.algorithm {
         Algorithm::Pvs => match a.playouts {
             Some(_) => Err("bench: --playouts is for --search mcts".to_string()),
@@ -492,6 +508,45 @@ fn bench_command(a: &BenchArgs) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// `bench --latency`: the games replayed through the UCI loop with the
+/// flags' options, then the fixed-depth bench's nps (PVS) to compare.
+fn latency_bench(pgn: &Path, a: &BenchArgs, config: &EngineConfig) -> Result<(), String> {
+    if a.depth.is_some() || a.playouts.is_some() {
+        return Err(
+            "bench: --latency takes no depth or --playouts (its clock is --time, --inc)"
+                .to_string(),
+        );
+    }
+    let games = latency::read_games(pgn)?;
+    let setup: Vec<String> = [
+        ("Search", a.search.as_deref()),
+        ("hash", a.hash.as_deref()),
+        ("tt_ways", a.ways.as_deref()),
+        ("use_nnue", a.hand.then_some("false")),
+    ]
+    .iter()
+    .filter_map(|(name, v)| v.map(|v| format!("setoption name {name} value {v}")))
+    .collect();
+    let clock = latency::Clock {
+        time_ms: a.time,
+        inc_ms: a.inc,
+    };
+    // The engine's lines go where a referee's pipe would take them: to a
+    // file written line by line (the null device).
+    let sink = std::fs::File::create("/dev/null").map_err(|e| format!("/dev/null: {e}"))?;
+    let run = latency::run(&games, clock, &setup, Output::new(sink))?;
+    let bench_nps = (config.algorithm == Algorithm::Pvs).then(|| {
+        let table = config.table;
+        let depth = search::bench::DEFAULT_DEPTH;
+        let lines = search::bench::run(depth, config.search, table.hash_mb, table.ways);
+        let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+        let time: Duration = lines.iter().map(|l| l.elapsed).sum();
+        nodes as f64 / time.as_secs_f64().max(1e-9)
+    });
+    print!("{}", latency::report(&run, bench_nps));
+    Ok(())
 }
 
 /// `bench` by PVS: each position's line, then the node total and nps.

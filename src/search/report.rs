@@ -44,4 +44,8 @@ pub struct Answer {
     /// All threads' nodes.
     pub nodes: u64,
     pub elapsed: Duration,
+    /// From the call to the first iteration's start: the search's own
+    /// set-up (its table's generation, its workers). PVS only; `None`
+    /// where the algorithm does not measure it.
+    pub setup: Option<Duration>,
 }

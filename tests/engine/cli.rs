@@ -50,6 +50,9 @@ const CASES: &[Case] = &[
             "--hash <MB>",
             "--ways <K>",
             "--hand",
+            "--latency <PGN>",
+            "--time <MS>",
+            "--inc <MS>",
         ],
         refused: &[
             (&["bench", "31"], "invalid value '31' for '[DEPTH]'"),
@@ -73,6 +76,11 @@ const CASES: &[Case] = &[
             (
                 &["bench", "--hash"],
                 "a value is required for '--hash <MB>'",
+            ),
+            (&["bench", "--time", "50"], "--latency <PGN>"),
+            (
+                &["bench", "--latency", "games.pgn", "--inc", "-1"],
+                "invalid value '-1' for '--inc <MS>'",
             ),
         ],
     },
@@ -521,5 +529,51 @@ fn the_gui_says_when_it_listens_beyond_the_loopback() {
         if !beyond {
             assert!(!rest.contains("beyond"), "{rest}");
         }
+    }
+}
+
+#[test]
+fn bench_latency_reports_every_part_and_names_a_bad_file() {
+    let games = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/latency-games.pgn");
+    let out = engine::run(&["bench", "--latency", games, "--time", "60"], "");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.starts_with("latency: 319 moves of 7 games at go time 60 inc 1 (ms)"),
+        "{stdout}"
+    );
+    for row in [
+        "replay",
+        "set-up",
+        "in-search",
+        "search",
+        "output",
+        "total",
+        "overhead",
+    ] {
+        let cells: Vec<&str> = stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(row))
+            .unwrap_or_else(|| panic!("no {row} row: {stdout}"))
+            .split_whitespace()
+            .collect();
+        let us: Vec<u64> = cells[1..].iter().map(|c| c.parse().unwrap()).collect();
+        assert!(us.len() == 4 && us.is_sorted(), "{row}: {cells:?}");
+    }
+    assert!(stdout.contains("; bench's "), "{stdout}");
+    for (args, named) in [
+        (
+            &["bench", "--latency", "no-such.pgn"][..],
+            "'no-such.pgn': cannot read",
+        ),
+        (
+            &["bench", "3", "--latency", games][..],
+            "--latency takes no depth",
+        ),
+    ] {
+        let out = engine::run(args, "");
+        assert!(!out.status.success(), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains(named), "{args:?}: {err}");
     }
 }

@@ -10,8 +10,11 @@ mod debug;
 mod go;
 mod info;
 mod inspect;
+pub mod latency;
 mod net;
 mod perft;
+mod search;
+mod searcher;
 mod setoption;
 mod table;
 mod wait;
@@ -22,14 +25,14 @@ use crate::eval::policy::Policy;
 use crate::lab::book::Book;
 use crate::rules::fen;
 use crate::rules::game::Game;
-use crate::search::algorithm::{self, Memory};
-use crate::search::time::SearchLimits;
-use crate::search::{Root, Shared};
+use crate::search::algorithm::Memory;
+use crate::search::Shared;
 use crate::user_text::{escape_controls, quote};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::Instant;
 use table::{new_shared, populate};
 
 const RNG_SEED: u64 = 0x1e15_e4c4;
@@ -60,8 +63,8 @@ impl Output {
 
 /// Work running on its own thread.
 enum Running {
-    /// A `go`: its thread hands the searches' memory back.
-    Search { thread: JoinHandle<Memory> },
+    /// A `go` on the kept thread: it hands the searches' memory back.
+    Search { pending: searcher::Pending },
     /// A `perft`, on its own copy of the board, stopped by its own flag.
     Perft {
         thread: JoinHandle<()>,
@@ -72,7 +75,7 @@ enum Running {
 impl Running {
     fn is_finished(&self) -> bool {
         match self {
-            Running::Search { thread } => thread.is_finished(),
+            Running::Search { pending } => pending.is_finished(),
             Running::Perft { thread, .. } => thread.is_finished(),
         }
     }
@@ -101,6 +104,8 @@ pub struct Engine {
     /// MCTS tree), while no search runs.
     memory: Memory,
     running: Option<Running>,
+    /// The thread the searches run on, kept between `go`s.
+    searcher: Option<searcher::Searcher>,
     /// The opening book (`BookFile`), played with `OwnBook`.
     book: Book,
     /// Chooses among the book's good moves; fixed seed.
@@ -118,6 +123,11 @@ pub struct Engine {
     /// also ends soon after an engine is dropped.
     populating: Option<table::Populating>,
     output: Output,
+    /// The latency benchmark's log of each move's times, while it runs.
+    latency: Option<latency::Log>,
+    /// When the last `position` line was read and when it was replayed,
+    /// kept for the next `go` while the latency log runs.
+    position_stamps: Option<(Instant, Instant)>,
 }
 
 impl Default for Engine {
@@ -195,9 +205,12 @@ impl Engine {
             memory: Memory::default(),
             policy: Policy::shared_embedded(),
             running: None,
+            searcher: None,
             freeing: None,
             config,
             output,
+            latency: None,
+            position_stamps: None,
         }
     }
 
@@ -209,6 +222,9 @@ impl Engine {
     /// `bestmove`) and lets a `perft` finish.
     pub fn finish(&mut self) {
         self.end_job(false);
+        if let Some(s) = self.searcher.take() {
+            s.stop();
+        }
         self.join_freeing();
         self.join_populating(true);
     }
@@ -234,6 +250,7 @@ impl Engine {
 
     /// Handles one line of input, writing the answer to `out`.
     pub fn handle(&mut self, line: &str, out: &mut Vec<u8>) -> Flow {
+        let read = Instant::now();
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some(at) = command_at(&tokens) else {
             if let Some(first) = tokens.first() {
@@ -262,7 +279,7 @@ impl Engine {
             "quit" => return Flow::Quit,
             "stop" => {}
             "ponderhit" => self.shared.pondering.store(false, Ordering::Relaxed),
-            "go" => self.go(args, line, out),
+            "go" => self.go(args, line, read, out),
             "uci" => self.uci(out),
             "isready" => {
                 // Ready means the table is backed, unless a search runs
@@ -278,7 +295,7 @@ impl Engine {
                 self.renew_table();
                 self.memory.clear();
             }
-            "position" => self.position(args, out),
+            "position" => self.position(args, read, out),
             "perft" => self.perft(args, out),
             "display" => self.display(out),
             "generate" => self.generate(out),
@@ -310,7 +327,8 @@ impl Engine {
         line_out(out, "uciok");
     }
 
-    fn position(&mut self, args: &[&str], out: &mut Vec<u8>) {
+    /// `position`, its line read at `read`.
+    fn position(&mut self, args: &[&str], read: Instant, out: &mut Vec<u8>) {
         let (setup, moves) = position_args(args);
         let text = match setup {
             Ok(text) => text,
@@ -343,116 +361,9 @@ impl Engine {
         }
         self.game = game;
         self.check_game();
-    }
-
-    /// `go`: a legal move whenever the position has one, drawn or not (the
-    /// referee decides draws); `bestmove 0000` only once a King is zapped.
-    fn go(&mut self, args: &[&str], line: &str, out: &mut Vec<u8>) {
-        let received = std::time::Instant::now();
-        let request = match go::parse(args, line, self.game.board().side()) {
-            Ok(r) => r,
-            Err(e) => return say(out, format!("error: {e}; no search")),
-        };
-        if request.budgeted {
-            say(
-                out,
-                format!(
-                    "go gives the side to move no clock or limit: searching {} ms (go infinite: until stop)",
-                    go::DEFAULT_BUDGET_MS
-                ),
-            );
+        if self.latency.is_some() {
+            self.position_stamps = Some((read, Instant::now()));
         }
-        self.check_game();
-        let legal = self.game.legal_moves();
-        if let Some(m) = request.searchmoves.iter().find(|m| !legal.contains(m)) {
-            return say(
-                out,
-                format!("error: go searchmoves: '{m}' is not a legal move here; no search"),
-            );
-        }
-        let Some(&fallback) = request.searchmoves.first().or(legal.first()) else {
-            say(out, "error: no legal move: a King is zapped".to_string());
-            return line_out(out, "bestmove 0000");
-        };
-        if let Some(m) = self.book_move(&request) {
-            say(out, format!("book move {m}"));
-            return line_out(out, &format!("bestmove {m}"));
-        }
-        let mut root = Root::from_game(&self.game);
-        root.searchmoves = request.searchmoves;
-        let limits = SearchLimits {
-            received: Some(received),
-            ..self.config.limits(request.limits)
-        };
-        let params = self.config.search;
-        let style = info::Style {
-            multipv: params.multipv > 1,
-            wdl: self.config.show_wdl,
-        };
-        let setup = self.config.setup();
-        let mut memory = std::mem::take(&mut self.memory);
-        self.shared.stop.store(false, Ordering::Relaxed);
-        self.shared
-            .pondering
-            .store(limits.ponder, Ordering::Relaxed);
-        let (shared, output) = (self.shared.clone(), self.output.clone());
-        let thread = std::thread::spawn(move || {
-            let mut reported = 0;
-            let run = algorithm::think(
-                setup,
-                &root,
-                &limits,
-                params,
-                &shared,
-                &mut memory,
-                |it, elapsed, nodes| {
-                    let text = info::lines(
-                        it,
-                        style,
-                        elapsed.as_millis() as u64,
-                        nodes,
-                        shared.tt.hashfull(),
-                    );
-                    output.write(text.as_bytes());
-                    reported = nodes;
-                },
-            );
-            // A search stopped inside an iteration searched more than its
-            // last line says: the last line again with every node and the
-            // whole time, as referees take a move's nodes and depth from
-            // the last line before `bestmove`.
-            let answer = &run.answer;
-            if let Some(last) = answer.last.as_ref().filter(|_| answer.nodes > reported) {
-                let text = info::lines(
-                    last,
-                    style,
-                    answer.elapsed.as_millis() as u64,
-                    answer.nodes,
-                    shared.tt.hashfull(),
-                );
-                output.write(text.as_bytes());
-            }
-            if run.reused > 0 {
-                let kept = format!(
-                    "info string the search started from the last tree's {} playouts under this position\n",
-                    run.reused
-                );
-                output.write(kept.as_bytes());
-            }
-            if run.tree_full {
-                let full = format!("info string {}\n", algorithm::tree_full(setup.tree_mb));
-                output.write(full.as_bytes());
-            }
-            let answer = run.answer;
-            let best = answer.best.unwrap_or(fallback);
-            let line = match answer.ponder.filter(|_| answer.best.is_some()) {
-                Some(p) => format!("bestmove {best} ponder {p}\n"),
-                None => format!("bestmove {best}\n"),
-            };
-            output.write(line.as_bytes());
-            memory
-        });
-        self.running = Some(Running::Search { thread });
     }
 }
 

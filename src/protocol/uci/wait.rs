@@ -12,8 +12,8 @@ impl Engine {
     pub fn wait(&mut self) {
         match self.running.take() {
             None => {}
-            Some(Running::Search { thread }) => {
-                if let Ok(memory) = thread.join() {
+            Some(Running::Search { pending }) => {
+                if let Some(memory) = pending.join() {
                     self.memory = memory;
                 }
             }

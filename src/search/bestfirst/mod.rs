@@ -129,6 +129,7 @@ pub fn think(
             last,
             nodes: s.worker.nodes(),
             elapsed: start.elapsed(),
+            setup: None,
         },
         promotions: s.promotions,
         nodes_by_depth: s.nodes_by_depth,

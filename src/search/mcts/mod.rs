@@ -202,6 +202,7 @@ pub fn think_within(
             last,
             nodes: playouts,
             elapsed: start.elapsed(),
+            setup: None,
         },
         tree_full,
         bytes,

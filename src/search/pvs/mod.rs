@@ -47,7 +47,7 @@ use super::{Params, MATE, MATE_BOUND};
 use order::{Order, MAX_PLY};
 use split_points::Splits;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 pub use worker::Worker;
 use worker::COUNT_EVERY;
 
@@ -86,6 +86,7 @@ pub fn think_planned(
     orders: &mut [Order],
     mut report: impl FnMut(&Iteration, Duration, u64),
 ) -> Answer {
+    let called = Instant::now();
     let start = plan.start;
     shared.nodes.store(0, Ordering::Relaxed);
     let params = match limits.mate {
@@ -110,7 +111,7 @@ pub fn think_planned(
     let splits = Splits::default();
     let splitting = params.split_depth > 0 && !helper_orders.is_empty();
     let splits = splitting.then_some(&splits);
-    let (last, pick, main_nodes) = std::thread::scope(|scope| {
+    let (last, pick, main_nodes, setup) = std::thread::scope(|scope| {
         let mut helpers = Vec::with_capacity(helper_orders.len());
         for (t, order) in helper_orders.iter_mut().enumerate() {
             helpers.push(scope.spawn(move || {
@@ -139,6 +140,7 @@ pub fn think_planned(
         }
         let mut w = Worker::new(root, params, shared, main_order, plan, limits.nodes, true);
         w.splits = splits;
+        let setup = called.elapsed();
         let mut last: Option<Iteration> = None;
         // Iterations in a row that gave the current best move.
         let mut streak = 0;
@@ -177,7 +179,7 @@ pub fn think_planned(
         for h in helpers {
             h.join().expect("a search helper panicked");
         }
-        (last, pick, w.nodes())
+        (last, pick, w.nodes(), setup)
     });
     let best = last.as_ref().and_then(|it| it.pv.first().copied()).or(pick);
     Answer {
@@ -186,6 +188,7 @@ pub fn think_planned(
         last,
         nodes: main_nodes + shared.nodes.load(Ordering::Relaxed),
         elapsed: start.elapsed(),
+        setup: Some(setup),
     }
 }
 

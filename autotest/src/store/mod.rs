@@ -9,8 +9,6 @@
 mod reproduce;
 mod show;
 
-pub use reproduce::ReproduceArgs;
-
 use crate::db::artifacts::{self, Artifact};
 use crate::db::path::{self, DbFlag};
 use crate::db::text_enums::{ArtifactKind, TextEnum};
@@ -27,6 +25,15 @@ pub struct Places {
     pub store: Option<PathBuf>,
     #[command(flatten)]
     pub db: DbFlag,
+}
+
+/// `nets reproduce`'s command line.
+#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
+pub struct ReproduceArgs {
+    /// A net's sha256 or its prefix of 8 hex digits or more
+    pub hash: String,
+    #[command(flatten)]
+    pub places: Places,
 }
 
 /// `show HASH`'s command line.
@@ -116,7 +123,11 @@ pub fn nets(c: &NetsCommand) -> Result<String, String> {
         NetsCommand::Ls(p) => ls("nets ls", kind, p),
         NetsCommand::Show(a) => show("nets show", kind, a),
         NetsCommand::Verify(p) => verify("nets verify", kind, p),
-        NetsCommand::Reproduce(a) => reproduce::reproduce(a),
+        NetsCommand::Reproduce(a) => {
+            let (store, conn) = open("nets reproduce", &a.places)?;
+            let sha = find(&conn, &store, &a.hash)?;
+            reproduce::reproduce(&store, &sha)
+        }
     }
 }
 

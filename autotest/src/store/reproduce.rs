@@ -4,33 +4,21 @@
 //! process; a net trained by another build of the trainer may differ, and
 //! then the report says whose build made it.
 
-use super::{find, open, Places};
 use leiserchess::lab::store::{self, Kind, Record, Role, Source, Store};
 use leiserchess::lab::train;
 use std::path::PathBuf;
 
-/// `nets reproduce`'s command line.
-#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
-pub struct ReproduceArgs {
-    /// A net's sha256 or its prefix of 8 hex digits or more
-    pub hash: String,
-    #[command(flatten)]
-    pub places: Places,
-}
-
 const COMMAND: &str = "nets reproduce";
 
-/// Trains the net `a.hash` names again from its record; an error unless
-/// the result is the same file.
-pub fn reproduce(a: &ReproduceArgs) -> Result<String, String> {
-    let (store, conn) = open(COMMAND, &a.places)?;
-    let sha = find(&conn, &store, &a.hash)?;
-    let record = store::read_record(&store, &sha).map_err(|e| format!("{COMMAND}: {e}"))?;
+/// Trains the net `sha` of `store` again from its record; an error
+/// unless the result is the same file.
+pub fn reproduce(store: &Store, sha: &str) -> Result<String, String> {
+    let record = store::read_record(store, sha).map_err(|e| format!("{COMMAND}: {e}"))?;
     if record.kind != Kind::Net {
         return Err(format!("{COMMAND}: {sha} is a dataset, not a net"));
     }
     let mut args = recorded(&record)?;
-    let data = inputs(&store, &record, Role::TrainedOn)?;
+    let data = inputs(store, &record, Role::TrainedOn)?;
     if data.len() != args.files.len() {
         return Err(format!(
             "{COMMAND}: {sha}'s record names {} datasets it was trained on, its command {}",
@@ -46,7 +34,7 @@ pub fn reproduce(a: &ReproduceArgs) -> Result<String, String> {
         .map_err(|e| format!("{COMMAND}: cannot create {}: {e}", work.display()))?;
     args.files = data;
     args.out = work.join("net.nnue");
-    args.against = inputs(&store, &record, Role::Baseline)?.pop();
+    args.against = inputs(store, &record, Role::Baseline)?.pop();
     args.resume = false;
     let trained = train::command(&args).and_then(|()| {
         crate::db::provenance::sha256(&args.out)

@@ -302,12 +302,12 @@ impl Plan {
             Stability::Neutral => NEUTRAL_PCT,
             Stability::Settled => self.stable_pct,
         };
-        let pct = if standing.share >= self.dominant_share {
-            pct * self.dominant_pct / 100
+        let (pct, whole) = if standing.share >= self.dominant_share {
+            (pct * self.dominant_pct, 10_000)
         } else {
-            pct
+            (pct, 100)
         };
-        self.soft.map(|s| s * pct as u32 / 100)
+        self.soft.map(|s| s * pct as u32 / whole)
     }
 
     /// Whether another iteration is worth starting, given how the best

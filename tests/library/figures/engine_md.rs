@@ -38,8 +38,8 @@ fn example(left: u64, inc: u64) -> String {
     let at = |stability, share| ms(plan.soft_at(Standing { stability, share }));
     let us = |x: u64| ms(Some(Duration::from_micros(x)));
     format!(
-        "the overhead is {} ms, the goal {} / {} + {} = {} ms, the hard stop {} ms, and no\n\
-         iteration starts after {} ms once the move is settled ({} ms if it is also\n\
+        "the overhead is {} ms, the goal {} / {} + {} = {} ms, the hard stop {} ms, and no \
+         iteration starts after {} ms once the move is settled ({} ms if it is also \
          dominant), {} ms when it just changed, {} ms otherwise",
         us(overhead),
         us(usable),
@@ -54,14 +54,32 @@ fn example(left: u64, inc: u64) -> String {
     )
 }
 
+/// `text`'s words in lines of at most 76 characters.
+fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + word.len() > 76 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out + &line + "\n"
+}
+
 /// The paragraph: a long clock and the tenth of a second.
 fn time_example_text() -> String {
-    format!(
-        "For example, with 60 s left and a 1 s increment {}.\n\
-         With 100 ms left and a 1 ms increment {}.\n",
+    wrap(&format!(
+        "For example, with 60 s left and a 1 s increment {}. With 100 ms left and a 1 ms \
+         increment {}.",
         example(60_000, 1_000),
         example(100, 1),
-    )
+    ))
 }
 
 #[test]

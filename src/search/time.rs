@@ -1,7 +1,7 @@
 //! What a `go` asks for, and the time plan derived from it (ENGINE.md
 //! "Time"), in microseconds. The move overhead is kept back from the
-//! clock: `move_overhead_pct` percent of the time left, but at least
-//! `move_overhead_min` ms and at most `move_overhead` ms. The goal is the rest over `time_moves` moves
+//! clock: `move_overhead` ms, but never more than `move_overhead_pct`
+//! percent of the time left. The goal is the rest over `time_moves` moves
 //! (or `movestogo`) plus 80% of the increment, never more than a tenth of
 //! the rest; the hard stop three times that, never past a quarter of the
 //! rest. No iteration starts past half the goal, or past `time_stable`
@@ -43,12 +43,10 @@ pub struct ClockUse {
     /// Milliseconds never planned from the clock (the `move_overhead`
     /// option): process start, output and the referee's own work need them.
     pub overhead: u64,
-    /// The share of the time left kept back, in percent
-    /// (`move_overhead_pct`), between `overhead_min` ms
-    /// (`move_overhead_min`: a buffer no plan spends, for the moments the
-    /// process waits for a CPU) and `overhead`.
+    /// The most of the time left kept back, in percent
+    /// (`move_overhead_pct`): on a short clock the overhead is this share
+    /// of it instead.
     pub overhead_pct: u64,
-    pub overhead_min: u64,
     /// The moves the clock is shared over when `go` gives no `movestogo`
     /// (the `time_moves` option).
     pub moves: u64,
@@ -79,15 +77,7 @@ pub const TIME: &[Declaration<ClockUse>] = &[
         0,
         100,
         number_field!(overhead_pct),
-        "Percent of the time left kept back, between move_overhead_min and move_overhead",
-    ),
-    Declaration::spin(
-        "move_overhead_min",
-        10,
-        0,
-        5000,
-        number_field!(overhead_min),
-        "Milliseconds kept back from every clock at least (up to move_overhead)",
+        "The most of the time left that move_overhead keeps back, in percent",
     ),
     Declaration::spin(
         "time_moves",
@@ -137,7 +127,6 @@ impl Default for ClockUse {
         let zero = ClockUse {
             overhead: 0,
             overhead_pct: 0,
-            overhead_min: 0,
             moves: 0,
             stable_pct: 0,
             changed_pct: 0,
@@ -344,8 +333,8 @@ const NEVER_DOMINANT: u64 = 101;
 fn clock_plan(c: &ClockUse, left_ms: u64, inc_ms: u64, movestogo: Option<u32>) -> (u64, u64) {
     let us = |ms: u64| ms.saturating_mul(1000);
     let left = us(left_ms);
-    let share = (left / 100 * c.overhead_pct.min(100)).max(us(c.overhead_min));
-    let usable = left.saturating_sub(share.min(us(c.overhead)));
+    let reserve = us(c.overhead).min(left / 100 * c.overhead_pct.min(100));
+    let usable = left - reserve;
     let goal = match movestogo {
         Some(n) if n > 0 => usable / u64::from(n),
         _ => (usable / c.moves.max(1)).saturating_add(us(inc_ms) / 5 * 4),
@@ -397,51 +386,46 @@ mod tests {
     }
 
     #[test]
-    fn the_overhead_is_a_share_of_the_clock_between_two_bounds() {
-        let soft = |left, pct, min| {
-            let l = clock(left, 0);
+    fn the_overhead_is_the_lesser_of_the_option_and_its_share() {
+        let l = clock(100, 0);
+        let with_pct = |pct| {
             let c = ClockUse {
                 overhead_pct: pct,
-                overhead_min: min,
                 ..l.clock
             };
             us(Plan::new(&SearchLimits { clock: c, ..l }, Instant::now()).soft)
         };
-        // Of 100 ms: all 30 (70 ms / 25), a fifth, the 10 ms least, none.
-        assert_eq!(soft(100, 100, 10), 2_800);
-        assert_eq!(soft(100, 50, 10), 2_800);
-        assert_eq!(soft(100, 20, 10), 3_200);
-        assert_eq!(soft(100, 5, 10), 3_600);
-        assert_eq!(soft(100, 0, 0), 4_000);
-        // Of 30 ms, 10% would be 3: the least, 10, kept back (20 ms / 25).
-        assert_eq!(soft(30, 10, 10), 800);
-        // Under the least nothing is planned; a least past the most
-        // gives the most.
-        assert_eq!(soft(8, 10, 10), 0);
-        assert_eq!(soft(100, 10, 50), 2_800);
-        // On a long clock the most, not the share.
-        assert_eq!(soft(10_000, 10, 10), 398_800);
+        // All 30 ms kept back (70 ms / 25), a fifth of the clock, or none.
+        assert_eq!(with_pct(100), 2_800);
+        assert_eq!(with_pct(50), 2_800);
+        assert_eq!(with_pct(20), 3_200);
+        assert_eq!(with_pct(0), 4_000);
+        // On a long clock the option, not the share.
+        assert_eq!(
+            us(Plan::new(&clock(10_000, 0), Instant::now()).soft),
+            398_800
+        );
     }
 
     /// Every clock from 0 to 400 ms, for several increments, options and
     /// `movestogo`, and some long ones.
     fn clocks() -> impl Iterator<Item = SearchLimits> {
         let lefts = (0..=400).chain([1_000, 10_000, 60_000, 3_600_000]);
-        let options = [(30, 10, 10), (0, 0, 0), (5_000, 100, 0), (30, 1, 50)];
-        lefts.flat_map(move |left| {
+        lefts.flat_map(|left| {
             [0, 1, 3, 100, 5_000].into_iter().flat_map(move |inc| {
                 [None, Some(1), Some(7)]
                     .into_iter()
                     .flat_map(move |movestogo| {
-                        options.map(|(overhead, pct, min)| SearchLimits {
-                            movestogo,
-                            clock: ClockUse {
-                                overhead,
-                                overhead_pct: pct,
-                                overhead_min: min,
-                                ..ClockUse::default()
-                            },
-                            ..clock(left, inc)
+                        [(30, 10), (0, 0), (5_000, 100), (30, 100)].map(|(overhead, pct)| {
+                            SearchLimits {
+                                movestogo,
+                                clock: ClockUse {
+                                    overhead,
+                                    overhead_pct: pct,
+                                    ..ClockUse::default()
+                                },
+                                ..clock(left, inc)
+                            }
                         })
                     })
             })
@@ -453,10 +437,8 @@ mod tests {
         for l in clocks() {
             let p = Plan::new(&l, Instant::now());
             let left = u128::from(l.time.unwrap()) * 1000;
-            let c = l.clock;
-            let share =
-                (left * u128::from(c.overhead_pct) / 100).max(u128::from(c.overhead_min) * 1000);
-            let overhead = share.min(u128::from(c.overhead) * 1000).min(left);
+            let overhead = u128::from(l.clock.overhead * 1000)
+                .min(left * u128::from(l.clock.overhead_pct) / 100);
             assert!(us(p.soft) <= us(p.hard), "{l:?}");
             assert!(us(p.hard) <= left - overhead, "{l:?}");
             // Some time, unless the overhead keeps back the whole clock.

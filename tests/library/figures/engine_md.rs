@@ -26,8 +26,7 @@ fn plan(left: u64, inc: u64) -> (Plan, SearchLimits) {
 fn example(left: u64, inc: u64) -> String {
     let (plan, limits) = plan(left, inc);
     let c = limits.clock;
-    let share = (left * 10 * c.overhead_pct).max(c.overhead_min * 1000);
-    let overhead = share.min(c.overhead * 1000);
+    let overhead = (c.overhead * 1000).min(left * 10 * c.overhead_pct);
     let usable = left * 1000 - overhead;
     let sum = usable / c.moves + inc * 800;
     assert_eq!(

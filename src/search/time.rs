@@ -1,11 +1,14 @@
-//! What a `go` asks for, and the time plan derived from it (PROTOCOL.md
-//! "Time": the remaining time over `time_moves` moves (25: 4%) plus
-//! 80% of the increment, never more than a tenth of what is left, and a
-//! hard stop at three times that), all after the move overhead is kept back
-//! from the clock. No iteration starts past half that goal, or past
-//! `time_stable` percent of it once the best move has stood for
-//! [`STABLE_ITERATIONS`] iterations, or `time_changed` percent when the
-//! last iteration changed it.
+//! What a `go` asks for, and the time plan derived from it (ENGINE.md
+//! "Time"), in microseconds. The move overhead is kept back from the
+//! clock: `move_overhead` ms, but never more than `move_overhead_pct`
+//! percent of the time left. The goal is the rest over `time_moves` moves
+//! (or `movestogo`) plus 80% of the increment, never more than a tenth of
+//! the rest; the hard stop three times that, never past a quarter of the
+//! rest. No iteration starts past half the goal, or past `time_stable`
+//! percent of it once the best move has stood for [`STABLE_ITERATIONS`]
+//! iterations, or `time_changed` percent when the last iteration changed
+//! it; that part is cut to `time_dominant` percent while the best move
+//! took `time_dominant_share` percent of its iteration's nodes.
 
 use crate::declaration::{self, number_field, Declaration};
 use std::time::{Duration, Instant};
@@ -40,6 +43,10 @@ pub struct ClockUse {
     /// Milliseconds never planned from the clock (the `move_overhead`
     /// option): process start, output and the referee's own work need them.
     pub overhead: u64,
+    /// The most of the time left kept back, in percent
+    /// (`move_overhead_pct`): on a short clock the overhead is this share
+    /// of it instead.
+    pub overhead_pct: u64,
     /// The moves the clock is shared over when `go` gives no `movestogo`
     /// (the `time_moves` option).
     pub moves: u64,
@@ -47,6 +54,11 @@ pub struct ClockUse {
     /// move is settled (`time_stable`), or just changed (`time_changed`).
     pub stable_pct: u64,
     pub changed_pct: u64,
+    /// The share of an iteration's nodes, in percent, under its best move
+    /// from which that move counts as dominant (`time_dominant_share`),
+    /// and the percent of the limit then kept (`time_dominant`).
+    pub dominant_share: u64,
+    pub dominant_pct: u64,
 }
 
 /// How the clock is used, as UCI options: name, default, range, field.
@@ -58,6 +70,14 @@ pub const TIME: &[Declaration<ClockUse>] = &[
         5000,
         number_field!(overhead),
         "Milliseconds kept back from every clock (process start, output, the referee)",
+    ),
+    Declaration::spin(
+        "move_overhead_pct",
+        10,
+        0,
+        100,
+        number_field!(overhead_pct),
+        "The most of the time left that move_overhead keeps back, in percent",
     ),
     Declaration::spin(
         "time_moves",
@@ -83,6 +103,22 @@ pub const TIME: &[Declaration<ClockUse>] = &[
         number_field!(changed_pct),
         "No new iteration past N% of the time goal when the last one changed the move",
     ),
+    Declaration::spin(
+        "time_dominant_share",
+        DOMINANT_SHARE,
+        1,
+        101,
+        number_field!(dominant_share),
+        "PVS: a best move that took N% of its iteration's nodes is dominant (101: never)",
+    ),
+    Declaration::spin(
+        "time_dominant",
+        DOMINANT_PCT,
+        5,
+        100,
+        number_field!(dominant_pct),
+        "PVS: percent of the iteration limit kept while the best move is dominant",
+    ),
 ];
 
 impl Default for ClockUse {
@@ -90,9 +126,12 @@ impl Default for ClockUse {
     fn default() -> Self {
         let zero = ClockUse {
             overhead: 0,
+            overhead_pct: 0,
             moves: 0,
             stable_pct: 0,
             changed_pct: 0,
+            dominant_share: 0,
+            dominant_pct: 0,
         };
         declaration::defaults(zero, TIME)
     }
@@ -198,6 +237,17 @@ pub struct Plan {
     /// `time_stable` and `time_changed`.
     pub stable_pct: u64,
     pub changed_pct: u64,
+    /// `time_dominant_share` and `time_dominant`.
+    pub dominant_share: u64,
+    pub dominant_pct: u64,
+}
+
+/// How the best move stands after an iteration: how settled it is, and
+/// the share of the iteration's nodes it took, in percent.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Standing {
+    pub stability: Stability,
+    pub share: u64,
 }
 
 impl Plan {
@@ -207,34 +257,30 @@ impl Plan {
     }
 
     pub fn new(l: &SearchLimits, start: Instant) -> Plan {
-        let ms = Duration::from_millis;
         let plan = |soft, hard| Plan {
             start,
             soft,
             hard,
             stable_pct: l.clock.stable_pct,
             changed_pct: l.clock.changed_pct,
+            dominant_share: l.clock.dominant_share,
+            dominant_pct: l.clock.dominant_pct,
         };
         if let Some(t) = l.movetime {
             // A fixed time a move: the best move's history changes nothing.
+            let t = Duration::from_millis(t);
             return Plan {
                 stable_pct: NEUTRAL_PCT,
                 changed_pct: NEUTRAL_PCT,
-                ..plan(Some(ms(t)), Some(ms(t)))
+                dominant_share: NEVER_DOMINANT,
+                ..plan(Some(t), Some(t))
             };
         }
         match l.time {
             Some(left) if !l.infinite => {
-                let usable = left.saturating_sub(l.clock.overhead);
-                let goal = match l.movestogo {
-                    Some(n) if n > 0 => usable / n as u64,
-                    _ => usable / l.clock.moves.max(1) + l.inc * 4 / 5,
-                };
-                let goal = goal.min(usable / 10).max(1);
-                plan(
-                    Some(ms(goal)),
-                    Some(ms((goal * 3).min(usable / 4).max(goal))),
-                )
+                let (goal, hard) = clock_plan(&l.clock, left, l.inc, l.movestogo);
+                let us = Duration::from_micros;
+                plan(Some(us(goal)), Some(us(hard)))
             }
             _ => plan(None, None),
         }
@@ -248,57 +294,185 @@ impl Plan {
         self.hard.is_some_and(|h| self.elapsed() >= h)
     }
 
-    /// After how long no iteration starts, given how settled the best move
-    /// is; None without a clock.
-    pub fn soft_at(&self, stability: Stability) -> Option<Duration> {
-        let pct = match stability {
+    /// After how long no iteration starts, given how the best move
+    /// stands; None without a clock.
+    pub fn soft_at(&self, standing: Standing) -> Option<Duration> {
+        let pct = match standing.stability {
             Stability::Changed => self.changed_pct,
             Stability::Neutral => NEUTRAL_PCT,
             Stability::Settled => self.stable_pct,
         };
-        self.soft.map(|s| s * pct as u32 / 100)
+        let (pct, whole) = if standing.share >= self.dominant_share {
+            (pct * self.dominant_pct, 10_000)
+        } else {
+            (pct, 100)
+        };
+        self.soft.map(|s| s * pct as u32 / whole)
     }
 
-    /// Whether another iteration is worth starting, given how settled the
-    /// best move is.
-    pub fn past_soft(&self, stability: Stability) -> bool {
-        self.soft_at(stability).is_some_and(|s| self.elapsed() >= s)
+    /// Whether another iteration is worth starting, given how the best
+    /// move stands.
+    pub fn past_soft(&self, standing: Standing) -> bool {
+        self.soft_at(standing).is_some_and(|s| self.elapsed() >= s)
     }
+}
+
+/// `time_dominant_share` and `time_dominant`'s defaults.
+const DOMINANT_SHARE: i64 = 80;
+const DOMINANT_PCT: i64 = 60;
+
+/// A share no best move reaches (`time_dominant_share`'s top).
+const NEVER_DOMINANT: u64 = 101;
+
+/// The goal and the hard stop, in microseconds, of a move with `left_ms`
+/// on the clock, `inc_ms` added after it and `movestogo` (the rule in
+/// the module's comment). In microseconds so that a 1 ms increment counts
+/// (80% of it is 800 µs, not 0 ms); without a floor, so that it never
+/// plans past the clock: with none left to plan both are 0, and the
+/// search stops at once with its static pick.
+fn clock_plan(c: &ClockUse, left_ms: u64, inc_ms: u64, movestogo: Option<u32>) -> (u64, u64) {
+    let us = |ms: u64| ms.saturating_mul(1000);
+    let left = us(left_ms);
+    let reserve = us(c.overhead).min(left / 100 * c.overhead_pct.min(100));
+    let usable = left - reserve;
+    let goal = match movestogo {
+        Some(n) if n > 0 => usable / u64::from(n),
+        _ => (usable / c.moves.max(1)).saturating_add(us(inc_ms) / 5 * 4),
+    };
+    let goal = goal.min(usable / 10);
+    (goal, goal.saturating_mul(3).min(usable / 4).max(goal))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn clock(time: u64, inc: u64) -> SearchLimits {
+        SearchLimits {
+            time: Some(time),
+            inc,
+            ..SearchLimits::default()
+        }
+    }
+
+    fn us(d: Option<Duration>) -> u128 {
+        d.expect("a clock gives a plan").as_micros()
+    }
+
     #[test]
     fn fischer_clock_plan() {
-        let l = SearchLimits {
-            time: Some(60_000),
-            inc: 1_000,
-            ..SearchLimits::default()
-        };
+        let l = clock(60_000, 1_000);
         let p = Plan::new(&l, Instant::now());
-        // 4% of 59.97 s plus 80% of 1 s.
-        assert_eq!(p.soft, Some(Duration::from_millis(2398 + 800)));
-        assert_eq!(p.hard, Some(Duration::from_millis(3 * 3198)));
+        // 4% of 59.97 s plus 80% of 1 s: the 30 ms overhead is under 10%.
+        assert_eq!(us(p.soft), 2_398_800 + 800_000);
+        assert_eq!(us(p.hard), 3 * 3_198_800);
         // `time_moves` 20: a larger share of the clock.
-        let p = Plan::new(
-            &SearchLimits {
-                clock: ClockUse {
-                    moves: 20,
-                    ..l.clock
-                },
-                ..l
-            },
-            Instant::now(),
+        let c = ClockUse {
+            moves: 20,
+            ..l.clock
+        };
+        let p = Plan::new(&SearchLimits { clock: c, ..l }, Instant::now());
+        assert_eq!(us(p.soft), 2_998_500 + 800_000);
+    }
+
+    #[test]
+    fn a_one_ms_increment_counts_on_a_tenth_of_a_second() {
+        let with = Plan::new(&clock(100, 1), Instant::now());
+        let without = Plan::new(&clock(100, 0), Instant::now());
+        // The overhead is 10% of 100 ms: 90 ms / 25 + 800 µs.
+        assert_eq!(us(with.soft), 3_600 + 800);
+        assert_eq!(us(without.soft), 3_600);
+        assert_eq!(us(with.hard), 3 * 4_400);
+    }
+
+    #[test]
+    fn the_overhead_is_the_lesser_of_the_option_and_its_share() {
+        let l = clock(100, 0);
+        let with_pct = |pct| {
+            let c = ClockUse {
+                overhead_pct: pct,
+                ..l.clock
+            };
+            us(Plan::new(&SearchLimits { clock: c, ..l }, Instant::now()).soft)
+        };
+        // All 30 ms kept back (70 ms / 25), a fifth of the clock, or none.
+        assert_eq!(with_pct(100), 2_800);
+        assert_eq!(with_pct(50), 2_800);
+        assert_eq!(with_pct(20), 3_200);
+        assert_eq!(with_pct(0), 4_000);
+        // On a long clock the option, not the share.
+        assert_eq!(
+            us(Plan::new(&clock(10_000, 0), Instant::now()).soft),
+            398_800
         );
-        assert_eq!(p.soft, Some(Duration::from_millis(2998 + 800)));
+    }
+
+    /// Every clock from 0 to 400 ms, for several increments, options and
+    /// `movestogo`, and some long ones.
+    fn clocks() -> impl Iterator<Item = SearchLimits> {
+        let lefts = (0..=400).chain([1_000, 10_000, 60_000, 3_600_000]);
+        lefts.flat_map(|left| {
+            [0, 1, 3, 100, 5_000].into_iter().flat_map(move |inc| {
+                [None, Some(1), Some(7)]
+                    .into_iter()
+                    .flat_map(move |movestogo| {
+                        [(30, 10), (0, 0), (5_000, 100), (30, 100)].map(|(overhead, pct)| {
+                            SearchLimits {
+                                movestogo,
+                                clock: ClockUse {
+                                    overhead,
+                                    overhead_pct: pct,
+                                    ..ClockUse::default()
+                                },
+                                ..clock(left, inc)
+                            }
+                        })
+                    })
+            })
+        })
+    }
+
+    #[test]
+    fn never_a_hard_stop_past_the_clock_less_the_overhead() {
+        for l in clocks() {
+            let p = Plan::new(&l, Instant::now());
+            let left = u128::from(l.time.unwrap()) * 1000;
+            let overhead = u128::from(l.clock.overhead * 1000)
+                .min(left * u128::from(l.clock.overhead_pct) / 100);
+            assert!(us(p.soft) <= us(p.hard), "{l:?}");
+            assert!(us(p.hard) <= left - overhead, "{l:?}");
+            // Some time, unless the overhead keeps back the whole clock.
+            assert_eq!(us(p.soft) > 0, left > overhead, "{l:?}");
+        }
+    }
+
+    #[test]
+    fn more_time_left_never_plans_less() {
+        let mut last: Option<(SearchLimits, u128, u128)> = None;
+        for l in clocks() {
+            let p = Plan::new(&l, Instant::now());
+            let now = (us(p.soft), us(p.hard));
+            if let Some((before, soft, hard)) = last {
+                let same = |a: &SearchLimits| (a.inc, a.movestogo, a.clock);
+                if same(&before) == same(&l) && before.time < l.time {
+                    assert!(soft <= now.0 && hard <= now.1, "{before:?} then {l:?}");
+                }
+            }
+            last = Some((l, now.0, now.1));
+        }
     }
 
     /// A plan for a 10 s goal whose search started `elapsed_ms` ago.
     fn started_ago(l: SearchLimits, elapsed_ms: u64) -> Plan {
         let ago = Instant::now() - Duration::from_millis(elapsed_ms);
         Plan::new(&l, ago)
+    }
+
+    fn standing(stability: Stability) -> Standing {
+        Standing {
+            stability,
+            share: 0,
+        }
     }
 
     #[test]
@@ -310,27 +484,78 @@ mod tests {
                 moves: 50,
                 stable_pct: 20,
                 changed_pct: 90,
+                ..ClockUse::default()
             },
             ..SearchLimits::default()
         };
         assert_eq!(started_ago(l, 0).soft, Some(Duration::from_millis(10_000)));
+        let (settled, neutral, changed) = (
+            standing(Stability::Settled),
+            standing(Stability::Neutral),
+            standing(Stability::Changed),
+        );
         // 3 s in: past 20% of the goal, not past 50% or 90%.
         let p = started_ago(l, 3_000);
-        assert!(p.past_soft(Stability::Settled));
-        assert!(!p.past_soft(Stability::Neutral));
-        assert!(!p.past_soft(Stability::Changed));
+        assert!(p.past_soft(settled));
+        assert!(!p.past_soft(neutral));
+        assert!(!p.past_soft(changed));
         // 6 s in: past half, still under 90%.
         let p = started_ago(l, 6_000);
-        assert!(p.past_soft(Stability::Neutral));
-        assert!(!p.past_soft(Stability::Changed));
-        assert!(started_ago(l, 9_100).past_soft(Stability::Changed));
-        // A fixed move time keeps the neutral half whatever the options.
+        assert!(p.past_soft(neutral));
+        assert!(!p.past_soft(changed));
+        assert!(started_ago(l, 9_100).past_soft(changed));
+        // A fixed move time keeps the neutral half whatever the options
+        // and however dominant the move.
         let fixed = SearchLimits {
             movetime: Some(10_000),
             ..l
         };
-        assert!(!started_ago(fixed, 3_000).past_soft(Stability::Settled));
-        assert!(started_ago(fixed, 6_000).past_soft(Stability::Changed));
+        assert!(!started_ago(fixed, 3_000).past_soft(settled));
+        assert!(started_ago(fixed, 6_000).past_soft(changed));
+        let all = Standing {
+            share: 100,
+            ..neutral
+        };
+        assert!(!started_ago(fixed, 4_000).past_soft(all));
+    }
+
+    #[test]
+    fn a_dominant_best_move_stops_sooner() {
+        let l = SearchLimits {
+            time: Some(500_030),
+            clock: ClockUse {
+                overhead: 30,
+                moves: 50,
+                dominant_share: 80,
+                dominant_pct: 60,
+                ..ClockUse::default()
+            },
+            ..SearchLimits::default()
+        };
+        let p = started_ago(l, 0);
+        let at = |share| {
+            p.soft_at(Standing {
+                stability: Stability::Neutral,
+                share,
+            })
+        };
+        // Half the 10 s goal, or 60% of that from 80% of the nodes.
+        assert_eq!(at(79), Some(Duration::from_millis(5_000)));
+        assert_eq!(at(80), Some(Duration::from_millis(3_000)));
+        assert_eq!(at(100), Some(Duration::from_millis(3_000)));
+        // `time_dominant_share` 101: never.
+        let never = SearchLimits {
+            clock: ClockUse {
+                dominant_share: NEVER_DOMINANT,
+                ..l.clock
+            },
+            ..l
+        };
+        let p = started_ago(never, 4_000);
+        assert!(!p.past_soft(Standing {
+            stability: Stability::Neutral,
+            share: 100
+        }));
     }
 
     #[test]
@@ -340,18 +565,6 @@ mod tests {
         assert_eq!(Stability::of(2, false), Stability::Neutral);
         assert_eq!(Stability::of(STABLE_ITERATIONS, false), Stability::Settled);
         assert_eq!(Stability::of(9, false), Stability::Settled);
-    }
-
-    #[test]
-    fn low_clock_never_plans_past_it() {
-        let l = SearchLimits {
-            time: Some(100),
-            inc: 2_000,
-            ..SearchLimits::default()
-        };
-        let p = Plan::new(&l, Instant::now());
-        assert!(p.hard.unwrap() <= Duration::from_millis(70));
-        assert!(p.soft.unwrap() <= p.hard.unwrap());
     }
 
     #[test]

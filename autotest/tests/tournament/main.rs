@@ -30,6 +30,7 @@ mod kept;
 mod layout;
 mod options;
 mod resume;
+mod short_clock;
 mod soak_report;
 mod spsa;
 mod stderr;

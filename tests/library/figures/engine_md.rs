@@ -1,45 +1,85 @@
-//! docs/ENGINE.md's worked example of the time plan, written from the
-//! plan the engine makes with the default options.
+//! docs/ENGINE.md's worked examples of the time plan, written from the
+//! plans the engine makes with the default options.
 
-use leiserchess::search::time::{Plan, SearchLimits, Stability};
+use leiserchess::search::time::{Plan, SearchLimits, Stability, Standing};
 use std::time::{Duration, Instant};
 
-/// The example: 60 s left, a 1 s increment.
-const LEFT_MS: u64 = 60_000;
-const INC_MS: u64 = 1_000;
+/// A duration in ms, to the µs.
+fn ms(d: Option<Duration>) -> String {
+    let us = d.expect("a clock gives a plan").as_micros();
+    let text = format!("{}.{:03}", us / 1000, us % 1000);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
 
-/// The paragraph for the plan of `go time 60000 inc 1000`.
-fn time_example_text() -> String {
+/// The plan of `go time LEFT inc INC` (in ms) and the limits it came from.
+fn plan(left: u64, inc: u64) -> (Plan, SearchLimits) {
     let limits = SearchLimits {
-        time: Some(LEFT_MS),
-        inc: INC_MS,
+        time: Some(left),
+        inc,
         ..SearchLimits::default()
     };
-    let clock = limits.clock;
-    let plan = Plan::new(&limits, Instant::now());
-    let ms = |d: Option<Duration>| d.expect("a clock gives a plan").as_millis();
-    let goal = ms(plan.soft);
-    let usable = LEFT_MS - clock.overhead;
-    let inc_share = INC_MS * 4 / 5;
+    (Plan::new(&limits, Instant::now()), limits)
+}
+
+/// The sentences for the plan of `go time LEFT inc INC`: the overhead,
+/// the goal's sum, the hard stop and when iterations stop starting.
+fn example(left: u64, inc: u64) -> String {
+    let (plan, limits) = plan(left, inc);
+    let c = limits.clock;
+    let overhead = (c.overhead * 1000).min(left * 10 * c.overhead_pct);
+    let usable = left * 1000 - overhead;
+    let sum = usable / c.moves + inc * 800;
     assert_eq!(
-        goal,
-        u128::from(usable / clock.moves + inc_share),
-        "the plan is no longer the remaining time over time_moves plus 80% of the increment: \
+        plan.soft.unwrap().as_micros(),
+        u128::from(sum.min(usable / 10)),
+        "the plan is no longer the rest over time_moves plus 80% of the increment: \
          rewrite the example's words"
     );
+    let at = |stability, share| ms(plan.soft_at(Standing { stability, share }));
+    let us = |x: u64| ms(Some(Duration::from_micros(x)));
     format!(
-        "For example, with {} s left and a {} s increment, the goal is {usable} / {} +\n\
-         {inc_share} = {goal} ms, the hard stop {} ms, and no iteration starts after about\n\
-         {} ms once the move is settled, {} ms when it just changed, {} ms\n\
-         otherwise.\n",
-        LEFT_MS / 1000,
-        INC_MS / 1000,
-        clock.moves,
+        "the overhead is {} ms, the goal {} / {} + {} = {} ms, the hard stop {} ms, and no \
+         iteration starts after {} ms once the move is settled ({} ms if it is also \
+         dominant), {} ms when it just changed, {} ms otherwise",
+        us(overhead),
+        us(usable),
+        c.moves,
+        us(inc * 800),
+        ms(plan.soft),
         ms(plan.hard),
-        ms(plan.soft_at(Stability::Settled)),
-        ms(plan.soft_at(Stability::Changed)),
-        ms(plan.soft_at(Stability::Neutral)),
+        at(Stability::Settled, 0),
+        at(Stability::Settled, 100),
+        at(Stability::Changed, 0),
+        at(Stability::Neutral, 0),
     )
+}
+
+/// `text`'s words in lines of at most 76 characters.
+fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + word.len() > 76 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out + &line + "\n"
+}
+
+/// The paragraph: a long clock and the tenth of a second.
+fn time_example_text() -> String {
+    wrap(&format!(
+        "For example, with 60 s left and a 1 s increment {}. With 100 ms left and a 1 ms \
+         increment {}.",
+        example(60_000, 1_000),
+        example(100, 1),
+    ))
 }
 
 #[test]

@@ -154,16 +154,8 @@ impl Store {
         if let Some(dir) = std::env::var_os(ENV).filter(|v| !v.is_empty()) {
             return Ok(Store::at(dir));
         }
-        let data = std::env::var_os("XDG_DATA_HOME")
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-            .or_else(|| {
-                std::env::var_os("HOME")
-                    .filter(|h| !h.is_empty())
-                    .map(|h| Path::new(&h).join(".local/share"))
-            })
-            .ok_or(StoreError::NoRoot)?;
-        Ok(Store::at(data.join("leiserchess").join("store")))
+        let data = lab_home().ok_or(StoreError::NoRoot)?;
+        Ok(Store::at(data.join("store")))
     }
 
     pub fn root(&self) -> &Path {
@@ -429,6 +421,21 @@ fn unreadable(path: &Path, e: std::io::Error) -> StoreError {
         path: path.to_path_buf(),
         error: e.to_string(),
     }
+}
+
+/// The per-user directory of the lab's files (the store, the results
+/// database): `$XDG_DATA_HOME/leiserchess`, else
+/// `~/.local/share/leiserchess`; `None` without either variable.
+pub fn lab_home() -> Option<PathBuf> {
+    std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|h| !h.is_empty())
+                .map(|h| Path::new(&h).join(".local/share"))
+        })
+        .map(|d| d.join("leiserchess"))
 }
 
 #[cfg(test)]

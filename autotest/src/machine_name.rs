@@ -3,12 +3,5 @@
 
 /// This machine's name, if it has one.
 pub fn name() -> Option<String> {
-    std::env::var("SLURMD_NODENAME")
-        .ok()
-        .filter(|v| !v.is_empty())
-        .or_else(|| {
-            std::fs::read_to_string("/proc/sys/kernel/hostname")
-                .ok()
-                .map(|h| h.trim().to_string())
-        })
+    leiserchess::lab::store::host()
 }

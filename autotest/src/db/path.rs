@@ -46,17 +46,10 @@ pub fn choose(flag: Option<&str>) -> Result<Option<Choice>, String> {
             per_user: false,
         }));
     }
-    let data = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|h| !h.is_empty())
-                .map(|h| Path::new(&h).join(".local/share"))
-        })
+    let data = leiserchess::object_store::lab_home()
         .ok_or("no default results database: neither XDG_DATA_HOME nor HOME is set (use -db PATH, or -db none)")?;
     Ok(Some(Choice {
-        path: data.join("leiserchess").join(FILE_NAME),
+        path: data.join(FILE_NAME),
         per_user: true,
     }))
 }

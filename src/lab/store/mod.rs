@@ -269,8 +269,9 @@ pub fn evaluation(store: &Store, role: Role, engine: &EngineConfig) -> Result<Pa
     Ok(Parent::object(role, Kind::Net, &sha256))
 }
 
-/// This machine's name: the Slurm node's in a task, else the kernel's.
-fn host() -> Option<String> {
+/// This machine's name: the Slurm node's in a task, else the kernel's
+/// (autotest's logs and records name it so too).
+pub fn host() -> Option<String> {
     std::env::var("SLURMD_NODENAME")
         .ok()
         .filter(|v| !v.is_empty())

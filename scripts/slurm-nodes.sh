@@ -190,6 +190,20 @@ start() {
   echo "slurm-nodes: $n nodes up and idle ($(sinfo -h -o '%D nodes, partition %P'); SLURM_CONF=$conf)"
 }
 
+# Link $1 deleted and gone. The kernel tears a deleted namespace down
+# asynchronously, so its veth's host end may still show for a moment and
+# then vanish between `ip link show` and `ip link del`, or after `start`
+# has seen it and skipped making it again.
+remove_link() {
+  local _
+  ip link del "$1" 2>/dev/null || true
+  for _ in $(seq 1 50); do
+    ip link show "$1" >/dev/null 2>&1 || return 0
+    sleep 0.1
+  done
+  die "link $1 is still there 5 s after it was deleted"
+}
+
 # Every daemon and process of the cluster ended, its network removed.
 stop_all() {
   local i jobs
@@ -204,7 +218,7 @@ stop_all() {
       kill_ns "$(ns "$i")" >/dev/null
       ip netns del "$(ns "$i")"
     fi
-    ! ip link show "$(link "$i")" >/dev/null 2>&1 || ip link del "$(link "$i")"
+    remove_link "$(link "$i")"
   done
   stop_pid_files $ctld_pid
   stop_munge

@@ -59,5 +59,6 @@ while kill -0 $lauto 2>/dev/null; do
     fi
     [ "${done_games:-0}" -ge "$games" ] && kill $lauto 2>/dev/null || true
 done
-# Our engine's W/D/L and game pairs (colour-swapped, one opening each).
-"$root/target/release/autotest" stats --pgn "$dir/match.pgn" --player leiserchess | sed 's/^/match_reference: /'
+# Our engine's W/D/L and game pairs (colour-swapped, one opening each),
+# and each side's median time, depth and nodes a searched move.
+"$root/target/release/autotest" stats --pgn "$dir/match.pgn" --player leiserchess --moves | sed 's/^/match_reference: /'

@@ -4,6 +4,7 @@
 //! (`pgn::player_results`).
 
 use crate::config::spec::SprtSpec;
+use crate::pgn::move_figures;
 use crate::pgn::player_results::{self, PlayerResults};
 use crate::stats::elo::{elo_shown, estimate_penta, estimate_wdl};
 use crate::stats::sprt::{llr_penta, llr_wdl, sprt_bounds, sprt_decision};
@@ -23,7 +24,7 @@ enum Results {
 #[command(
     override_usage = "autotest stats --wdl W D L [--sprt ELO0 ELO1 ALPHA BETA]\n       \
                       autotest stats --penta P0 P1 P2 P3 P4 [--sprt ELO0 ELO1 ALPHA BETA]\n       \
-                      autotest stats --pgn FILE... --player NAME [--sprt ELO0 ELO1 ALPHA BETA]",
+                      autotest stats --pgn FILE... --player NAME [--moves] [--sprt ELO0 ELO1 ALPHA BETA]",
     group(ArgGroup::new("results").required(true).args(["wdl", "penta", "pgn"]))
 )]
 pub struct StatsArgs {
@@ -41,6 +42,11 @@ pub struct StatsArgs {
     /// Whose results in the --pgn files are counted
     #[arg(long, value_name = "NAME", requires = "pgn", conflicts_with_all = ["wdl", "penta"])]
     pub player: Option<String>,
+    /// Also each side's moves in NAME's games: the median time, depth and
+    /// nodes of its searched moves and its mean time a move (from the
+    /// `{time depth nodes}` comments)
+    #[arg(long, requires = "pgn", conflicts_with_all = ["wdl", "penta"])]
+    pub moves: bool,
     /// An SPRT of normalized Elo bounds ELO0 < ELO1, false-positive rate
     /// ALPHA and false-negative rate BETA (each in (0, 1), their sum
     /// below 1)
@@ -61,6 +67,9 @@ pub fn run(args: &StatsArgs) -> Result<String, String> {
             let r = player_results::gather(files, player)?;
             let (mut out, results) = pgn_lines(&r, player);
             out += &report(&results, sprt.as_ref())?;
+            if args.moves {
+                out += &move_figures::lines(&move_figures::gather(files, player)?);
+            }
             Ok(out)
         }
         _ => Err(
@@ -369,6 +378,21 @@ mod tests {
         // The other side; the flags in any order.
         let out = run(&args(&format!("--player old --pgn {b} {a}"))).unwrap();
         assert!(out.starts_with("old: W 2 D 2 L 3\n"), "{out}");
+        // Each side's moves after the report: every game's two moves
+        // are searched, 10 ms each (8 games in the two files).
+        let moves = run(&args(&format!("--player old --pgn {b} {a} --moves"))).unwrap();
+        assert_eq!(
+            moves,
+            format!(
+                "{out}moves of new: 8 searched: time median 10.00 ms, mean 10.00 ms; \
+                 depth median 1; nodes median 1\n\
+                 moves of old: 8 searched: time median 10.00 ms, mean 10.00 ms; \
+                 depth median 1; nodes median 1\n"
+            )
+        );
+        assert!(run(&args("--wdl 1 2 3 --moves"))
+            .unwrap_err()
+            .contains("--pgn"));
         assert!(out.contains("pentanomial 1 1 0 1 0"), "{out}");
         // With no pair, the games are rated.
         let out = run(&args(&format!(

@@ -133,8 +133,8 @@ pub struct Params {
     pub smp_lead: u32,
     /// With threads, n > 0: the threads split the tree, sharing the moves
     /// of nodes at least n plies deep (`pvs::split`); 3 by default since
-    /// its SPRT against Lazy SMP (BENCHMARKS.md, "Threads: the
-    /// limit"); 0: Lazy SMP (every thread searches the whole tree into the
+    /// its SPRT against Lazy SMP (BENCHMARKS.md, "Strength with
+    /// threads"); 0: Lazy SMP (every thread searches the whole tree into the
     /// shared table).
     pub split_depth: u32,
     /// Check every structure's invariants after every make/unmake and at

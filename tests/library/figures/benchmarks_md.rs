@@ -159,3 +159,106 @@ fn commits_are_read_from_words_not_from_hashes_or_numbers() {
         vec!["c5f3be9", "e8c0cfd"]
     );
 }
+
+/// The files that send readers to BENCHMARKS.md's sections: the sources of
+/// both crates, the tests, the scripts and the documents.
+fn citing_files() -> Vec<std::path::PathBuf> {
+    let root = super::repo();
+    let mut files = vec![root.join("README.md"), root.join("autotest/README.md")];
+    let mut dirs: Vec<std::path::PathBuf> = [
+        "src",
+        "autotest/src",
+        "tests",
+        "autotest/tests",
+        "docs",
+        "scripts",
+    ]
+    .iter()
+    .map(|d| root.join(d))
+    .collect();
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|e| e == "rs" || e == "md" || e == "sh")
+            {
+                files.push(path);
+            }
+        }
+    }
+    files
+}
+
+/// The section titles `text` cites (the file's name, a comma and the
+/// title in double quotes), each read across line breaks and comment
+/// markers.
+fn cited_sections(text: &str) -> Vec<String> {
+    let joined: Vec<&str> = text
+        .lines()
+        .map(|l| {
+            l.trim()
+                .trim_start_matches(['/', '!', '#', '*', '>'])
+                .trim()
+        })
+        .collect();
+    let joined = joined.join(" ");
+    let mark = "BENCHMARKS.md, \"";
+    joined
+        .match_indices(mark)
+        .filter_map(|(at, _)| {
+            let rest = &joined[at + mark.len()..];
+            rest.find('"').map(|end| rest[..end].to_string())
+        })
+        .collect()
+}
+
+/// A section a comment or a document names by its title exists under
+/// that title (a folded or renamed section leaves no dangling pointer).
+#[test]
+fn every_section_cited_elsewhere_exists() {
+    let text = super::read(DOC);
+    let titles: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#').trim())
+        .collect();
+    // A title may leave out the heading's closing parenthesis, which names
+    // the script or option: "Mutation testing" for "Mutation testing
+    // (`scripts/mutants.sh`)".
+    let heading = |title: &str| {
+        titles
+            .iter()
+            .any(|t| *t == title || t.strip_prefix(title).is_some_and(|r| r.starts_with(" (")))
+    };
+    let mut missing = Vec::new();
+    let mut found = 0;
+    for file in citing_files() {
+        let body = std::fs::read_to_string(&file).unwrap();
+        for title in cited_sections(&body) {
+            found += 1;
+            if !heading(&title) {
+                missing.push(format!("{}: \"{title}\"", file.display()));
+            }
+        }
+    }
+    // About twenty citations today: a reader that finds none fails.
+    assert!(found >= 10, "only {found} section citations found");
+    assert!(
+        missing.is_empty(),
+        "sections of {DOC} cited but not there:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn section_citations_are_read_across_lines_and_comments() {
+    assert_eq!(
+        cited_sections(
+            "/// x (BENCHMARKS.md, \"Threads: the\n    /// limit\"); BENCHMARKS.md, \"A\""
+        ),
+        vec!["Threads: the limit", "A"]
+    );
+}

@@ -35,6 +35,13 @@ fn chain() -> Tree {
     t
 }
 
+/// A node is 24 bytes, as an edge is: the arena's budget holds about
+/// 80 edges to each node (BENCHMARKS.md, "Playouts per second").
+#[test]
+fn a_node_takes_24_bytes() {
+    assert_eq!(size_of::<Node>(), 24);
+}
+
 #[test]
 fn a_node_is_due_once_without_growth_and_at_each_growth_with_it() {
     let mut t = chain();

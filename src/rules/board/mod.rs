@@ -224,13 +224,6 @@ impl Board {
         self.unplace(m);
     }
 
-    /// A null move, for the search: the other side is to move, nothing else
-    /// changes (no piece moves, no laser fires). Its own inverse.
-    #[inline]
-    pub fn pass(&mut self) {
-        self.flip_side();
-    }
-
     #[inline(always)]
     fn flip_side(&mut self) {
         self.side = self.side.opp();

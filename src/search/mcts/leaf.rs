@@ -7,9 +7,7 @@
 //! by it, or (`mcts_ab_visits`) each node once it has earned its visits,
 //! and (`mcts_ab_grow`) again a ply deeper each time its visits have grown
 //! by that factor: the root, the most visited node, is searched deepest,
-//! an iterative deepening spread over the move's playouts. With
-//! `mcts_root_nodes` the root's searches are bounded by nodes alone and
-//! go deeper still: its move is the one played.
+//! an iterative deepening spread over the move's playouts.
 //!
 //! The search's best move also gets a share of the node's priors
 //! (`mcts_pv_prior`), so that it is the reply tried first. Without it a
@@ -33,18 +31,10 @@ use crate::search::Params;
 pub enum Ask {
     /// A new leaf: `mcts_ab` − 1 plies, bounded by the clock alone.
     Leaf,
-    /// A node of `visits` (the root if `root`), `deeper` plies beyond
-    /// `mcts_ab` − 1 within `mcts_ab_nodes` PVS nodes a visit; the root
-    /// with `mcts_root_nodes` as deep as that many nodes a visit go.
-    Node {
-        deeper: u32,
-        visits: u32,
-        root: bool,
-    },
+    /// A node of `visits`, `deeper` plies beyond `mcts_ab` − 1 within
+    /// `mcts_ab_nodes` PVS nodes a visit.
+    Node { deeper: u32, visits: u32 },
 }
-
-/// The deepest a root search bounded by nodes alone is asked to go.
-const ROOT_DEPTH: u32 = 60;
 
 pub struct LeafSearch<'a> {
     worker: Worker<'a>,
@@ -54,8 +44,6 @@ pub struct LeafSearch<'a> {
     depth: u32,
     /// `mcts_ab_nodes`: a search's PVS nodes per visit of its node.
     per_visit: u64,
-    /// `mcts_root_nodes`: the root's, bounding its searches alone.
-    root_per_visit: u64,
 }
 
 impl<'a> LeafSearch<'a> {
@@ -90,7 +78,6 @@ impl<'a> LeafSearch<'a> {
             root: Root::new(root.board.clone()),
             depth: params.mcts_ab - 1,
             per_visit: u64::from(params.mcts_ab_nodes),
-            root_per_visit: u64::from(params.mcts_root_nodes),
         })
     }
 
@@ -117,12 +104,7 @@ impl<'a> LeafSearch<'a> {
         self.worker.reset(&self.root, root_side);
         let (deeper, per_visit, visits) = match ask {
             Ask::Leaf => (0, 0, 1),
-            Ask::Node { visits, root, .. } if root && self.root_per_visit > 0 => (
-                ROOT_DEPTH.saturating_sub(self.depth),
-                self.root_per_visit,
-                visits,
-            ),
-            Ask::Node { deeper, visits, .. } => (deeper, self.per_visit, visits),
+            Ask::Node { deeper, visits } => (deeper, self.per_visit, visits),
         };
         let budget = (per_visit > 0).then(|| per_visit * u64::from(visits.max(1)));
         self.worker.cap_nodes(budget);
@@ -187,8 +169,7 @@ mod tests {
     /// A search past its node budget (`mcts_ab_nodes` × visits) stops
     /// with an answer from a shallower iteration, and leaves the tree's
     /// search running; with a budget it cannot reach the same search
-    /// goes to its depth. The root with `mcts_root_nodes` goes as deep as
-    /// its own budget lets it, and uses it all.
+    /// goes to its depth.
     #[test]
     fn a_leaf_search_stops_at_its_node_budget_with_an_answer() {
         let root = Root::new(fen::parse(POSITIONS[3]).unwrap());
@@ -196,7 +177,6 @@ mod tests {
         let params = Params {
             mcts_ab: 2,
             mcts_ab_nodes: 20,
-            mcts_root_nodes: 300,
             ..Params::default()
         };
         let run = |ask: Ask| {
@@ -208,16 +188,13 @@ mod tests {
             assert!(!shared.stop.load(Ordering::Relaxed));
             (found, leaf.worker.nodes())
         };
-        let node = |root| Ask::Node {
+        let (capped, capped_nodes) = run(Ask::Node {
             deeper: 5,
             visits: 100,
-            root,
-        };
-        let (capped, capped_nodes) = run(node(false));
+        });
         let (full, full_nodes) = run(Ask::Node {
             deeper: 5,
             visits: 1_000_000,
-            root: false,
         });
         assert!(capped.is_some() && full.is_some());
         assert!(
@@ -228,21 +205,5 @@ mod tests {
             full_nodes > 4 * capped_nodes,
             "{full_nodes} against {capped_nodes}"
         );
-        let (deep, deep_nodes) = run(node(true));
-        assert!(deep.is_some());
-        assert!(
-            (29_000..30_000 + 300).contains(&deep_nodes),
-            "{deep_nodes} nodes for a 30,000 budget"
-        );
-        let no_root = Params {
-            mcts_root_nodes: 0,
-            ..params
-        };
-        let shared = Shared::new(16, 4);
-        let mut order = Order::default();
-        let mut leaf =
-            LeafSearch::new(&root, no_root, &shared, &mut order, Plan::unbounded()).unwrap();
-        leaf.score(node(true), &root.board, &root.history, 0, None, side);
-        assert_eq!(leaf.worker.nodes(), capped_nodes);
     }
 }

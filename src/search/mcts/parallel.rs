@@ -167,7 +167,7 @@ fn search(work: &Work, shares: &Shares) {
     let mut edges = Vec::new();
     let p = work.params;
     let (ab_visits, grow) = (p.ab_visits(), p.ab_grow());
-    let (pv_prior, ab_value) = (p.pv_prior(), p.ab_value());
+    let pv_prior = p.pv_prior();
     while !shares.halt.load(Ordering::Relaxed) {
         let (walk, full) = {
             let mut t = shares.lock();
@@ -189,9 +189,9 @@ fn search(work: &Work, shares: &Shares) {
         let search = walk
             .due
             .and_then(|d| Some((d, search_at(&mut walker, &walk.moves[..d.plies], d)?)));
-        let searched = |t: &mut Tree, path: &Path| {
-            if let Some((d, found)) = search {
-                playout::searched(t, &path[..d.plies], d.node, found, pv_prior, ab_value);
+        let searched = |t: &mut Tree| {
+            if let Some((d, (_, best))) = search {
+                playout::searched(t, d.node, best, pv_prior);
             }
         };
         let Walk {
@@ -203,7 +203,7 @@ fn search(work: &Work, shares: &Shares) {
             Found::Collision => {
                 let mut t = shares.lock();
                 t.release(&path);
-                searched(&mut t, &path);
+                searched(&mut t);
                 drop(t);
                 // The other thread is valuing the position: a walk at
                 // once would most likely collide again.
@@ -212,7 +212,7 @@ fn search(work: &Work, shares: &Shares) {
             }
         };
         let mut t = shares.lock();
-        searched(&mut t, &path);
+        searched(&mut t);
         land(&mut t, &path, value, grown, work.params.check_rep);
         shares.done.fetch_add(1, Ordering::Relaxed);
         if t.solve(ROOT).is_some() {
@@ -276,7 +276,6 @@ fn search_at(walker: &mut Walker, moves: &[Move], due: Due) -> Option<(i32, Opti
     let found = walker.search(Ask::Node {
         deeper: due.deeper,
         visits: due.visits,
-        root: due.node == ROOT,
     });
     walker.rewind();
     found
@@ -294,8 +293,7 @@ fn value(
     for &m in moves {
         walker.play(m);
     }
-    let (settle, pv_prior) = (params.mcts_settle, params.pv_prior());
-    let (value, grown) = walker.arrive(full, settle, pv_prior, edges);
+    let (value, grown) = walker.arrive(full, params.pv_prior(), edges);
     walker.rewind();
     let grown = match grown {
         playout::Grown::Node => Grown::Node(edges.clone()),
@@ -313,7 +311,7 @@ fn land(t: &mut Tree, path: &Path, value: f64, grown: Grown, check_rep: bool) {
     match grown {
         Grown::Node(edges) => {
             let leaf_visits = t.edges[e].visits;
-            t.edges[e].child = t.add(&edges, leaf_visits, 1.0 - value).unwrap_or(NONE);
+            t.edges[e].child = t.add(&edges, leaf_visits).unwrap_or(NONE);
         }
         Grown::Leaf => t.edges[e].child = NONE,
         Grown::Draw => {
@@ -325,7 +323,6 @@ fn land(t: &mut Tree, path: &Path, value: f64, grown: Grown, check_rep: bool) {
     t.release(path);
     t.backup(path, value);
     t.prove_up(path);
-    t.minimax_up(path);
     #[cfg(feature = "debug-commands")]
     if check_rep {
         super::check::path(t, path, false);

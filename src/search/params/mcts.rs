@@ -8,14 +8,6 @@ use crate::declaration::{bool_field, number_field, Declaration};
 /// what they do together; BENCHMARKS.md the SPRTs behind the defaults).
 pub const MCTS_PARAMS: &[Declaration<Params>] = &[
     Declaration::spin(
-        "mcts_settle",
-        0,
-        0,
-        16,
-        number_field!(mcts_settle),
-        "MCTS: plies of zaps searched to value each new leaf (0: the evaluation alone)",
-    ),
-    Declaration::spin(
         "mcts_ab",
         4,
         0,
@@ -56,30 +48,6 @@ pub const MCTS_PARAMS: &[Declaration<Params>] = &[
         "MCTS with mcts_ab: a node's search stops after N PVS nodes per visit of the node, with its deepest iteration (0: no bound)",
     ),
     Declaration::spin(
-        "mcts_root_nodes",
-        0,
-        0,
-        1_000_000,
-        number_field!(mcts_root_nodes),
-        "MCTS with mcts_ab_visits: the root's searches go as deep as N PVS nodes per root visit let them (0: as any node's)",
-    ),
-    Declaration::spin(
-        "mcts_minimax",
-        0,
-        0,
-        100,
-        number_field!(mcts_minimax),
-        "MCTS: percent of an edge's value in PUCT that is its implicit minimax value (its subtree's leaf values backed up by minimax) rather than its mean",
-    ),
-    Declaration::spin(
-        "mcts_ab_value",
-        0,
-        0,
-        100,
-        number_field!(mcts_ab_value),
-        "MCTS with mcts_ab_visits: percent of a searched node's mean replaced by its search's score",
-    ),
-    Declaration::spin(
         "mcts_cpuct",
         150,
         1,
@@ -92,34 +60,6 @@ pub const MCTS_PARAMS: &[Declaration<Params>] = &[
         true,
         bool_field!(mcts_root_move),
         "MCTS with mcts_ab_visits: play the root's last search's best move unless the tree proves a win or that move lost (off: the most visited)",
-    ),
-    Declaration::check(
-        "mcts_ab_minimax",
-        false,
-        bool_field!(mcts_ab_minimax),
-        "MCTS with mcts_minimax and mcts_ab_visits: a searched node's minimax value is its last search's score",
-    ),
-    Declaration::check(
-        "mcts_tt_leaf",
-        false,
-        bool_field!(mcts_tt_leaf),
-        "MCTS with mcts_ab: a new leaf's evaluation kept within the table's score of it from the nodes' searches",
-    ),
-    Declaration::spin(
-        "mcts_cpuct_growth",
-        0,
-        0,
-        10_000,
-        number_field!(mcts_cpuct_growth),
-        "MCTS: PUCT's constant grows by N hundredths each time a node's visits pass another e-fold of mcts_cpuct_base",
-    ),
-    Declaration::spin(
-        "mcts_cpuct_base",
-        1000,
-        1,
-        10_000_000,
-        number_field!(mcts_cpuct_base),
-        "MCTS: the visits past which PUCT's constant grows (mcts_cpuct_growth)",
     ),
     Declaration::spin(
         "mcts_policy_temp",

@@ -33,12 +33,6 @@ pub struct Params {
     /// Half-width in cp of the root's aspiration window around the last
     /// iteration's score, from depth 4 (0: every iteration full width).
     pub aspiration: i32,
-    /// Null-move pruning's depth reduction (0: no null-move pruning): at a
-    /// non-PV node at least 3 plies deep whose static score is at least
-    /// beta, the side to move passes, and if the other side's reply
-    /// searched this much shallower still fails high, the node does. Off
-    /// by default until an SPRT accepts it (BENCHMARKS.md).
-    pub null_r: i32,
     pub seed: u64,
     /// Evaluate with the learned net (`EvalFile`) instead of the
     /// hand-written evaluation: the default since the net's SPRT at 10+0.1
@@ -47,13 +41,9 @@ pub struct Params {
     /// The root's best lines the main thread finds and reports (UCI
     /// `MultiPV`): line k is the best root move outside lines 1..k.
     pub multipv: usize,
-    /// MCTS: the plies of zaps a leaf's value looks at (0: the evaluation
-    /// alone; see `mcts::playout`).
-    pub mcts_settle: u32,
     /// MCTS, k > 0: the searches of nodes (`mcts_ab_visits`) or of each
     /// new leaf, our PVS of k − 1 plies and its quiescence, on the shared
-    /// table (see `mcts::leaf`); 0: none, leaves valued by the evaluation
-    /// (and `mcts_settle`).
+    /// table (see `mcts::leaf`); 0: none, leaves valued by the evaluation.
     pub mcts_ab: u32,
     /// MCTS with `mcts_ab`: the percentage of a searched node's priors
     /// given to its search's best move (see `mcts::leaf`).
@@ -72,46 +62,18 @@ pub struct Params {
     /// (0: no bound but the clock). Without a clock (`go nodes`, the bench) a root searched
     /// ever deeper would otherwise run for minutes.
     pub mcts_ab_nodes: u32,
-    /// MCTS with `mcts_ab_visits`, N > 0: the root's searches are bounded
-    /// by N·V PVS nodes alone, V its visits, and go as deep as that lets
-    /// them, so that the root, whose move is played, is searched deeper
-    /// than the doubling of its visits would take it (0: as any node).
-    pub mcts_root_nodes: u32,
-    /// MCTS: the percentage of an edge's value in PUCT that is its
-    /// implicit minimax value (the best of its subtree's leaf values,
-    /// backed up by minimax) rather than its playouts' mean (see
-    /// `mcts::tree::Tree::minimax`; 0: the mean alone).
-    pub mcts_minimax: u32,
     /// MCTS with `mcts_ab_visits`: the move played is the root's last
     /// search's best, unless the tree has proven a win or that move lost
     /// (see `mcts::tree::Tree::best`); off, the most visited edge. On
     /// since its SPRT (BENCHMARKS.md, "MCTS in games").
     pub mcts_root_move: bool,
-    /// MCTS with `mcts_minimax` and `mcts_ab_visits`: a searched node's
-    /// implicit minimax value is its last search's score, not its edges'
-    /// best, so that the minimax backs up the searches' values.
-    pub mcts_ab_minimax: bool,
-    /// MCTS with `mcts_ab_visits`: the percentage of a searched node's
-    /// mean (its edge's, and so its ancestors') replaced by its search's
-    /// score (see `mcts::tree::Tree::revalue`; 0: the search gives only
-    /// its best move's prior).
-    pub mcts_ab_value: u32,
     /// MCTS with `mcts_root_move`, searching on a clock: the percentage
     /// of the move's time goal kept for a last PVS of the root, with the
     /// table the tree's searches filled; its move is the one played (see
     /// `mcts::think_within`; 0: none).
     pub mcts_root_time: u32,
-    /// MCTS with `mcts_ab`: a new leaf's evaluation is kept within what
-    /// the shared table holds of its position from the nodes' searches
-    /// (see `mcts::playout::Walker::leaf_value`).
-    pub mcts_tt_leaf: bool,
-    /// MCTS: PUCT's exploration constant, in hundredths…
+    /// MCTS: PUCT's exploration constant, in hundredths.
     pub mcts_cpuct: u32,
-    /// …and its growth, in hundredths, each time a node's visits pass
-    /// another e-fold of `mcts_cpuct_base` (see `mcts::tree::Puct`; 0:
-    /// constant).
-    pub mcts_cpuct_growth: u32,
-    pub mcts_cpuct_base: u32,
     /// MCTS: the priors' temperature, in hundredths: each prior is raised
     /// to 100/T and the node's renormalised (100: as the policy gives
     /// them; above, flatter).
@@ -212,14 +174,6 @@ pub const PARAMS: &[Declaration<Params>] = &[
         "Half-width in cp of the root's aspiration window from depth 4 (0: full width)",
     ),
     Declaration::spin(
-        "null_r",
-        0,
-        0,
-        6,
-        number_field!(null_r),
-        "Null-move pruning's depth reduction (0: no null-move pruning)",
-    ),
-    Declaration::spin(
         "seed",
         0,
         0,
@@ -301,26 +255,17 @@ impl Default for Params {
             hmb: 0,
             randomize: 0,
             aspiration: 0,
-            null_r: 0,
             seed: 0,
             use_nnue: false,
             multipv: 0,
-            mcts_settle: 0,
             mcts_ab: 0,
             mcts_pv_prior: 0,
             mcts_ab_visits: 0,
             mcts_ab_grow: 0,
             mcts_ab_nodes: 0,
-            mcts_root_nodes: 0,
-            mcts_minimax: 0,
             mcts_root_move: false,
-            mcts_ab_minimax: false,
-            mcts_ab_value: 0,
             mcts_root_time: 0,
             mcts_cpuct: 0,
-            mcts_tt_leaf: false,
-            mcts_cpuct_growth: 0,
-            mcts_cpuct_base: 0,
             mcts_policy_temp: 0,
             mcts_fpu: 0,
             mcts_policy: false,
@@ -345,11 +290,6 @@ impl Params {
         f64::from(self.mcts_ab_grow) / 100.0
     }
 
-    /// `mcts_ab_value` as a share of 1.
-    pub fn ab_value(&self) -> f64 {
-        f64::from(self.mcts_ab_value.min(100)) / 100.0
-    }
-
     /// With `mcts_ab`, the visits at which a node is searched, or none
     /// when each new leaf is (see `mcts_ab_visits`).
     pub fn ab_visits(&self) -> Option<u32> {
@@ -365,7 +305,6 @@ impl Params {
             lmr_r2: usize::MAX,
             fut_depth: 0,
             use_nmm: false,
-            null_r: 0,
             ..self
         }
     }

@@ -223,36 +223,6 @@ mod tests {
     use crate::rules::game::Game;
     use crate::rules::moves::Move;
 
-    /// With `null_r` on, the bench positions cost fewer nodes, and every
-    /// King zap the full search proves is still proven. The hand-written
-    /// evaluation: a tenth of the nodes is its measured saving at depth 5
-    /// (the net's is smaller, 7%).
-    #[test]
-    fn null_move_pruning_prunes_and_keeps_forced_zaps() {
-        let hand = Params {
-            use_nnue: false,
-            ..Params::default()
-        };
-        let with = Params { null_r: 3, ..hand };
-        let (mut plain_nodes, mut null_nodes, mut zaps) = (0, 0, 0);
-        for text in super::super::bench::POSITIONS {
-            let root = Root::new(fen::parse(text).unwrap());
-            let plain = search_depth(&root, 5, hand, 1, 4);
-            let null = search_depth(&root, 5, with, 1, 4);
-            plain_nodes += plain.nodes;
-            null_nodes += null.nodes;
-            let score = |a: &Answer| a.last.as_ref().unwrap().score;
-            if score(&plain) >= MATE_BOUND {
-                zaps += 1;
-                assert!(score(&null) >= MATE_BOUND, "{text}");
-            }
-        }
-        assert!(
-            zaps > 0 && null_nodes < plain_nodes * 9 / 10,
-            "{null_nodes} vs {plain_nodes}"
-        );
-    }
-
     /// Lavender to move in the two Kings' endgame after h0g0 a7b7 g0h0,
     /// searched one ply with only b7a7, which brings back the start.
     fn back_to_the_start(game: &Game, params: Params) -> i32 {

@@ -1,6 +1,6 @@
-//! The search below the root: PVS with null-window scouts, null-move
-//! pruning, late-move reductions, futility and margin pruning, the zap
-//! extension, and the quiescence search over zapping moves.
+//! The search below the root: PVS with null-window scouts, late-move
+//! reductions, futility and margin pruning, the zap extension, and the
+//! quiescence search over zapping moves.
 
 use super::movepick::{MovePicker, Scored, Stage};
 use super::order::MAX_PLY;
@@ -11,7 +11,7 @@ use crate::rules::board::Undo;
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::search::tt::{from_tt, to_tt, Bound, Entry};
-use crate::search::{MATE, MATE_BOUND};
+use crate::search::MATE;
 
 /// Futility and margin pruning margins by remaining depth, in cp.
 const MARGIN: [i32; 4] = [0, 50, 100, 250];
@@ -98,9 +98,6 @@ impl Worker<'_> {
         if shallow && self.params.use_nmm && depth <= 2 && stand - MARGIN[depth as usize] >= beta {
             return stand - MARGIN[depth as usize];
         }
-        if self.null_move_cuts(beta, depth, ply, pv_node) {
-            return beta;
-        }
         let futile = shallow
             && depth <= self.params.fut_depth
             && stand + MARGIN[depth.clamp(0, 3) as usize] <= alpha;
@@ -109,28 +106,6 @@ impl Worker<'_> {
         let score = self.search_moves(&mut moves, alpha, beta, depth, ply, stand, futile);
         self.lists[ply] = moves.into_list();
         score
-    }
-
-    /// Null-move pruning (`null_r`): whether passing, then searching the
-    /// other side's replies `null_r` plies shallower, still fails high. Not
-    /// at PV nodes, near mate scores, right after a pass, or when the
-    /// static score is below beta; passing gives up the mover's shot, so it
-    /// is a pessimistic bound in all but rare zugzwangs.
-    fn null_move_cuts(&mut self, beta: i32, depth: i32, ply: usize, pv_node: bool) -> bool {
-        let r = self.params.null_r;
-        let after_pass = self.trail.after_pass();
-        if r == 0 || pv_node || ply == 0 || depth < 3 || after_pass || beta.abs() >= MATE_BOUND {
-            return false;
-        }
-        if self.static_eval() < beta {
-            return false;
-        }
-        self.trail.push(self.board.key(), 0, false);
-        self.board.pass();
-        let score = -self.pvs(-beta, -beta + 1, depth - 1 - r, ply + 1);
-        self.board.pass();
-        self.trail.pop();
-        !self.stopped() && score >= beta
     }
 
     /// The move loop of `pvs`.

@@ -12,8 +12,8 @@ use crate::search::root::Root;
 struct Frame {
     /// Plies since the last zap.
     zap_clock: u32,
-    /// The squares the move to it changed (0 for a pass); at the root, the
-    /// game's last move's, if known.
+    /// The squares the move to it changed; at the root, the game's last
+    /// move's, if known.
     touched: Option<u64>,
 }
 
@@ -42,7 +42,7 @@ impl Trail {
     }
 
     /// Steps from the position with `key` by a move that changed the
-    /// squares `touched` (0: a pass) and zapped a piece or not.
+    /// squares `touched` and zapped a piece or not.
     #[inline(always)]
     pub fn push(&mut self, key: u64, touched: u64, zapped: bool) {
         let clock = if zapped { 0 } else { self.zap_clock() + 1 };
@@ -79,11 +79,6 @@ impl Trail {
             touched,
             zapped: f.zap_clock == 0,
         })
-    }
-
-    /// Whether the move to the current position was a pass.
-    pub fn after_pass(&self) -> bool {
-        self.current().touched == Some(0)
     }
 
     /// Plies from the root to the current position.
@@ -156,10 +151,10 @@ mod tests {
     fn a_push_steps_every_part_of_the_trail_and_a_pop_takes_it_back() {
         let mut l = trail();
         let root_move = Move::parse("h0L").unwrap().touched();
-        assert_eq!((l.plies(), l.zap_clock(), l.after_pass()), (0, 7, false));
+        assert_eq!((l.plies(), l.zap_clock()), (0, 7));
         assert_eq!(l.last_move().map(|m| m.touched), Some(root_move));
         l.push(4, 0, false);
-        assert_eq!((l.plies(), l.zap_clock(), l.after_pass()), (1, 8, true));
+        assert_eq!((l.plies(), l.zap_clock()), (1, 8));
         assert_eq!(l.keys(), [1, 2, 3, 4]);
         l.push(5, 0b110, true);
         assert_eq!(l.zap_clock(), 0);

@@ -28,7 +28,6 @@ use crate::search::pvs::order::Order;
 use crate::search::root::Root;
 use crate::search::shared::Shared;
 use crate::search::time::Plan;
-use crate::search::tt::{from_tt, Bound, Table};
 use crate::search::Params;
 
 /// The board at the end of the current path, with what the draws, the Ko
@@ -63,9 +62,6 @@ pub struct Walker<'a> {
     leaf: Option<LeafSearch<'a>>,
     /// Whether each new leaf is valued by `leaf` (not with `mcts_ab_visits`).
     search_leaves: bool,
-    /// With `mcts_tt_leaf`, the table whose scores bound a new leaf's
-    /// evaluation.
-    table: Option<&'a Table>,
 }
 
 impl<'a> Walker<'a> {
@@ -103,7 +99,6 @@ impl<'a> Walker<'a> {
             root_side: root.board.side(),
             leaf: LeafSearch::new(root, params, shared, order, clock),
             search_leaves: params.mcts_ab > 0 && params.ab_visits().is_none(),
-            table: (params.mcts_tt_leaf && params.mcts_ab > 0).then_some(&shared.tt),
         }
     }
 
@@ -225,15 +220,11 @@ impl<'a> Walker<'a> {
     /// The expected result for the side to move, whose moves are `edges`:
     /// with `mcts_ab` at each new leaf, its alpha-beta search's score (see
     /// `leaf`), the search's best move given `pv_prior` of the priors;
-    /// else the evaluation's (`settle` 0), or once the lasers have
-    /// settled, the score of [`Walker::settle`]: the evaluation does not
-    /// see a shot about to be fired; either kept within the table's
-    /// score of the position (`mcts_tt_leaf`, see [`Walker::bounded`]).
-    /// A search a `stop` cut short falls back to the evaluation.
-    pub fn leaf_value(&mut self, edges: &mut [Edge], settle: u32, pv_prior: f32) -> f64 {
+    /// else the evaluation's. A search a `stop` cut short falls back to
+    /// the evaluation.
+    pub fn leaf_value(&mut self, edges: &mut [Edge], pv_prior: f32) -> f64 {
         if !self.search_leaves {
-            let cp = self.settle(-KING_ZAP_CP, KING_ZAP_CP, settle);
-            return expected(self.bounded(cp));
+            return expected(self.static_cp());
         }
         let Some((cp, best)) = self.search(Ask::Leaf) else {
             return expected(self.static_cp());
@@ -245,24 +236,6 @@ impl<'a> Walker<'a> {
             }
         }
         expected(cp)
-    }
-
-    /// `cp` kept within what the table holds of the current position, if
-    /// a node's search stored it a ply deep or more: its score if exact,
-    /// else no lower than a lower bound and no higher than an upper one.
-    /// The nodes' searches go through the positions the tree grows into
-    /// next, and know them better than the evaluation.
-    fn bounded(&self, cp: i32) -> i32 {
-        let entry = self.table.and_then(|t| t.probe(self.board.key()));
-        let Some(e) = entry.filter(|e| e.depth >= 1) else {
-            return cp;
-        };
-        let score = from_tt(i32::from(e.score), 0);
-        match e.bound {
-            Bound::Exact => score,
-            Bound::Lower => cp.max(score),
-            Bound::Upper => cp.min(score),
-        }
     }
 
     /// The leaf search's score for the side to move and its best move,
@@ -280,13 +253,7 @@ impl<'a> Walker<'a> {
     /// tree's rules, or no move the Ko rule allows, is worth ½; else its
     /// moves go into `edges` (unless the tree is `full`: then they are not
     /// listed) and it is valued by [`Walker::leaf_value`].
-    pub fn arrive(
-        &mut self,
-        full: bool,
-        settle: u32,
-        pv_prior: f32,
-        edges: &mut Vec<Edge>,
-    ) -> (f64, Grown) {
+    pub fn arrive(&mut self, full: bool, pv_prior: f32, edges: &mut Vec<Edge>) -> (f64, Grown) {
         edges.clear();
         if self.is_draw() {
             return (0.5, Grown::Draw);
@@ -297,7 +264,7 @@ impl<'a> Walker<'a> {
                 return (0.5, Grown::Draw);
             }
         }
-        let value = 1.0 - self.leaf_value(edges, settle, pv_prior);
+        let value = 1.0 - self.leaf_value(edges, pv_prior);
         (value, if full { Grown::Leaf } else { Grown::Node })
     }
 }
@@ -321,18 +288,14 @@ pub struct Search<'a> {
     edges: Vec<Edge>,
     /// The longest path so far, in plies.
     pub max_depth: u32,
-    /// The plies of zaps a leaf's value looks at (`mcts_settle`).
-    settle_depth: u32,
     /// The share of a new node's priors its leaf search's best move gets
     /// (`mcts_pv_prior`).
     pv_prior: f32,
     /// The visits at which a node's position is searched and its best
-    /// move given `pv_prior` (`mcts_ab_visits`), the growth of its visits
-    /// that searches it again (`mcts_ab_grow`) and the share of its mean
-    /// the search's score replaces (`mcts_ab_value`).
+    /// move given `pv_prior` (`mcts_ab_visits`), and the growth of its
+    /// visits that searches it again (`mcts_ab_grow`).
     ab_visits: Option<u32>,
     ab_grow: f64,
-    ab_value: f64,
     /// The `check_rep` option: check each playout's path.
     #[cfg(feature = "debug-commands")]
     check_rep: bool,
@@ -367,11 +330,9 @@ impl<'a> Search<'a> {
             path: Vec::new(),
             edges,
             max_depth: 0,
-            settle_depth: params.mcts_settle,
             pv_prior: params.pv_prior(),
             ab_visits: params.ab_visits(),
             ab_grow: params.ab_grow(),
-            ab_value: params.ab_value(),
             #[cfg(feature = "debug-commands")]
             check_rep: params.check_rep,
         }
@@ -384,21 +345,8 @@ impl<'a> Search<'a> {
         let value = loop {
             if let Some(deeper) = self.tree.due(node, self.ab_visits, self.ab_grow) {
                 let visits = self.tree.nodes[node as usize].visits;
-                let root = node == ROOT;
-                let ask = Ask::Node {
-                    deeper,
-                    visits,
-                    root,
-                };
-                if let Some(found) = self.walker.search(ask) {
-                    searched(
-                        &mut self.tree,
-                        &self.path,
-                        node,
-                        found,
-                        self.pv_prior,
-                        self.ab_value,
-                    );
+                if let Some((_, best)) = self.walker.search(Ask::Node { deeper, visits }) {
+                    searched(&mut self.tree, node, best, self.pv_prior);
                 }
             }
             let e = self.tree.select(node);
@@ -418,7 +366,6 @@ impl<'a> Search<'a> {
         self.max_depth = self.max_depth.max(self.path.len() as u32);
         self.tree.backup(&self.path, value);
         self.tree.prove_up(&self.path);
-        self.tree.minimax_up(&self.path);
         #[cfg(feature = "debug-commands")]
         if self.check_rep {
             super::check::path(&self.tree, &self.path, true);
@@ -429,13 +376,12 @@ impl<'a> Search<'a> {
     /// not in the tree; the position becomes the edge's child if it fits.
     fn leaf(&mut self, e: usize) -> f64 {
         let full = self.tree.full();
-        let (settle, pv_prior) = (self.settle_depth, self.pv_prior);
-        let (value, grown) = self.walker.arrive(full, settle, pv_prior, &mut self.edges);
+        let (value, grown) = self.walker.arrive(full, self.pv_prior, &mut self.edges);
         match grown {
             Grown::Draw => self.tree.edges[e].set_proof(Some(Proof::Draw)),
             Grown::Node => {
                 let leaf_visits = self.tree.edges[e].visits;
-                if let Some(child) = self.tree.add(&self.edges, leaf_visits, 1.0 - value) {
+                if let Some(child) = self.tree.add(&self.edges, leaf_visits) {
                     self.tree.edges[e].child = child;
                 }
             }
@@ -445,34 +391,17 @@ impl<'a> Search<'a> {
     }
 }
 
-/// What the search of `node`, reached by `path`, `found` (its score for
-/// the side to move and best move) does to the tree: the best move gets
-/// `pv_prior` of the node's priors, the score replaces `share` of the
-/// node's mean and (`mcts_ab_minimax`) becomes its minimax value.
-pub fn searched(
-    tree: &mut Tree,
-    path: &[(u32, usize)],
-    node: u32,
-    found: (i32, Option<Move>),
-    pv_prior: f32,
-    share: f64,
-) {
-    let (cp, best) = found;
+/// What the search of `node` does to the tree with the `best` move it
+/// found: that move gets `pv_prior` of the node's priors, and at the root
+/// it is the root's search's move (`mcts_root_move`).
+pub fn searched(tree: &mut Tree, node: u32, best: Option<Move>, pv_prior: f32) {
     if let Some(best) = best {
         tree.lead(node, best, pv_prior);
         if node == ROOT {
             tree.root_move = Some(best);
         }
     }
-    tree.score(node, expected(cp));
-    if share > 0.0 {
-        tree.revalue(path, 1.0 - expected(cp), share);
-    }
 }
-
-mod settle;
-
-use settle::KING_ZAP_CP;
 
 #[cfg(test)]
 mod bias;

@@ -1,6 +1,6 @@
-//! The playout's own tests: `settle` against its plain oracle, a leaf
-//! valued by alpha-beta (`mcts_ab`) with its best move's prior, and a node
-//! searched once it has earned its visits (`mcts_ab_visits`).
+//! The playout's own tests: a leaf valued by alpha-beta (`mcts_ab`) with
+//! its best move's prior, and a node searched once it has earned its
+//! visits (`mcts_ab_visits`), and again as they grow (`mcts_ab_grow`).
 
 use super::*;
 use crate::rules::fen;
@@ -22,65 +22,6 @@ pub(super) fn fresh<'a>(
         order,
         Plan::unbounded(),
     )
-}
-
-/// [`Walker::settle`] without alpha-beta: the oracle of its pruning.
-fn settle_plain(w: &mut Walker, depth: u32) -> i32 {
-    let stand = w.static_cp();
-    if depth == 0 {
-        return stand;
-    }
-    let Some(zaps) = w.zaps() else {
-        return KING_ZAP_CP;
-    };
-    let mut best = stand;
-    for m in zaps {
-        w.play(m);
-        best = best.max(-settle_plain(w, depth - 1));
-        w.undo();
-    }
-    best
-}
-
-#[test]
-fn settle_is_the_plain_search_of_zaps() {
-    let shared = Shared::new(1, 1);
-    let mut rng = fastrand::Rng::with_seed(5);
-    let mut differ = 0;
-    for start in 0..40 {
-        let mut g = Game::from_fen(fen::STARTPOS).unwrap();
-        for _ in 0..(10 + start) {
-            let moves = g.legal_moves();
-            let m = moves[rng.usize(..moves.len())];
-            let mut next = g.clone();
-            next.play(m).unwrap();
-            if next.is_over() {
-                break;
-            }
-            g = next;
-        }
-        let root = Root::from_game(&g);
-        let mut order = Order::default();
-        let mut w = Walker::new(
-            &root,
-            Params::default(),
-            &shared,
-            &mut order,
-            Plan::unbounded(),
-        );
-        for depth in 0..4 {
-            let fast = w.settle(-KING_ZAP_CP, KING_ZAP_CP, depth);
-            let plain = settle_plain(&mut w, depth);
-            assert_eq!(fast, plain, "{} depth {depth}", fen::to_fen(&root.board));
-            if depth > 0 && plain != w.static_cp() {
-                differ += 1;
-            }
-        }
-    }
-    assert!(
-        differ > 10,
-        "only {differ} positions where zaps change the score"
-    );
 }
 
 /// With `mcts_ab` 2, a new node's value is a one-ply PVS's score from
@@ -208,78 +149,4 @@ fn a_node_is_searched_again_as_its_visits_grow() {
         }
     }
     assert_eq!(searched_at, vec![4, 8, 16, 32]);
-}
-
-/// With `mcts_ab_value` 100, the playout that searches a node replaces
-/// its edge's mean by the search's value (the playout's own value then
-/// added): the edge's playouts sum to its visits before times the
-/// searched value, plus at most 1; without it they sum to something else.
-#[test]
-fn a_searched_node_s_mean_becomes_its_search_s_value() {
-    let root = Root::new(fen::parse(crate::search::bench::POSITIONS[5]).unwrap());
-    let params = Params {
-        mcts_ab: 2,
-        mcts_ab_visits: 4,
-        mcts_ab_grow: 0,
-        mcts_ab_value: 100,
-        ..Params::default()
-    };
-    let plain = Params {
-        mcts_ab_value: 0,
-        ..params
-    };
-    let (shared, twin_shared) = (Shared::new(16, 4), Shared::new(16, 4));
-    let (mut order, mut twin_order) = (Order::default(), Order::default());
-    let mut s = fresh(&root, params, &shared, &mut order);
-    let mut twin = fresh(&root, plain, &twin_shared, &mut twin_order);
-    let mut checked = 0;
-    for _ in 0..200 {
-        let before: Vec<(u32, u8)> = s
-            .tree
-            .nodes
-            .iter()
-            .map(|n| (n.visits, n.searches))
-            .collect();
-        s.playout();
-        twin.playout();
-        let path = s.path.clone();
-        for (i, &(node, _)) in path.iter().enumerate().skip(1) {
-            if s.tree.nodes[node as usize].searches == before[node as usize].1 {
-                continue;
-            }
-            let (_, e) = path[i - 1];
-            let edge = s.tree.edges[e];
-            let mut again = Order::default();
-            let mut walker = Walker::new(&root, params, &shared, &mut again, Plan::unbounded());
-            for &(_, e) in &path[..i] {
-                walker.play(s.tree.edges[e].mv);
-            }
-            let visits = before[node as usize].0;
-            let (cp, _) = walker
-                .search(Ask::Node {
-                    deeper: 0,
-                    visits,
-                    root: false,
-                })
-                .unwrap();
-            let n = f64::from(visits);
-            let revalued = n * (1.0 - expected(cp));
-            assert!(
-                (-1e-6..=1.0 + 1e-6).contains(&(edge.w - revalued)),
-                "{} {revalued}",
-                edge.w
-            );
-            // The twin's tree is the same up to the first search of a
-            // node below the root.
-            if checked == 0 {
-                let other = twin.tree.edges[e].w;
-                assert!(
-                    (other - edge.w).abs() > 1e-9,
-                    "the same mean without mcts_ab_value"
-                );
-            }
-            checked += 1;
-        }
-    }
-    assert!(checked >= 3, "only {checked} nodes searched");
 }

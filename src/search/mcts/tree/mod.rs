@@ -10,9 +10,7 @@
 //! none is added (`full`). The root is made whatever the budget: every
 //! answer needs its moves.
 //!
-//! Selection is PUCT's (its constants in `puct`). Beside the playouts'
-//! means, each node keeps the implicit minimax of its subtree's own
-//! values, which PUCT can blend in (`mcts_minimax`).
+//! Selection is PUCT's (its constants in `puct`).
 
 pub use super::edge::{Edge, Proof, NONE, PENDING};
 pub use super::puct::Puct;
@@ -44,13 +42,6 @@ pub struct Node {
     /// The searches its position has had (`mcts_ab_visits`, and again
     /// with `mcts_ab_grow`).
     pub searches: u8,
-    /// The implicit minimax value for the side to move (`mcts_minimax`):
-    /// its position's own value until one of its edges has a value, then
-    /// the best of those (see [`Tree::minimax_up`]).
-    pub minimax: f32,
-    /// Whether `minimax` is a search's score (`mcts_ab_minimax`), which
-    /// backups leave alone.
-    pub scored: bool,
 }
 
 pub struct Tree {
@@ -103,18 +94,14 @@ impl Tree {
             leaf_visits: 0,
             ordered: 0,
             searches: 0,
-            minimax: 0.5,
-            scored: false,
         });
     }
 
     /// Adds a node with `edges` and returns its index, or `None` (and the
     /// tree is full from then on) when it does not fit the budget. Its
     /// visits: the playout that makes it, and the `leaf_visits` its edge
-    /// had before (see [`Node::leaf_visits`]); `value`, its position's
-    /// own for its side to move, starts its implicit minimax value unless
-    /// an edge is proven.
-    pub fn add(&mut self, edges: &[Edge], leaf_visits: u32, value: f64) -> Option<u32> {
+    /// had before (see [`Node::leaf_visits`]).
+    pub fn add(&mut self, edges: &[Edge], leaf_visits: u32) -> Option<u32> {
         let index = u32::try_from(self.nodes.len())
             .ok()
             .filter(|&i| i < PENDING);
@@ -141,14 +128,8 @@ impl Tree {
             leaf_visits,
             ordered: 0,
             searches: 0,
-            minimax: value as f32,
-            scored: false,
         });
         self.edges.extend_from_slice(edges);
-        // Its edges proven at birth (King zaps, draws) are its minimax.
-        if let Some(best) = self.best_minimax(index) {
-            self.nodes[index as usize].minimax = best as f32;
-        }
         Some(index)
     }
 
@@ -159,7 +140,7 @@ impl Tree {
     }
 
     /// The edge PUCT picks at `node`: the largest
-    /// `Q + C(N)·P·√N / (1 + n)` ([`Puct`]'s `C`), `Q` exact for a proven edge and the
+    /// `Q + C·P·√N / (1 + n)` ([`Puct`]'s `C`), `Q` exact for a proven edge and the
     /// first-play urgency for an unvisited one; ties to the first. Playouts
     /// in flight count in `n` and `N` and as losses in `Q`.
     ///
@@ -214,7 +195,7 @@ impl Tree {
         };
         let visits = u64::from(self.nodes[node as usize].visits) + flying;
         let sqrt_n = (visits.max(1) as f64).sqrt();
-        let c = self.puct.c(visits);
+        let c = self.puct.c;
         let mut best = (range.start, f64::NEG_INFINITY);
         for i in range {
             let e = &self.edges[i];
@@ -230,7 +211,7 @@ impl Tree {
                     continue;
                 }
                 Some(p) => Some(p.value()),
-                None if n > 0.0 => Some(self.blend(e, e.w / n)),
+                None if n > 0.0 => Some(e.w / n),
                 None => None,
             };
             let score = q.unwrap_or(fpu) + u;
@@ -259,29 +240,6 @@ impl Tree {
             n.searches += 1;
             k
         })
-    }
-
-    /// A search's `value` for the mover of `path`'s last edge (the edge
-    /// into the searched node) replaces `share` of that edge's mean: the
-    /// edge's playouts are revalued, as if each had brought
-    /// `share`·`value` + (1 − `share`)·its own, and every edge above it
-    /// on `path` is moved by the same amount, from its own mover's view:
-    /// each playout through the edge went through them all.
-    pub fn revalue(&mut self, path: &[(u32, usize)], value: f64, share: f64) {
-        let Some(&(_, e)) = path.last() else {
-            return;
-        };
-        let edge = &self.edges[e];
-        if edge.proof().is_some() || edge.visits == 0 {
-            return;
-        }
-        let n = f64::from(edge.visits);
-        let mut delta = share * (n * value - edge.w);
-        for &(_, e) in path.iter().rev() {
-            let edge = &mut self.edges[e];
-            edge.w = (edge.w + delta).clamp(0.0, f64::from(edge.visits));
-            delta = -delta;
-        }
     }
 
     /// Gives `share` of `node`'s priors to the edge of `mv`, the others
@@ -456,70 +414,6 @@ impl Tree {
     /// The line of best edges from the root, as far as the tree goes.
     pub fn pv(&self) -> Vec<Move> {
         self.best(ROOT).map_or(Vec::new(), |e| self.line_from(e))
-    }
-}
-
-// Implicit minimax backups (`mcts_minimax`).
-impl Tree {
-    /// With `mcts_minimax`, sets each node of `path` (whose values and
-    /// proofs are backed up) to the best of its edges' implicit minimax
-    /// values (Lanctot, Winands, Pepels and Sturtevant, 2014: a minimax
-    /// of the leaves' own values beside the playouts' means), from the
-    /// bottom up; a node none of whose edges has one keeps its
-    /// position's own value.
-    pub fn minimax_up(&mut self, path: &[(u32, usize)]) {
-        if self.puct.minimax == 0.0 {
-            return;
-        }
-        for &(node, _) in path.iter().rev() {
-            if self.nodes[node as usize].scored {
-                continue;
-            }
-            if let Some(best) = self.best_minimax(node) {
-                self.nodes[node as usize].minimax = best as f32;
-            }
-        }
-    }
-
-    /// With `mcts_minimax` and `mcts_ab_minimax`, makes `value` (for its
-    /// side to move) the implicit minimax value of `node`, just searched.
-    pub fn score(&mut self, node: u32, value: f64) {
-        if self.puct.minimax > 0.0 && self.puct.searched_minimax {
-            let n = &mut self.nodes[node as usize];
-            n.minimax = value as f32;
-            n.scored = true;
-        }
-    }
-
-    /// An edge's implicit minimax value for its mover: its proof's, else
-    /// one less its child's (for the child's side to move), else its mean
-    /// if it has playouts (a leaf the full tree did not keep), else none.
-    pub fn edge_minimax(&self, e: &Edge) -> Option<f64> {
-        match (e.proof(), e.child()) {
-            (Some(p), _) => Some(p.value()),
-            (None, Some(c)) => Some(1.0 - f64::from(self.nodes[c as usize].minimax)),
-            (None, None) => e.q(),
-        }
-    }
-
-    /// The best implicit minimax value of `node`'s edges, if one has any.
-    pub fn best_minimax(&self, node: u32) -> Option<f64> {
-        self.edges[self.range(node)]
-            .iter()
-            .filter_map(|e| self.edge_minimax(e))
-            .reduce(f64::max)
-    }
-
-    /// The value PUCT gives an unproven edge of `mean`: with
-    /// `mcts_minimax`, that share of it replaced by its implicit minimax
-    /// value, which a single good or bad reply moves as the mean does not.
-    fn blend(&self, e: &Edge, mean: f64) -> f64 {
-        let share = self.puct.minimax;
-        if share == 0.0 {
-            return mean;
-        }
-        self.edge_minimax(e)
-            .map_or(mean, |m| (1.0 - share) * mean + share * m)
     }
 }
 

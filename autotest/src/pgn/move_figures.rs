@@ -9,29 +9,76 @@
 //! nanoseconds. A move is counted as searched when its depth or nodes
 //! are above 0; a book move (`{0 0 0}`, `{0.000 - -}`, an engine's own
 //! book at depth 0) and a move without such a comment are counted apart.
+//!
+//! Given the games' Fischer clock, each side's clock is rebuilt from the
+//! same times (the main time, less each move's time, plus the increment
+//! after it; a move without figures costs nothing): its lowest point in
+//! each game, and the games in which it fell below zero, which the course
+//! referee's PGN does not otherwise mark.
 
 use crate::pgn::read::{self, PgnGame};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// One searched move: seconds, and the depth and nodes if said.
+/// A move's figures: seconds, and the depth and nodes if said.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Searched {
+struct Figures {
     seconds: f64,
     depth: Option<u64>,
     nodes: Option<u64>,
 }
 
+impl Figures {
+    /// Whether the move was searched: a depth or nodes above 0.
+    fn searched(&self) -> bool {
+        self.depth.unwrap_or(0) > 0 || self.nodes.unwrap_or(0) > 0
+    }
+}
+
 /// A side's moves over the games read.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SideMoves {
-    searched: Vec<Searched>,
+    searched: Vec<Figures>,
     /// Moves with no figures, or a book move's.
     unsearched: u64,
+    /// With a clock: each game's lowest clock, in seconds.
+    lowest: Vec<f64>,
 }
 
-/// The figures of every player in the games `player` plays in `files`.
-pub fn gather(files: &[String], player: &str) -> Result<BTreeMap<String, SideMoves>, String> {
+/// A Fischer clock: the main time and the increment a move, in seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fischer {
+    pub main: f64,
+    pub inc: f64,
+}
+
+impl std::str::FromStr for Fischer {
+    type Err = String;
+
+    /// `MAIN+INC` in seconds, as autotest's `tc=`.
+    fn from_str(s: &str) -> Result<Fischer, String> {
+        let bad = || format!("a clock is MAIN+INC in seconds (0.1+0.001), not '{s}'");
+        let (main, inc) = s.split_once('+').ok_or_else(bad)?;
+        let number = |x: &str| {
+            x.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .ok_or_else(bad)
+        };
+        Ok(Fischer {
+            main: number(main)?,
+            inc: number(inc)?,
+        })
+    }
+}
+
+/// The figures of every player in the games `player` plays in `files`,
+/// with each side's clock rebuilt if `clock` is given.
+pub fn gather(
+    files: &[String],
+    player: &str,
+    clock: Option<Fischer>,
+) -> Result<BTreeMap<String, SideMoves>, String> {
     let mut sides = BTreeMap::new();
     for f in files {
         let games = read::read(Path::new(f)).map_err(|e| format!("stats: {e}"))?;
@@ -39,14 +86,16 @@ pub fn gather(files: &[String], player: &str) -> Result<BTreeMap<String, SideMov
             .iter()
             .filter(|g| g.tag("White") == Some(player) || g.tag("Black") == Some(player))
         {
-            add_game(g, &mut sides);
+            add_game(g, clock, &mut sides);
         }
     }
     Ok(sides)
 }
 
-/// A line a side: `NAME: N searched moves (+U unsearched): time median
-/// X ms, mean Y ms; depth median D; nodes median K`.
+/// A line a side: `moves of NAME: N searched (+U unsearched): time
+/// median X ms, mean Y ms; depth median D; nodes median K`, and with a
+/// clock `; lowest clock a game: median L ms, least M ms; run out in R
+/// of G games`.
 pub fn lines(sides: &BTreeMap<String, SideMoves>) -> String {
     let mut out = String::new();
     for (name, s) in sides {
@@ -55,20 +104,29 @@ pub fn lines(sides: &BTreeMap<String, SideMoves>) -> String {
         if s.unsearched > 0 {
             out += &format!(" (+{} unsearched)", s.unsearched);
         }
-        if times.is_empty() {
-            out += "\n";
-            continue;
+        if !times.is_empty() {
+            let mean = times.iter().sum::<f64>() / times.len() as f64;
+            times.sort_by(f64::total_cmp);
+            out += &format!(
+                ": time median {:.2} ms, mean {:.2} ms; depth median {}; nodes median {}",
+                lower_median(&times) * 1e3,
+                mean * 1e3,
+                shown(s.searched.iter().filter_map(|m| m.depth).collect()),
+                shown(s.searched.iter().filter_map(|m| m.nodes).collect()),
+            );
         }
-        let mean = times.iter().sum::<f64>() / times.len() as f64;
-        times.sort_by(f64::total_cmp);
-        let median = lower_median(&times);
-        out += &format!(
-            ": time median {:.2} ms, mean {:.2} ms; depth median {}; nodes median {}\n",
-            median * 1e3,
-            mean * 1e3,
-            shown(s.searched.iter().filter_map(|m| m.depth).collect()),
-            shown(s.searched.iter().filter_map(|m| m.nodes).collect()),
-        );
+        if !s.lowest.is_empty() {
+            let mut lowest = s.lowest.clone();
+            lowest.sort_by(f64::total_cmp);
+            out += &format!(
+                "; lowest clock a game: median {:.1} ms, least {:.1} ms; run out in {} of {} games",
+                lower_median(&lowest) * 1e3,
+                lowest[0] * 1e3,
+                lowest.iter().filter(|l| **l < 0.0).count(),
+                lowest.len(),
+            );
+        }
+        out += "\n";
     }
     out
 }
@@ -88,49 +146,53 @@ fn shown(mut v: Vec<u64>) -> String {
     }
 }
 
-/// Adds game `g`'s moves to their movers' figures.
-fn add_game(g: &PgnGame, sides: &mut BTreeMap<String, SideMoves>) {
+/// Adds game `g`'s moves to their movers' figures, and with `clock` each
+/// side's lowest clock in it.
+fn add_game(g: &PgnGame, clock: Option<Fischer>, sides: &mut BTreeMap<String, SideMoves>) {
     let names = [g.tag("White"), g.tag("Black")].map(|n| n.unwrap_or("?").to_string());
+    // Each move: its mover (0 White, 1 Black) and its figures, if any.
+    let mut moves: Vec<(usize, Option<Figures>)> = Vec::new();
     let mut black_first = false;
-    let mut plies = 0usize;
-    // The last move's figures are settled when the next token comes.
-    let mut pending: Option<(usize, Option<Searched>)> = None;
-    let mut settle = |pending: &mut Option<(usize, Option<Searched>)>, black_first: bool| {
-        if let Some((ply, figures)) = pending.take() {
-            let side = (ply + usize::from(black_first)) % 2;
-            let entry = sides.entry(names[side].clone()).or_default();
-            match figures {
-                Some(m) => entry.searched.push(m),
-                None => entry.unsearched += 1,
-            }
-        }
-    };
     for item in items(movetext(&g.text)) {
         match item {
             Item::Comment(c) => {
-                if let Some((_, figures @ None)) = &mut pending {
-                    *figures = searched(c);
+                if let Some((_, figures @ None)) = moves.last_mut() {
+                    *figures = parse_figures(c);
                 }
             }
             Item::Token(t) if is_move_number(t) => {
-                if plies == 0 && t.ends_with("...") {
+                if moves.is_empty() && t.ends_with("...") {
                     black_first = true;
                 }
             }
             Item::Token("1-0" | "0-1" | "1/2-1/2" | "*") => break,
-            Item::Token(_) => {
-                settle(&mut pending, black_first);
-                pending = Some((plies, None));
-                plies += 1;
+            Item::Token(_) => moves.push(((moves.len() + usize::from(black_first)) % 2, None)),
+        }
+    }
+    let mut left = clock.map_or([0.0; 2], |c| [c.main; 2]);
+    let mut lowest = left;
+    for &(side, figures) in &moves {
+        let entry = sides.entry(names[side].clone()).or_default();
+        match figures.filter(Figures::searched) {
+            Some(f) => entry.searched.push(f),
+            None => entry.unsearched += 1,
+        }
+        left[side] -= figures.map_or(0.0, |f| f.seconds);
+        lowest[side] = lowest[side].min(left[side]);
+        left[side] += clock.map_or(0.0, |c| c.inc);
+    }
+    if clock.is_some() {
+        for (side, name) in names.iter().enumerate() {
+            if moves.iter().any(|(s, _)| *s == side) {
+                let entry = sides.entry(name.clone()).or_default();
+                entry.lowest.push(lowest[side]);
             }
         }
     }
-    settle(&mut pending, black_first);
 }
 
-/// The figures of a `{time depth nodes}` comment, if it is one of a
-/// searched move.
-fn searched(comment: &str) -> Option<Searched> {
+/// The figures of a `{time depth nodes}` comment, if it is one.
+fn parse_figures(comment: &str) -> Option<Figures> {
     let fields: Vec<&str> = comment.split_whitespace().collect();
     let [time, depth, nodes] = fields[..] else {
         return None;
@@ -144,12 +206,10 @@ fn searched(comment: &str) -> Option<Searched> {
         "-" => Some(None),
         s => s.parse::<u64>().ok().map(Some),
     };
-    let (depth, nodes) = (number(depth)?, number(nodes)?);
-    let any = depth.unwrap_or(0) > 0 || nodes.unwrap_or(0) > 0;
-    any.then_some(Searched {
+    Some(Figures {
         seconds,
-        depth,
-        nodes,
+        depth: number(depth)?,
+        nodes: number(nodes)?,
     })
 }
 
@@ -208,27 +268,33 @@ mod tests {
     use crate::pgn::read::parse;
 
     fn sides(text: &str) -> BTreeMap<String, SideMoves> {
+        sides_on(text, None)
+    }
+
+    fn sides_on(text: &str, clock: Option<&str>) -> BTreeMap<String, SideMoves> {
+        let clock = clock.map(|c| c.parse::<Fischer>().unwrap());
         let mut sides = BTreeMap::new();
         for g in parse(text) {
-            add_game(&g, &mut sides);
+            add_game(&g, clock, &mut sides);
         }
         sides
     }
 
     /// The course layout: nanoseconds, `{0 0 0}` book moves, an engine's
     /// own book move at depth 0 counted apart.
-    #[test]
-    fn course_layout() {
-        let text = "[Event \"e\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n\
+    const COURSE: &str = "[Event \"e\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n\
             1. g3f4 {0 0 0} c5U {0 0 0} 2. g4U {3000000 6 900} b3L {115582 0 0}\n\
             3. g4g5 {1000000 5 300} c3U {2000000 4 40} 4. e1d2 {2000000 7 600} 1-0\n\n";
-        let s = sides(text);
+
+    #[test]
+    fn course_layout() {
+        let s = sides(COURSE);
         let a = &s["a"];
         assert_eq!(a.unsearched, 1);
         assert_eq!(a.searched.len(), 3);
         assert_eq!(
             a.searched[0],
-            Searched {
+            Figures {
                 seconds: 0.003,
                 depth: Some(6),
                 nodes: Some(900)
@@ -265,9 +331,44 @@ mod tests {
         );
     }
 
+    /// Each side's clock rebuilt: at 5 ms + 1 ms a's lowest is 2 ms
+    /// (5 − 0, +1, −3, +1, −1, +1, −2), b's 4.9 (5 − 0, +1, −0.116, +1,
+    /// −2); at 2 ms + 0 both run out, a to −4 ms, b to −0.1.
+    #[test]
+    fn clocks_rebuilt() {
+        let head = |s: &SideMoves| (s.searched.len(), s.unsearched);
+        let s = sides_on(COURSE, Some("0.005+0.001"));
+        assert_eq!((head(&s["a"]), head(&s["b"])), ((3, 1), (1, 2)));
+        let text = lines(&s);
+        assert!(text.contains("nodes median 600; lowest clock a game: median 2.0 ms, least 2.0 ms; run out in 0 of 1 games\n"), "{text}");
+        assert!(text.contains("nodes median 40; lowest clock a game: median 4.9 ms, least 4.9 ms; run out in 0 of 1 games\n"), "{text}");
+        let text = lines(&sides_on(COURSE, Some("0.002+0")));
+        assert!(
+            text.contains("least -4.0 ms; run out in 1 of 1 games\nmoves of b"),
+            "{text}"
+        );
+        assert!(
+            text.contains("least -0.1 ms; run out in 1 of 1 games\n"),
+            "{text}"
+        );
+        assert_eq!(
+            "0.1+0.001".parse(),
+            Ok(Fischer {
+                main: 0.1,
+                inc: 0.001
+            })
+        );
+        for bad in ["0.1", "x+1", "-1+0", "1+inf"] {
+            let e = bad.parse::<Fischer>().unwrap_err();
+            assert!(e.contains(&format!("not '{bad}'")), "{e}");
+        }
+    }
+
     #[test]
     fn comments_and_numbers() {
+        let searched = |c: &str| parse_figures(c).filter(Figures::searched);
         assert_eq!(searched("0 0 0"), None);
+        assert_eq!(parse_figures("0 0 0").map(|f| f.seconds), Some(0.0));
         assert_eq!(searched("book"), None);
         assert_eq!(searched("1 2"), None);
         assert_eq!(searched("x 1 1"), None);

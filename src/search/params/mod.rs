@@ -1,9 +1,11 @@
 //! The search's tunable parameters, each declared once with its UCI name,
 //! default and range (the table's shape is `tt::TABLE`; MCTS's own in
-//! `mcts`).
+//! `mcts`, the hybrid's in `hybrid`).
 
+mod hybrid;
 mod mcts;
 
+pub use hybrid::HYBRID_PARAMS;
 pub use mcts::MCTS_PARAMS;
 
 use crate::declaration::{self, bool_field, number_field, Declaration, Effect};
@@ -82,11 +84,6 @@ pub struct Params {
     /// backed up by minimax) rather than its playouts' mean (see
     /// `mcts::tree::Tree::minimax`; 0: the mean alone).
     pub mcts_minimax: u32,
-    /// MCTS with `mcts_ab_visits`: the move played is the root's last
-    /// search's best, unless the tree has proven a win or that move lost
-    /// (see `mcts::tree::Tree::best`); off, the most visited edge. On
-    /// since its SPRT (BENCHMARKS.md, "MCTS in games").
-    pub mcts_root_move: bool,
     /// MCTS with `mcts_minimax` and `mcts_ab_visits`: a searched node's
     /// implicit minimax value is its last search's score, not its edges'
     /// best, so that the minimax backs up the searches' values.
@@ -96,11 +93,6 @@ pub struct Params {
     /// score (see `mcts::tree::Tree::revalue`; 0: the search gives only
     /// its best move's prior).
     pub mcts_ab_value: u32,
-    /// MCTS with `mcts_root_move`, searching on a clock: the percentage
-    /// of the move's time goal kept for a last PVS of the root, with the
-    /// table the tree's searches filled; its move is the one played (see
-    /// `mcts::think_within`; 0: none).
-    pub mcts_root_time: u32,
     /// MCTS with `mcts_ab`: a new leaf's evaluation is kept within what
     /// the shared table holds of its position from the nodes' searches
     /// (see `mcts::playout::Walker::leaf_value`).
@@ -122,6 +114,10 @@ pub struct Params {
     /// The Monte-Carlo tree search's priors come from the trained move
     /// policy (`PolicyFile`); off, from the plain zap heuristic.
     pub mcts_policy: bool,
+    /// The hybrid, on a clock: the percentage of the move's time goal
+    /// its MCTS tree has; the final PVS of the root has the rest (see
+    /// `hybrid`).
+    pub hybrid_tree_time: u32,
     /// Best-first: stop once the best promotion's chance of changing the
     /// root's move, per node, times the nodes the time left buys, is below
     /// this many thousandths.
@@ -313,10 +309,8 @@ impl Default for Params {
             mcts_ab_nodes: 0,
             mcts_root_nodes: 0,
             mcts_minimax: 0,
-            mcts_root_move: false,
             mcts_ab_minimax: false,
             mcts_ab_value: 0,
-            mcts_root_time: 0,
             mcts_cpuct: 0,
             mcts_tt_leaf: false,
             mcts_cpuct_growth: 0,
@@ -324,13 +318,15 @@ impl Default for Params {
             mcts_policy_temp: 0,
             mcts_fpu: 0,
             mcts_policy: false,
+            hybrid_tree_time: 0,
             bf_stop: 0,
             smp_lead: 0,
             split_depth: 0,
             check_rep: false,
         };
         let search = declaration::defaults(zero, PARAMS);
-        declaration::defaults(declaration::defaults(search, MCTS_PARAMS), DEBUG_PARAMS)
+        let mcts = declaration::defaults(search, MCTS_PARAMS);
+        declaration::defaults(declaration::defaults(mcts, HYBRID_PARAMS), DEBUG_PARAMS)
     }
 }
 

@@ -59,7 +59,7 @@ const CASES: &[Case] = &[
             (
                 &["bench", "--search", "alphabeta"],
                 "invalid value 'alphabeta' for '--search <NAME>': \
-                 option 'Search' wants one of pvs, mcts, bestfirst, got 'alphabeta'",
+                 option 'Search' wants one of pvs, mcts, bestfirst, hybrid, got 'alphabeta'",
             ),
             (
                 &["bench", "--search", "mcts", "--playouts", "0"],
@@ -500,7 +500,7 @@ fn options_set_at_start_up_reach_the_uci_loop_and_bad_ones_are_refused() {
     assert_eq!(bad.status.code(), Some(2));
     assert_eq!(
         text(&bad.stderr),
-        "leiserchess: --option 'Search=alphabeta': option 'Search' wants one of pvs, mcts, bestfirst, got 'alphabeta'\n"
+        "leiserchess: --option 'Search=alphabeta': option 'Search' wants one of pvs, mcts, bestfirst, hybrid, got 'alphabeta'\n"
     );
     assert!(text(&bad.stdout).is_empty());
     let shapeless = engine::run(&["--option", "Search"], "");

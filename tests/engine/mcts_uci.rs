@@ -147,7 +147,7 @@ fn a_bad_choice_is_refused_and_pvs_stays() {
     let (_, said) = e.until(PATIENCE, |l| l.starts_with("info string"));
     assert_eq!(
         said,
-        "info string error: option 'Search' wants one of pvs, mcts, bestfirst, got 'alphabeta'"
+        "info string error: option 'Search' wants one of pvs, mcts, bestfirst, hybrid, got 'alphabeta'"
     );
     // Still PVS: its iterations go depth by depth from 1.
     e.send("position startpos");

@@ -771,7 +771,7 @@ async fn an_mcts_analysis_shows_each_lines_share_of_the_playouts() {
         &v,
         400,
         "value",
-        "option 'Search' wants one of pvs, mcts, bestfirst, got 'alphabeta'",
+        "option 'Search' wants one of pvs, mcts, bestfirst, hybrid, got 'alphabeta'",
     );
 }
 

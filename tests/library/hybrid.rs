@@ -3,10 +3,12 @@
 //! the move and reports it, every node counted; without a clock the tree
 //! has `go nodes` (or its default) playouts and the final search `go
 //! depth` or `go infinite`; a `stop` before the final search, or a proven
-//! root, leaves the move to the tree.
+//! root, leaves the move to the tree; `bench --search hybrid`'s signature.
 
+use leiserchess::config::EngineConfig;
 use leiserchess::rules::fen;
 use leiserchess::rules::game::Game;
+use leiserchess::search::bench;
 use leiserchess::search::hybrid::choice::By;
 use leiserchess::search::hybrid::{self, limits::PLAYOUTS, Outcome};
 use leiserchess::search::mcts::Resources;
@@ -163,4 +165,39 @@ fn a_stop_or_a_proof_leaves_the_move_to_the_tree() {
         (last.pv.first(), *nodes),
         (Some(&best), proven.answer.nodes)
     );
+}
+
+/// The test build searches as the release build does: the hybrid's bench
+/// signature is `bench/signature-hybrid.txt`, which `make signature`
+/// checks in release; it covers the final searches, and differs from
+/// PVS's and MCTS's.
+#[test]
+fn the_bench_signature_is_the_committed_one() {
+    let config = EngineConfig::default();
+    let (playouts, depth) = (bench::DEFAULT_PLAYOUTS, bench::HYBRID_DEPTH);
+    let lines = bench::run_hybrid(playouts, depth, config.search, config.tree_mb);
+    assert_eq!(lines.len(), bench::POSITIONS.len());
+    for l in &lines {
+        let best = l.best.unwrap_or_else(|| panic!("{}: no move", l.fen));
+        let mut game = Game::from_fen(l.fen).unwrap();
+        assert!(game.legal_moves().contains(&best), "{}: {best}", l.fen);
+    }
+    let finals: u64 = lines.iter().map(|l| l.final_nodes).sum();
+    assert!(lines.iter().filter(|l| l.by_search).count() > 10);
+    let total: u64 = lines.iter().map(|l| l.signature).sum();
+    let committed = |file: &str| -> u64 {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+        text.trim().parse().unwrap_or_else(|e| panic!("{file}: {e}"))
+    };
+    assert_eq!(
+        total,
+        committed("bench/signature-hybrid.txt"),
+        "the hybrid bench's searches changed: the search's behaviour changed; if on purpose, \
+         update bench/signature-hybrid.txt"
+    );
+    assert!(finals > 0 && total > finals);
+    for other in ["bench/signature.txt", "bench/signature-mcts.txt"] {
+        assert_ne!(total, committed(other), "{other}");
+    }
 }

@@ -1,26 +1,30 @@
 //! What each part of the hybrid searches within. On a clock the tree has
 //! `hybrid_tree_time` percent of the move's goal and the final PVS what
 //! is left of it; `go nodes N` gives the tree N playouts; without a clock
-//! or `go nodes` (`go depth`, `go mate`, `go infinite`) the tree has
-//! [`PLAYOUTS`]. `depth`, `mate` and `infinite` are the final search's,
-//! as PVS reads them, and `nodes` too when nothing else bounds it (`go
-//! nodes N` alone: N playouts, then a PVS of N nodes).
+//! or `go nodes` the tree has at most [`PLAYOUTS`], and with `go depth D`
+//! ends sooner, once a playout is D plies long, as MCTS reads it (so
+//! that `go depth 1` answers at once). `depth`, `mate` and `infinite` are
+//! the final search's, as PVS reads them, and `nodes` too when nothing
+//! else bounds it (`go nodes N` alone: N playouts, then a PVS of N
+//! nodes).
 
 use crate::search::time::{Plan, SearchLimits};
 use std::time::Instant;
 
-/// The tree's playouts when the `go` gives neither a clock nor `nodes`:
-/// the MCTS bench's count, a fraction of a second.
+/// The most playouts of a tree when the `go` gives neither a clock nor
+/// `nodes`: the MCTS bench's count, a fraction of a second with the
+/// defaults.
 pub const PLAYOUTS: u64 = 2_000;
 
 /// The tree's limits for a `go` of `limits` whose clock runs from
 /// `start`: the clock (of whose goal the tree takes its share), `nodes`
-/// as its playouts, else without a clock [`PLAYOUTS`]; no `depth`,
+/// as its playouts, else without a clock [`PLAYOUTS`] and `depth`; no
 /// `mate` or `infinite`.
 pub fn tree(limits: &SearchLimits, start: Instant) -> SearchLimits {
     let clock = Plan::new(limits, start).soft.is_some();
+    let by_depth = !clock && limits.nodes.is_none();
     SearchLimits {
-        depth: None,
+        depth: limits.depth.filter(|_| by_depth),
         mate: None,
         infinite: false,
         nodes: limits.nodes.or((!clock).then_some(PLAYOUTS)),
@@ -49,7 +53,8 @@ mod tests {
     use super::*;
 
     /// On a clock the tree keeps it (and `go nodes`) and drops the final
-    /// search's limits; without one it has `go nodes` or [`PLAYOUTS`].
+    /// search's limits; without one it has `go nodes`, else [`PLAYOUTS`]
+    /// and `go depth`.
     #[test]
     fn the_tree_has_the_clock_or_playouts_the_final_search_the_rest() {
         let now = Instant::now();
@@ -67,8 +72,14 @@ mod tests {
         };
         assert_eq!(tree(&both, now).nodes, Some(300));
 
+        let t = tree(&SearchLimits::depth(5), now);
+        assert_eq!((t.nodes, t.depth), (Some(PLAYOUTS), Some(5)));
+        let both = SearchLimits {
+            nodes: Some(300),
+            ..SearchLimits::depth(5)
+        };
+        assert_eq!(tree(&both, now).depth, None);
         for go in [
-            SearchLimits::depth(5),
             SearchLimits::infinite(),
             SearchLimits {
                 mate: Some(2),

@@ -4,8 +4,9 @@
 //! unless the tree's solver has proven a win or that move lost
 //! (`choice`). On a clock the tree has `hybrid_tree_time` percent of the
 //! move's goal and the final search what is left; without one the tree
-//! has `go nodes` playouts or [`limits::PLAYOUTS`], and the final search
-//! `go depth`, `go mate` or `go infinite`, else `go nodes` (`limits`).
+//! has `go nodes` playouts, else at most [`limits::PLAYOUTS`] (fewer
+//! with `go depth`), and the final search `go depth`, `go mate` or `go
+//! infinite`, else `go nodes` (`limits`).
 //!
 //! What it reports is the search that chose the move: before the final
 //! search, one note with the tree's playouts and its searches' nodes;

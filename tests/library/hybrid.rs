@@ -2,7 +2,8 @@
 //! its share of the goal and the final PVS, on one thread or two, chooses
 //! the move and reports it, every node counted; without a clock the tree
 //! has `go nodes` (or its default) playouts and the final search `go
-//! depth` or `go infinite`; a `stop` before the final search, or a proven
+//! depth` or `go infinite`; pondering, the tree's share runs from
+//! `ponderhit`; a `stop` before the final search, or a proven
 //! root, leaves the move to the tree; `bench --search hybrid`'s signature.
 
 use leiserchess::config::EngineConfig;
@@ -133,6 +134,27 @@ fn go_infinite_searches_until_stop_after_the_tree() {
     check_final_search(&out, &said, "go infinite");
     assert_eq!(out.tree.answer.nodes, PLAYOUTS);
     assert!(out.answer.elapsed >= Duration::from_millis(1_500));
+}
+
+/// Pondering, the tree grows until `ponderhit`; its share of the clock
+/// runs from then, and the final search has the rest.
+#[test]
+fn after_ponderhit_the_tree_s_share_runs_then_the_final_search() {
+    let shared = Shared::new(16, 4);
+    shared.pondering.store(true, Ordering::Relaxed);
+    let limits = SearchLimits {
+        ponder: true,
+        ..SearchLimits::movetime(400)
+    };
+    let (out, said) = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(300));
+            shared.pondering.store(false, Ordering::Relaxed);
+        });
+        search(&game(), &shared, &limits, 1)
+    });
+    check_final_search(&out, &said, "go ponder movetime 400, ponderhit");
+    assert!(out.answer.elapsed >= Duration::from_millis(500), "{:?}", out.answer.elapsed);
 }
 
 /// A `stop` before the final search, or a root the tree proves, leaves

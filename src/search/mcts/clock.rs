@@ -20,7 +20,10 @@ pub fn enough(limits: &SearchLimits, playouts: u64, depth: u32) -> bool {
 pub struct Clock<'a> {
     limits: &'a SearchLimits,
     plan: Plan,
+    /// The search began pondering, and has not yet seen `ponderhit`…
     pondered: bool,
+    /// …and it began pondering.
+    began_pondering: bool,
     /// The percentage of the clock's goal the tree's playouts have (100:
     /// all of it, `Search=mcts`).
     share: u32,
@@ -29,10 +32,12 @@ pub struct Clock<'a> {
 impl<'a> Clock<'a> {
     /// The clock of a search that has `share` percent of its clock's goal.
     pub fn new(limits: &'a SearchLimits, shared: &Shared, start: Instant, share: u32) -> Clock<'a> {
+        let pondering = shared.pondering.load(Ordering::Relaxed);
         Clock {
             limits,
             plan: Plan::new(limits, start),
-            pondered: shared.pondering.load(Ordering::Relaxed),
+            pondered: pondering,
+            began_pondering: pondering,
             share: share.min(100),
         }
     }
@@ -61,10 +66,17 @@ impl<'a> Clock<'a> {
         }
     }
 
-    /// Whether the clock runs and the tree's share of its goal is spent.
+    /// Whether the clock runs and the tree's share of its goal is spent;
+    /// in a search begun pondering, also whether it runs and `stop` is
+    /// set: the nodes' searches saw `ponderhit` first (this clock only
+    /// between playouts), so their share ran out first, and they set it
+    /// (a `stop` sent after `ponderhit` is taken for theirs).
     pub fn spent(&self, shared: &Shared) -> bool {
-        let running = !self.pondered && !shared.pondering.load(Ordering::Relaxed);
-        running && self.goal().is_some_and(|g| self.plan.elapsed() >= g)
+        let running = !shared.pondering.load(Ordering::Relaxed);
+        let goal = self.goal();
+        let past = !self.pondered && goal.is_some_and(|g| self.plan.elapsed() >= g);
+        let stopped = self.began_pondering && goal.is_some() && shared.stop.load(Ordering::Relaxed);
+        running && (past || stopped)
     }
 
     /// The clock of a search that follows this one (the hybrid's last
@@ -166,5 +178,23 @@ mod tests {
         let pondering = begun(&limits, &shared, 7_000, 40);
         assert!(!pondering.spent(&shared));
         assert_eq!(pondering.left().soft, Some(Duration::from_millis(10_000)));
+    }
+
+    /// Begun pondering, after `ponderhit` a `stop` is the nodes'
+    /// searches' share running out (their clock started first): spent;
+    /// before it (a ponder miss), or in a search begun on the clock, a
+    /// `stop` is not.
+    #[test]
+    fn after_ponderhit_a_stop_spends_the_share() {
+        let shared = Shared::new(1, 1);
+        let limits = SearchLimits::movetime(10_000);
+        shared.pondering.store(true, Ordering::Relaxed);
+        let pondered = begun(&limits, &shared, 0, 40);
+        shared.stop.store(true, Ordering::Relaxed);
+        assert!(!pondered.spent(&shared), "a ponder miss");
+        shared.pondering.store(false, Ordering::Relaxed);
+        assert!(pondered.spent(&shared));
+        let on_the_clock = begun(&limits, &shared, 0, 40);
+        assert!(!on_the_clock.spent(&shared));
     }
 }

@@ -37,13 +37,8 @@ pub fn note(c: &EngineConfig, entry: Entry) -> Option<String> {
             .filter(|o| o.value(c) != Value::Number(o.default()))
             .map(Entry::name)
             .collect();
-        return (!unread.is_empty()).then(|| {
-            format!(
-                "; no effect under {}: {}",
-                name(search),
-                unread.join(", ")
-            )
-        });
+        return (!unread.is_empty())
+            .then(|| format!("; no effect under {}: {}", name(search), unread.join(", ")));
     }
     let readers = readers(entry.name()).filter(|r| !r.contains(&search))?;
     let names: Vec<&str> = readers.iter().map(|&a| name(a)).collect();

@@ -442,13 +442,20 @@ fn bench_runs_each_search_and_refuses_the_other_ones_flags() {
         "{stdout}"
     );
     let last: Vec<&str> = lines[24].split(' ').collect();
-    assert_eq!((last[0], last[2], last[4]), ("signature", "nodes", "nps"), "{stdout}");
+    assert_eq!(
+        (last[0], last[2], last[4]),
+        ("signature", "nodes", "nps"),
+        "{stdout}"
+    );
     assert!(last[1].parse::<u64>().is_ok_and(|s| s > 0), "{stdout}");
     for (args, named) in [
         (&["bench", "4", "--search", "mcts"][..], "a depth"),
         (&["bench", "--search", "mcts", "--hash", "8"][..], "--hash"),
         (&["bench", "--search", "mcts", "--ways", "2"][..], "--ways"),
-        (&["bench", "--search", "hybrid", "--hash", "8"][..], "--hash"),
+        (
+            &["bench", "--search", "hybrid", "--hash", "8"][..],
+            "--hash",
+        ),
         (&["bench", "--playouts", "100"][..], "--playouts"),
     ] {
         let out = engine::run(args, "");

@@ -36,13 +36,18 @@ fn go_and_check(e: &mut Engine, go: &str) -> u32 {
     }
     // "info string hybrid tree: P playouts, N nodes in its searches"
     let words: Vec<&str> = said[note].split_whitespace().collect();
-    let tree_nodes: u64 = words[7].parse().unwrap_or_else(|_| e.fail("the note's nodes"));
+    let tree_nodes: u64 = words[7]
+        .parse()
+        .unwrap_or_else(|_| e.fail("the note's nodes"));
     let last = a.last();
     if last.pv.first() != Some(&a.best) {
         e.fail(&format!("{go}: the last PV does not start with {}", a.best));
     }
     if last.nodes <= tree_nodes {
-        e.fail(&format!("{go}: {} nodes, the tree's {tree_nodes}", last.nodes));
+        e.fail(&format!(
+            "{go}: {} nodes, the tree's {tree_nodes}",
+            last.nodes
+        ));
     }
     last.depth
 }

@@ -89,7 +89,10 @@ fn on_a_clock_the_final_search_chooses_the_move_and_reports_it() {
         let what = format!("{threads} threads");
         check_final_search(&out, &said, &what);
         assert!(out.tree.answer.nodes > 0, "{what}: the tree's playouts ran");
-        assert!(out.tree.searched > 0, "{what}: the tree's nodes were searched");
+        assert!(
+            out.tree.searched > 0,
+            "{what}: the tree's nodes were searched"
+        );
         assert!(out.answer.elapsed < Duration::from_millis(1_000), "{what}");
     }
 }
@@ -154,7 +157,11 @@ fn after_ponderhit_the_tree_s_share_runs_then_the_final_search() {
         search(&game(), &shared, &limits, 1)
     });
     check_final_search(&out, &said, "go ponder movetime 400, ponderhit");
-    assert!(out.answer.elapsed >= Duration::from_millis(500), "{:?}", out.answer.elapsed);
+    assert!(
+        out.answer.elapsed >= Duration::from_millis(500),
+        "{:?}",
+        out.answer.elapsed
+    );
 }
 
 /// A `stop` before the final search, or a root the tree proves, leaves
@@ -209,7 +216,9 @@ fn the_bench_signature_is_the_committed_one() {
     let committed = |file: &str| -> u64 {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
-        text.trim().parse().unwrap_or_else(|e| panic!("{file}: {e}"))
+        text.trim()
+            .parse()
+            .unwrap_or_else(|e| panic!("{file}: {e}"))
     };
     assert_eq!(
         total,

@@ -205,7 +205,10 @@ fn the_move_is_the_most_visited_unless_the_solver_proved_the_root() {
         assert_eq!(best, most.0, "{text}: {:?}", o.root_edges);
         visited += 1;
     }
-    assert!(visited > 10 && proven > 0, "{visited} by visits, {proven} proven");
+    assert!(
+        visited > 10 && proven > 0,
+        "{visited} by visits, {proven} proven"
+    );
 }
 
 /// The test build grows the release build's trees: the bench's signature

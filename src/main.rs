@@ -121,17 +121,19 @@ struct PerftArgs {
 /// tree, the run ending with the trees' signature and playouts/s.
 #[derive(clap::Args)]
 struct BenchArgs {
-    /// Depth of each PVS or best-first search, 1..30 [default: 6].
+    /// Depth of each PVS or best-first search, 1..30 [default: 6]; of the
+    /// hybrid's final search [default: 5].
     #[arg(
         value_parser = value_parser!(u32).range(1..=30),
         allow_negative_numbers = true,
     )]
     depth: Option<u32>,
-    /// The search: the `Search` option's choices, pvs (the default), mcts
-    /// or bestfirst.
+    /// The search: the `Search` option's choices, pvs (the default), mcts,
+    /// bestfirst or hybrid.
     #[arg(long, value_name = "NAME", value_parser = flag_value("Search"))]
     search: Option<String>,
-    /// Playouts of each MCTS search, 1..100000000 [default: 2000].
+    /// Playouts of each MCTS search, or of the hybrid's tree,
+    /// 1..100000000 [default: 2000].
     #[arg(
         long,
         value_name = "N",
@@ -475,7 +477,7 @@ fn bench_command(a: &BenchArgs) -> Result<(), String> {
     }
     match config.algorithm {
         Algorithm::Pvs => match a.playouts {
-            Some(_) => Err("bench: --playouts is for --search mcts".to_string()),
+            Some(_) => Err("bench: --playouts is for --search mcts and hybrid".to_string()),
             None => {
                 let depth = a.depth.unwrap_or(search::bench::DEFAULT_DEPTH);
                 pvs_bench(depth, &config);
@@ -483,7 +485,7 @@ fn bench_command(a: &BenchArgs) -> Result<(), String> {
             }
         },
         Algorithm::BestFirst => match a.playouts {
-            Some(_) => Err("bench: --playouts is for --search mcts".to_string()),
+            Some(_) => Err("bench: --playouts is for --search mcts and hybrid".to_string()),
             None => {
                 let depth = a.depth.unwrap_or(search::bench::DEFAULT_DEPTH);
                 bestfirst_bench(depth, &config);
@@ -505,6 +507,23 @@ fn bench_command(a: &BenchArgs) -> Result<(), String> {
             }
             let playouts = a.playouts.unwrap_or(search::bench::DEFAULT_PLAYOUTS);
             mcts_bench(playouts, &config);
+            Ok(())
+        }
+        Algorithm::Hybrid => {
+            let pvs_only = [
+                (a.hash.is_some(), "--hash"),
+                (a.ways.is_some(), "--ways"),
+                #[cfg(feature = "debug-commands")]
+                (a.check_rep, "--check-rep"),
+            ];
+            if let Some((_, what)) = pvs_only.iter().find(|(given, _)| *given) {
+                return Err(format!(
+                    "bench: {what} is for --search pvs (--search hybrid takes --playouts and a depth)"
+                ));
+            }
+            let playouts = a.playouts.unwrap_or(search::bench::DEFAULT_PLAYOUTS);
+            let depth = a.depth.unwrap_or(search::bench::HYBRID_DEPTH);
+            hybrid_bench(playouts, depth, &config);
             Ok(())
         }
     }
@@ -612,6 +631,35 @@ fn bestfirst_bench(depth: u32, config: &EngineConfig) {
     }
     println!(
         "nodes {nodes} nps {:.0}",
+        nodes as f64 / time.as_secs_f64().max(1e-9)
+    );
+}
+
+/// `bench --search hybrid`: each position's line, then the signature (the
+/// trees' and the final searches' nodes), the nodes and nps.
+fn hybrid_bench(playouts: u64, depth: u32, config: &EngineConfig) {
+    let lines = search::bench::run_hybrid(playouts, depth, config.search, config.tree_mb);
+    let (mut signature, mut nodes, mut time) = (0, 0, Duration::ZERO);
+    for (i, l) in lines.iter().enumerate() {
+        let best = l.best.map_or("none".to_string(), |m| m.to_string());
+        let by = if l.by_search { "search" } else { "tree" };
+        println!(
+            "{:>2} bestmove {best:<7} by {by:<6} score {:<9} playouts {:>5} tree nodes {:>8} final nodes {:>8} signature {:>9} time {:>6} ms  {}",
+            i + 1,
+            search::score_text(l.score),
+            l.playouts,
+            l.tree_nodes,
+            l.final_nodes,
+            l.signature,
+            l.elapsed.as_millis(),
+            l.fen
+        );
+        signature += l.signature;
+        nodes += l.tree_nodes + l.final_nodes;
+        time += l.elapsed;
+    }
+    println!(
+        "signature {signature} nodes {nodes} nps {:.0}",
         nodes as f64 / time.as_secs_f64().max(1e-9)
     );
 }

@@ -1,12 +1,13 @@
 //! One option of the engine, wherever its value lands, and the list of
 //! them in the order `uci` answers: threads, the evaluation's weights, the
-//! search's parameters, the table's shape, the clock's use, the engine's
-//! own, then `check_rep` (only with the `debug-commands` feature).
+//! search's parameters (MCTS's and the hybrid's last), the table's shape,
+//! the clock's use, the engine's own, then `check_rep` (only with the
+//! `debug-commands` feature).
 
 use super::{EngineConfig, OptionError, ENGINE_FIRST, ENGINE_LAST};
 use crate::declaration::{Declaration, Effect, Kind, Store};
 use crate::eval::{Weights, WEIGHTS};
-use crate::search::params::{Params, DEBUG_PARAMS, MCTS_PARAMS, PARAMS};
+use crate::search::params::{Params, DEBUG_PARAMS, HYBRID_PARAMS, MCTS_PARAMS, PARAMS};
 use crate::search::time::{ClockUse, TIME};
 use crate::search::tt::{TableSize, TABLE};
 use crate::user_text::quote;
@@ -37,6 +38,7 @@ pub fn options() -> impl Iterator<Item = Entry> {
         .chain(WEIGHTS.iter().map(Entry::Weights))
         .chain(PARAMS.iter().map(Entry::Search))
         .chain(MCTS_PARAMS.iter().map(Entry::Search))
+        .chain(HYBRID_PARAMS.iter().map(Entry::Search))
         .chain(TABLE.iter().map(Entry::Table))
         .chain(TIME.iter().map(Entry::Clock))
         .chain(engine(ENGINE_LAST))

@@ -7,12 +7,14 @@
 //! GUI all go through [`EngineConfig::set`], so a value is parsed, clamped
 //! and refused the same way everywhere; the caller then carries out the
 //! returned [`Effect`]. Adding an option is one declaration and its use.
+//! Which searches read an option is in `scope`.
 //! Names are case-insensitive.
 
 mod entry;
 mod error;
 mod flags;
 pub mod listing;
+mod scope;
 
 use crate::declaration::{
     self, bool_field, number_field, text_field, Declaration, Effect, Kind, Store,
@@ -52,7 +54,7 @@ pub struct EngineConfig {
     pub policy_file: String,
     /// Whether `info` lines carry `wdl` (`UCI_ShowWDL`).
     pub show_wdl: bool,
-    /// The search a `go` runs (`Search`: pvs or mcts).
+    /// The search a `go` runs (`Search`: pvs, mcts, bestfirst or hybrid).
     pub algorithm: Algorithm,
     /// The Monte-Carlo tree's memory budget in MB (`mcts_tree_mb`).
     pub tree_mb: usize,
@@ -76,7 +78,7 @@ pub const ENGINE_FIRST: &[Declaration<EngineConfig>] = &[
             set: |c, v| c.algorithm = Algorithm::from_index(v),
             get: |c| c.algorithm as i64,
         },
-        "The search a `go` runs: PVS, Monte-Carlo tree search or best-first",
+        "The search a `go` runs: PVS, Monte-Carlo tree search, best-first, or the hybrid (an MCTS tree, then a final PVS)",
     ),
     Declaration::spin(
         "mcts_tree_mb",
@@ -157,9 +159,12 @@ pub struct Change {
 impl EngineConfig {
     /// Sets option `name` from text: numbers are clamped to the option's
     /// range, anything else unparsable is refused and changes nothing.
+    /// The report says when the option does nothing under the search
+    /// chosen (`scope`).
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
         let entry = Entry::find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
-        let (report, clamped) = entry.set(self, value)?;
+        let (mut report, clamped) = entry.set(self, value)?;
+        report.extend(scope::note(self, entry));
         Ok(Change {
             report,
             clamped,

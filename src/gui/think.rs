@@ -4,7 +4,8 @@
 //! (an MCTS line with its share of the playouts) and the search's name.
 //! The game's searches share a `GameMemory` one at a time, so that each
 //! starts from what the last one left (PVS's move ordering, MCTS's tree).
-//! An MCTS search whose tree filled its budget says so in a `note` event.
+//! An MCTS search whose tree filled its budget says so in a `note` event,
+//! and so does the hybrid of its tree before its final search.
 //! When the search ends it hands its move (none for an analysis) to the
 //! completion callback its starter gave, which plays it into the game or
 //! not and says what the last event is: `move`, or `stopped`. An analysis
@@ -186,6 +187,9 @@ pub fn spawn(
                 // A closed stream only means nobody is watching.
                 let _ = tx.send(info(it, search, elapsed, nodes));
             },
+            |text| {
+                let _ = tx.send(note(text));
+            },
         );
         drop(held);
         if run.tree_full {
@@ -239,7 +243,7 @@ impl Searched {
             // The `Search` option's choices are in `Algorithm`'s order.
             name: algorithm::NAMES[algorithm as usize],
             counted: match algorithm {
-                Algorithm::Pvs | Algorithm::BestFirst => "nodes",
+                Algorithm::Pvs | Algorithm::BestFirst | Algorithm::Hybrid => "nodes",
                 Algorithm::Mcts => "playouts",
             },
         }

@@ -1,9 +1,11 @@
 //! Which search answers a `go`: principal variation search (`pvs`, the
-//! default), Monte-Carlo tree search (`mcts`) or best-first search by depth
-//! promotion (`bestfirst`), chosen by the `Search` option; the UCI loop
-//! and the GUI start each through [`think`].
+//! default), Monte-Carlo tree search (`mcts`), best-first search by depth
+//! promotion (`bestfirst`) or the hybrid, an MCTS tree then a final PVS
+//! (`hybrid`), chosen by the `Search` option; the UCI loop and the GUI
+//! start each through [`think`].
 
 use super::bestfirst::{self, model::ErrorModel};
+use super::hybrid;
 use super::mcts;
 use super::pvs::{self, order::Order};
 use super::report::{Answer, Iteration};
@@ -19,10 +21,11 @@ pub enum Algorithm {
     Pvs,
     Mcts,
     BestFirst,
+    Hybrid,
 }
 
 /// The `Search` option's choices, in [`Algorithm`]'s order.
-pub const NAMES: &[&str] = &["pvs", "mcts", "bestfirst"];
+pub const NAMES: &[&str] = &["pvs", "mcts", "bestfirst", "hybrid"];
 
 impl Algorithm {
     /// The algorithm of the `Search` option's choice `index`.
@@ -30,13 +33,14 @@ impl Algorithm {
         match index {
             1 => Algorithm::Mcts,
             2 => Algorithm::BestFirst,
+            3 => Algorithm::Hybrid,
             _ => Algorithm::Pvs,
         }
     }
 }
 
 /// What the searches keep from one `go` to the next: PVS's move-ordering
-/// tables (one a thread) and MCTS's tree.
+/// tables (one a thread) and MCTS's (or the hybrid's) tree.
 pub struct Memory {
     pub orders: Vec<Order>,
     pub tree: Option<mcts::Kept>,
@@ -70,9 +74,10 @@ pub struct Setup {
 /// What a search gives back beside its answer.
 pub struct Run {
     pub answer: Answer,
-    /// MCTS only: the tree reached its memory budget and stopped growing.
+    /// MCTS and the hybrid: the tree reached its memory budget and
+    /// stopped growing.
     pub tree_full: bool,
-    /// MCTS only: the root's playouts kept from the last search.
+    /// MCTS and the hybrid: the root's playouts kept from the last search.
     pub reused: u64,
 }
 
@@ -85,10 +90,13 @@ pub fn tree_full(mb: usize) -> String {
 /// Searches `root` within `limits` as `setup` says: PVS with one `Order`
 /// of `memory` a thread, MCTS (tree-parallel on more than one thread) from the
 /// reusable part of `memory`'s tree, with a tree of at most `tree_mb` MB,
-/// leaving it there, or best-first on one thread with the first `Order`
-/// and the embedded error model.
+/// leaving it there, best-first on one thread with the first `Order`
+/// and the embedded error model, or the hybrid (its tree as MCTS's).
 /// `report` gets each iteration, the elapsed time and all threads' nodes
-/// (MCTS: playouts).
+/// (MCTS: playouts; the hybrid: its tree's searches' nodes too); `note`
+/// what a search says beside its iterations (the hybrid's tree, before
+/// its final search's iterations).
+#[allow(clippy::too_many_arguments)]
 pub fn think(
     setup: Setup,
     root: &Root,
@@ -97,7 +105,12 @@ pub fn think(
     shared: &Shared,
     memory: &mut Memory,
     report: impl FnMut(&Iteration, Duration, u64),
+    note: impl FnOnce(&str),
 ) -> Run {
+    let resources = mcts::Resources {
+        bytes: setup.tree_mb.saturating_mul(1 << 20),
+        threads: setup.threads.max(1),
+    };
     match setup.algorithm {
         Algorithm::Pvs => {
             let orders = &mut memory.orders;
@@ -110,16 +123,21 @@ pub fn think(
             }
         }
         Algorithm::Mcts => {
-            let resources = mcts::Resources {
-                bytes: setup.tree_mb.saturating_mul(1 << 20),
-                threads: setup.threads.max(1),
-            };
             let kept = &mut memory.tree;
             let out = mcts::think_within(root, limits, params, shared, resources, kept, report);
             Run {
                 answer: out.answer,
                 tree_full: out.tree_full,
                 reused: out.reused,
+            }
+        }
+        Algorithm::Hybrid => {
+            let kept = &mut memory.tree;
+            let out = hybrid::think(root, limits, params, shared, resources, kept, report, note);
+            Run {
+                answer: out.answer,
+                tree_full: out.tree.tree_full,
+                reused: out.tree.reused,
             }
         }
         Algorithm::BestFirst => {
@@ -149,7 +167,12 @@ mod tests {
     fn every_search_counts_its_clock_from_the_go() {
         let root = Root::new(fen::parse(fen::STARTPOS).unwrap());
         let shared = Shared::new(1, 2);
-        for algorithm in [Algorithm::Pvs, Algorithm::Mcts, Algorithm::BestFirst] {
+        for algorithm in [
+            Algorithm::Pvs,
+            Algorithm::Mcts,
+            Algorithm::BestFirst,
+            Algorithm::Hybrid,
+        ] {
             let limits = SearchLimits {
                 time: Some(100_000),
                 received: Some(Instant::now() - Duration::from_secs(10)),
@@ -168,6 +191,7 @@ mod tests {
                 &shared,
                 &mut Memory::default(),
                 |_, _, _| {},
+                |_| {},
             );
             let answer = run.answer;
             assert!(answer.best.is_some(), "{algorithm:?}: no move");

@@ -7,6 +7,11 @@
 //! each. The playouts add up to the same total whatever the tree does, so
 //! its fingerprint is the trees' shape instead ([`tree_signature`]).
 //!
+//! `leiserchess bench --search hybrid`: the same positions by the hybrid,
+//! `go nodes P depth D`: a fresh tree's P playouts, then the final PVS to
+//! depth D on the table the tree's searches filled, one thread. Its
+//! fingerprint is the tree's plus the final search's nodes.
+//!
 //! One table serves the whole run: a cleared table searches exactly as a
 //! new one, and a new one per position made the time depend on the
 //! allocator (a fresh mapping's pages are faulted in during the search, a
@@ -14,6 +19,7 @@
 //! size of the rest of the program (measured at 4847ac8).
 
 use super::bestfirst;
+use super::hybrid::{self, choice::By};
 use super::mcts;
 use super::pvs::order::Order;
 use super::pvs::think;
@@ -30,6 +36,10 @@ pub const DEFAULT_DEPTH: u32 = 6;
 /// Playouts of each position under MCTS: a few seconds for the whole set
 /// with the nodes' searches (the tactical positions are proven sooner).
 pub const DEFAULT_PLAYOUTS: u64 = 2_000;
+
+/// The hybrid's final search's depth: its bench is then about as long as
+/// MCTS's.
+pub const HYBRID_DEPTH: u32 = 5;
 
 /// Start, early and late middlegames and endgames from the reference set,
 /// and tactical positions (a King zap in one, or forced in three).
@@ -212,6 +222,73 @@ pub fn run_mcts(playouts: u64, params: Params, tree_mb: usize) -> Vec<MctsLine> 
         .collect()
 }
 
+/// One position's result under the hybrid.
+pub struct HybridLine {
+    pub fen: &'static str,
+    pub best: Option<Move>,
+    pub score: i32,
+    /// The tree's playouts (fewer than asked when it proved the root).
+    pub playouts: u64,
+    /// The PVS nodes of the tree's searches and of the final search (0
+    /// when the tree chose the move).
+    pub tree_nodes: u64,
+    pub final_nodes: u64,
+    /// Whether the final search chose the move.
+    pub by_search: bool,
+    /// The tree's [`tree_signature`] plus `final_nodes`.
+    pub signature: u64,
+    pub elapsed: Duration,
+}
+
+/// Searches every position of `POSITIONS` by the hybrid: `playouts` in a
+/// fresh tree of at most `tree_mb` MB, then the final search to `depth`,
+/// one thread, the engine's default table cleared for each.
+pub fn run_hybrid(playouts: u64, depth: u32, params: Params, tree_mb: usize) -> Vec<HybridLine> {
+    let table = TableSize::default();
+    let shared = Shared::new(table.hash_mb, table.ways);
+    let limits = SearchLimits {
+        nodes: Some(playouts),
+        ..SearchLimits::depth(depth)
+    };
+    let resources = mcts::Resources {
+        bytes: tree_mb.saturating_mul(1 << 20),
+        threads: 1,
+    };
+    POSITIONS
+        .iter()
+        .map(|&text| {
+            let root = Root::new(fen::parse(text).expect("bench positions parse"));
+            shared.stop.store(false, Ordering::Relaxed);
+            shared.tt.clear();
+            let fresh = &mut None;
+            let quiet = |_: &_, _, _| {};
+            let out = hybrid::think(
+                &root,
+                &limits,
+                params,
+                &shared,
+                resources,
+                fresh,
+                quiet,
+                |_| {},
+            );
+            let tree = &out.tree;
+            let longest = tree.answer.last.as_ref().map_or(0, |it| it.depth);
+            HybridLine {
+                fen: text,
+                best: out.answer.best,
+                score: out.answer.last.as_ref().map_or(0, |it| it.score),
+                playouts: tree.answer.nodes,
+                tree_nodes: tree.searched,
+                final_nodes: out.final_nodes,
+                by_search: matches!(out.by, By::Search(_)),
+                signature: tree_signature(&tree.root_edges, longest) + out.final_nodes,
+                elapsed: out.answer.elapsed,
+            }
+        })
+        .collect()
+}
+
 /// A tree's fingerprint: each root edge's visits weighted by its move's
 /// place among the root's moves in the order of their bits (1, 2, …; not
 /// the arena's order, which selection rearranges), plus the longest
@@ -263,5 +340,29 @@ mod tests {
         // The zap in one of the tactical positions is proven at once.
         assert!(a.iter().any(|l| l.playouts < 300));
         assert!(a.iter().any(|l| l.playouts == 300));
+    }
+
+    /// The hybrid's bench repeats itself; the final search decides where
+    /// the tree proved nothing, and its nodes are in the signature.
+    #[test]
+    fn hybrid_bench_is_deterministic_and_runs_the_final_search() {
+        let run = || run_hybrid(200, 3, Params::default(), 16);
+        let (a, b) = (run(), run());
+        assert_eq!(a.len(), POSITIONS.len());
+        for (x, y) in a.iter().zip(&b) {
+            assert!(x.best.is_some(), "no move on {}", x.fen);
+            assert_eq!(
+                (x.best, x.score, x.final_nodes, x.signature),
+                (y.best, y.score, y.final_nodes, y.signature),
+                "{}",
+                x.fen
+            );
+            if x.by_search {
+                let tree = x.signature - x.final_nodes;
+                assert!(x.final_nodes > 0 && tree > 0, "{}", x.fen);
+            }
+        }
+        assert!(a.iter().any(|l| l.by_search));
+        assert!(a.iter().any(|l| !l.by_search && l.playouts < 200));
     }
 }

@@ -1,6 +1,7 @@
 //! The searches and what they share. Each algorithm has its own folder
 //! (`pvs`: principal variation search; `mcts`: Monte-Carlo tree search;
-//! `bestfirst`: best-first search by depth promotion); around them, shared
+//! `bestfirst`: best-first search by depth promotion; `hybrid`: an MCTS
+//! tree, then a final PVS); around them, shared
 //! by all: the root (`root`), what a search reports (`report`), the
 //! threads' shared state (`shared`), the limits and time plan (`time`),
 //! the parameters (`params`), the k-way transposition table and its shape
@@ -11,6 +12,7 @@
 pub mod algorithm;
 pub mod bench;
 pub mod bestfirst;
+pub mod hybrid;
 pub mod mcts;
 pub mod params;
 pub mod pvs;

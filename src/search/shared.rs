@@ -5,8 +5,9 @@
 use super::tt::Table;
 use crate::eval::nnue::Network;
 use crate::eval::policy::Policy;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// What the threads of one search share.
 pub struct Shared {
@@ -46,5 +47,16 @@ impl Shared {
     /// The same with `policy`.
     pub fn with_policy(self, policy: Arc<Policy>) -> Shared {
         Shared { policy, ..self }
+    }
+
+    /// Under `go infinite` (`infinite`) or while pondering, waits for
+    /// `stop`; then sets it, so that the search's threads know it is over.
+    pub fn wait_for_stop(&self, infinite: bool) {
+        while (infinite || self.pondering.load(Ordering::Relaxed))
+            && !self.stop.load(Ordering::Relaxed)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        self.stop.store(true, Ordering::Relaxed);
     }
 }

@@ -59,7 +59,7 @@ const CASES: &[Case] = &[
             (
                 &["bench", "--search", "alphabeta"],
                 "invalid value 'alphabeta' for '--search <NAME>': \
-                 option 'Search' wants one of pvs, mcts, bestfirst, got 'alphabeta'",
+                 option 'Search' wants one of pvs, mcts, bestfirst, hybrid, got 'alphabeta'",
             ),
             (
                 &["bench", "--search", "mcts", "--playouts", "0"],
@@ -411,7 +411,7 @@ fn bench_table_flags_clamp_as_setoption_does() {
 }
 
 #[test]
-fn bench_runs_either_search_and_refuses_the_other_ones_flags() {
+fn bench_runs_each_search_and_refuses_the_other_ones_flags() {
     let pvs = engine::run(&["bench", "1", "--search", "pvs"], "");
     assert_eq!(nodes(&pvs), nodes(&engine::run(&["bench", "1"], "")));
     let mcts = engine::run(&["bench", "--search", "mcts", "--playouts", "200"], "");
@@ -431,10 +431,31 @@ fn bench_runs_either_search_and_refuses_the_other_ones_flags() {
         "{stdout}"
     );
     assert!(last[1].parse::<u64>().is_ok_and(|s| s > 0), "{stdout}");
+    let args = ["bench", "2", "--search", "hybrid", "--playouts", "100"];
+    let hybrid = engine::run(&args, "");
+    let stdout = text(&hybrid.stdout);
+    assert!(hybrid.status.success(), "{stdout}{}", text(&hybrid.stderr));
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 25, "{stdout}");
+    assert!(
+        lines[..24].iter().all(|l| l.contains(" final nodes ")),
+        "{stdout}"
+    );
+    let last: Vec<&str> = lines[24].split(' ').collect();
+    assert_eq!(
+        (last[0], last[2], last[4]),
+        ("signature", "nodes", "nps"),
+        "{stdout}"
+    );
+    assert!(last[1].parse::<u64>().is_ok_and(|s| s > 0), "{stdout}");
     for (args, named) in [
         (&["bench", "4", "--search", "mcts"][..], "a depth"),
         (&["bench", "--search", "mcts", "--hash", "8"][..], "--hash"),
         (&["bench", "--search", "mcts", "--ways", "2"][..], "--ways"),
+        (
+            &["bench", "--search", "hybrid", "--hash", "8"][..],
+            "--hash",
+        ),
         (&["bench", "--playouts", "100"][..], "--playouts"),
     ] {
         let out = engine::run(args, "");
@@ -486,7 +507,7 @@ fn options_set_at_start_up_reach_the_uci_loop_and_bad_ones_are_refused() {
     assert_eq!(bad.status.code(), Some(2));
     assert_eq!(
         text(&bad.stderr),
-        "leiserchess: --option 'Search=alphabeta': option 'Search' wants one of pvs, mcts, bestfirst, got 'alphabeta'\n"
+        "leiserchess: --option 'Search=alphabeta': option 'Search' wants one of pvs, mcts, bestfirst, hybrid, got 'alphabeta'\n"
     );
     assert!(text(&bad.stdout).is_empty());
     let shapeless = engine::run(&["--option", "Search"], "");

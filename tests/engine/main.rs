@@ -21,6 +21,7 @@ mod book;
 mod check_rep;
 mod cli;
 mod fuzz_uci;
+mod hybrid_uci;
 mod mcts_uci;
 mod nnue;
 #[cfg(feature = "debug-commands")]

@@ -141,13 +141,13 @@ fn a_bad_choice_is_refused_and_pvs_stays() {
     let (_, line) = e.until(PATIENCE, |l| l.starts_with("option name Search "));
     assert_eq!(
         line,
-        "option name Search type combo default pvs var pvs var mcts var bestfirst"
+        "option name Search type combo default pvs var pvs var mcts var bestfirst var hybrid"
     );
     e.send("setoption name Search value alphabeta");
     let (_, said) = e.until(PATIENCE, |l| l.starts_with("info string"));
     assert_eq!(
         said,
-        "info string error: option 'Search' wants one of pvs, mcts, bestfirst, got 'alphabeta'"
+        "info string error: option 'Search' wants one of pvs, mcts, bestfirst, hybrid, got 'alphabeta'"
     );
     // Still PVS: its iterations go depth by depth from 1.
     e.send("position startpos");

@@ -698,9 +698,6 @@ async fn an_mcts_analysis_shows_each_lines_share_of_the_playouts() {
     let app = App::new();
     let v = set_option(&app, "Search", "mcts").await;
     assert_eq!(v["report"], "Search set to mcts");
-    // The best line by visits, which `check_shares` checks: the root
-    // search's move (`mcts_root_move`, on by default) may be any line.
-    set_option(&app, "mcts_root_move", "false").await;
     let id = app.new_game(None).await["id"].as_u64().unwrap();
     let (first, mut body) = first_info(&app, id, 3).await;
     assert_eq!(first["search"], "mcts", "{first}");
@@ -774,7 +771,7 @@ async fn an_mcts_analysis_shows_each_lines_share_of_the_playouts() {
         &v,
         400,
         "value",
-        "option 'Search' wants one of pvs, mcts, bestfirst, got 'alphabeta'",
+        "option 'Search' wants one of pvs, mcts, bestfirst, hybrid, got 'alphabeta'",
     );
 }
 

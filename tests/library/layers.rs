@@ -35,11 +35,17 @@ const LEAVES: &[&str] = &[
 /// The search algorithms, each a folder of `src/search`; the rest of
 /// `src/search` is shared by all of them, except `bench`, whose workload
 /// runs one, and `algorithm`, which picks one.
-const ALGORITHMS: &[&str] = &["pvs", "mcts", "bestfirst"];
+const ALGORITHMS: &[&str] = &["pvs", "mcts", "bestfirst", "hybrid"];
 
 /// The algorithms built on another: (user, used). Best-first values its
-/// leaves with PVS, and so does MCTS with `mcts_ab`.
-const BUILT_ON: &[(&str, &str)] = &[("bestfirst", "pvs"), ("mcts", "pvs")];
+/// leaves with PVS, and so does MCTS with `mcts_ab`; the hybrid runs an
+/// MCTS tree, then a PVS.
+const BUILT_ON: &[(&str, &str)] = &[
+    ("bestfirst", "pvs"),
+    ("mcts", "pvs"),
+    ("hybrid", "mcts"),
+    ("hybrid", "pvs"),
+];
 
 /// The rules' modules, each allowed to import the ones before it.
 const RULES: &[&str] = &[

@@ -174,6 +174,43 @@ fn a_stop_or_a_deadline_is_answered_at_once_with_a_move() {
     assert_eq!(answer.last.unwrap().depth, 3);
 }
 
+/// `Search=mcts` plays by visits: on the bench's positions, unproven,
+/// after 600 playouts on a clock of a minute (no time share kept for any
+/// other search), the move is the most visited root move (ties to the
+/// better mean), the one its last report leads with; a proven root's is a
+/// proven result's.
+#[test]
+fn the_move_is_the_most_visited_unless_the_solver_proved_the_root() {
+    let limits = SearchLimits {
+        nodes: Some(600),
+        ..SearchLimits::movetime(60_000)
+    };
+    let (mut visited, mut proven) = (0, 0);
+    for text in bench::POSITIONS {
+        let o = Mcts::default().search(&Root::new(fen::parse(text).unwrap()), &limits);
+        let best = o.answer.best.unwrap_or_else(|| panic!("{text}: no move"));
+        let last = o.answer.last.as_ref().expect("a report");
+        assert_eq!(last.pv.first(), Some(&best), "{text}");
+        if o.proven.is_some() {
+            assert!(last.score.abs() >= MATE_BOUND || last.score == 0, "{text}");
+            proven += 1;
+            continue;
+        }
+        let key = |e: &(_, u32, Option<f64>)| (e.1, e.2.unwrap_or(0.0));
+        let most = o
+            .root_edges
+            .iter()
+            .max_by(|a, b| key(a).partial_cmp(&key(b)).unwrap())
+            .unwrap();
+        assert_eq!(best, most.0, "{text}: {:?}", o.root_edges);
+        visited += 1;
+    }
+    assert!(
+        visited > 10 && proven > 0,
+        "{visited} by visits, {proven} proven"
+    );
+}
+
 /// The test build grows the release build's trees: the bench's signature
 /// is `bench/signature-mcts.txt`, which `make signature` checks in release.
 #[test]

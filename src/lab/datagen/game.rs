@@ -152,5 +152,15 @@ pub(crate) fn think(
         threads: 1,
         ..e.setup()
     };
-    algorithm::think(setup, root, limits, e.search, shared, memory, |_, _, _| {}).answer
+    algorithm::think(
+        setup,
+        root,
+        limits,
+        e.search,
+        shared,
+        memory,
+        |_, _, _| {},
+        |_| {},
+    )
+    .answer
 }

@@ -93,6 +93,9 @@ impl Engine {
                     writing += written.elapsed();
                     reported = nodes;
                 },
+                |text| {
+                    output.write(format!("info string {text}\n").as_bytes());
+                },
             );
             let thought = Instant::now();
             // A search stopped inside an iteration searched more than its

@@ -1,9 +1,9 @@
 //! When a Monte-Carlo search must end, whichever the threads: a stop, the
 //! clock (not while pondering; `ponderhit` starts it), a playout or depth
 //! limit, and once it has ended, waiting for `stop` under `go infinite` or
-//! `go ponder` before answering. With `mcts_root_time` the tree's
-//! playouts have only their share of the clock's goal, and the rest goes
-//! to a last search of the root (`last_plan`).
+//! `go ponder` before answering. The hybrid's tree has only its share of
+//! the clock's goal (`hybrid_tree_time`), and leaves the rest to the
+//! search that follows it (`left`).
 
 use crate::search::shared::Shared;
 use crate::search::time::{Plan, SearchLimits};
@@ -20,32 +20,31 @@ pub fn enough(limits: &SearchLimits, playouts: u64, depth: u32) -> bool {
 pub struct Clock<'a> {
     limits: &'a SearchLimits,
     plan: Plan,
+    /// The search began pondering, and has not yet seen `ponderhit`…
     pondered: bool,
-    /// The percentage of the clock's goal the tree's playouts have (100
-    /// less `mcts_root_time`).
-    tree_pct: u32,
+    /// …and it began pondering.
+    began_pondering: bool,
+    /// The percentage of the clock's goal the tree's playouts have (100:
+    /// all of it, `Search=mcts`).
+    share: u32,
 }
 
 impl<'a> Clock<'a> {
-    /// The clock of a search that keeps `root_pct` percent of its clock's
-    /// goal for a last search of the root.
-    pub fn new(
-        limits: &'a SearchLimits,
-        shared: &Shared,
-        start: Instant,
-        root_pct: u32,
-    ) -> Clock<'a> {
+    /// The clock of a search that has `share` percent of its clock's goal.
+    pub fn new(limits: &'a SearchLimits, shared: &Shared, start: Instant, share: u32) -> Clock<'a> {
+        let pondering = shared.pondering.load(Ordering::Relaxed);
         Clock {
             limits,
             plan: Plan::new(limits, start),
-            pondered: shared.pondering.load(Ordering::Relaxed),
-            tree_pct: 100 - root_pct.min(100),
+            pondered: pondering,
+            began_pondering: pondering,
+            share: share.min(100),
         }
     }
 
     /// When the tree's playouts end on the clock: their share of the goal.
-    fn tree_goal(&self) -> Option<Duration> {
-        self.plan.soft.map(|s| s * self.tree_pct / 100)
+    fn goal(&self) -> Option<Duration> {
+        self.plan.soft.map(|s| s * self.share / 100)
     }
 
     /// Whether `playouts` done or a playout of `depth` plies end the search.
@@ -58,34 +57,48 @@ impl<'a> Clock<'a> {
     }
 
     /// The clock of a leaf's alpha-beta search (`mcts_ab`): out when
-    /// this search's is (its goal), so that a leaf searched at the last
-    /// moment stops with it.
+    /// this search's is (its share of the goal), so that a leaf searched
+    /// at the last moment stops with it.
     pub fn leaf_plan(&self) -> Plan {
         Plan {
-            hard: self.tree_goal().or(self.plan.hard),
+            hard: self.goal().or(self.plan.hard),
             ..self.plan
         }
     }
 
-    /// The clock of the root's last search (`mcts_root_time`): what is
-    /// left of the goal and of the hard limit, from now on. None unless
-    /// a share is kept for it and the tree's playouts ended on the clock,
-    /// not on a `stop`, a limit or a proof, nor under `go infinite` or
-    /// while pondering.
-    pub fn last_plan(&self, shared: &Shared) -> Option<Plan> {
-        let waiting = self.limits.infinite || shared.pondering.load(Ordering::Relaxed);
-        let elapsed = self.plan.elapsed();
-        let ended_on_clock = self.tree_goal().is_some_and(|g| elapsed >= g);
-        if self.tree_pct >= 100 || waiting || !ended_on_clock {
-            return None;
+    /// Whether the clock runs and the tree's share of its goal is spent;
+    /// in a search begun pondering, also whether it runs and `stop` is
+    /// set: the nodes' searches saw `ponderhit` first (this clock only
+    /// between playouts), so their share ran out first, and they set it
+    /// (a `stop` sent after `ponderhit` is taken for theirs).
+    pub fn spent(&self, shared: &Shared) -> bool {
+        let running = !shared.pondering.load(Ordering::Relaxed);
+        let goal = self.goal();
+        let past = !self.pondered && goal.is_some_and(|g| self.plan.elapsed() >= g);
+        let stopped = self.began_pondering && goal.is_some() && shared.stop.load(Ordering::Relaxed);
+        running && (past || stopped)
+    }
+
+    /// The clock of a search that follows this one (the hybrid's last
+    /// PVS): what is left of the goal and of the hard limit, from now on;
+    /// the whole plan if the clock has not started (pondering, or a
+    /// `ponderhit` not yet seen), and no limit without a clock.
+    pub fn left(&self) -> Plan {
+        let now = Instant::now();
+        if self.pondered {
+            return Plan {
+                start: now,
+                ..self.plan
+            };
         }
+        let elapsed = self.plan.elapsed();
         let left = |d: Duration| d.saturating_sub(elapsed).max(Duration::from_millis(1));
-        Some(Plan {
-            start: Instant::now(),
+        Plan {
+            start: now,
             soft: self.plan.soft.map(left),
             hard: self.plan.hard.map(left),
             ..self.plan
-        })
+        }
     }
 
     /// Whether `stop` was sent or the clock has run out.
@@ -99,19 +112,14 @@ impl<'a> Clock<'a> {
             self.pondered = false;
             self.plan.start = Instant::now();
         }
-        let past_goal = self.tree_goal().is_some_and(|g| self.plan.elapsed() >= g);
+        let past_goal = self.goal().is_some_and(|g| self.plan.elapsed() >= g);
         clock && (past_goal || self.plan.past_hard())
     }
 
     /// Under `go infinite` or while pondering, waits for `stop`; then sets
     /// it, so that the caller's threads know the search is over.
     pub fn wait_for_stop(&self, shared: &Shared) {
-        while (self.limits.infinite || shared.pondering.load(Ordering::Relaxed))
-            && !shared.stop.load(Ordering::Relaxed)
-        {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        shared.stop.store(true, Ordering::Relaxed);
+        shared.wait_for_stop(self.limits.infinite);
     }
 }
 
@@ -125,21 +133,22 @@ mod tests {
         Clock::new(limits, shared, start, pct)
     }
 
-    /// With 40% kept for the root, the tree's playouts end at 60% of the
-    /// goal, and the last search has what is left of it; before that
-    /// share is spent, or with none kept, there is no last search.
+    /// With a 60% share, the tree's playouts end at 60% of the goal, and
+    /// the search that follows has what is left of it; with the whole
+    /// goal, they end at the goal.
     #[test]
-    fn the_root_s_last_search_has_what_the_tree_left_of_the_goal() {
+    fn a_share_of_the_goal_ends_the_tree_and_leaves_the_rest() {
         let shared = Shared::new(1, 1);
         let limits = SearchLimits::movetime(10_000);
-        let mut early = begun(&limits, &shared, 5_000, 40);
+        let mut early = begun(&limits, &shared, 5_000, 60);
         assert!(!early.out_of_time(&shared));
-        assert!(early.last_plan(&shared).is_none());
+        assert!(!early.spent(&shared));
         assert_eq!(early.leaf_plan().hard, Some(Duration::from_millis(6_000)));
 
-        let mut late = begun(&limits, &shared, 7_000, 40);
+        let mut late = begun(&limits, &shared, 7_000, 60);
         assert!(late.out_of_time(&shared));
-        let plan = late.last_plan(&shared).expect("a last search");
+        assert!(late.spent(&shared));
+        let plan = late.left();
         let soft = plan.soft.expect("a goal");
         assert!(
             soft <= Duration::from_millis(3_000) && soft > Duration::from_millis(2_000),
@@ -147,31 +156,45 @@ mod tests {
         );
         assert_eq!(plan.soft, plan.hard);
 
-        let mut none_kept = begun(&limits, &shared, 7_000, 0);
-        assert!(!none_kept.out_of_time(&shared));
-        assert!(none_kept.last_plan(&shared).is_none());
+        let mut whole = begun(&limits, &shared, 7_000, 100);
+        assert!(!whole.out_of_time(&shared));
+        assert_eq!(whole.leaf_plan().hard, Some(Duration::from_millis(10_000)));
     }
 
-    /// No last search without a clock, under `go infinite`, or while
-    /// pondering.
+    /// Without a clock the search that follows has no limit of time; while
+    /// pondering the share is never spent, and what follows has the whole
+    /// plan, its clock to start at `ponderhit`.
     #[test]
-    fn no_last_search_without_a_running_clock() {
+    fn no_clock_or_pondering_leaves_the_whole_plan() {
         let shared = Shared::new(1, 1);
         let nodes = SearchLimits::nodes(1000);
-        assert!(begun(&nodes, &shared, 7_000, 40)
-            .last_plan(&shared)
-            .is_none());
-        let infinite = SearchLimits {
-            infinite: true,
-            ..SearchLimits::movetime(10_000)
-        };
-        assert!(begun(&infinite, &shared, 7_000, 40)
-            .last_plan(&shared)
-            .is_none());
+        let clockless = begun(&nodes, &shared, 7_000, 40);
+        assert!(!clockless.spent(&shared));
+        let plan = clockless.left();
+        assert_eq!((plan.soft, plan.hard), (None, None));
+
         let limits = SearchLimits::movetime(10_000);
         shared.pondering.store(true, Ordering::Relaxed);
-        assert!(begun(&limits, &shared, 7_000, 40)
-            .last_plan(&shared)
-            .is_none());
+        let pondering = begun(&limits, &shared, 7_000, 40);
+        assert!(!pondering.spent(&shared));
+        assert_eq!(pondering.left().soft, Some(Duration::from_millis(10_000)));
+    }
+
+    /// Begun pondering, after `ponderhit` a `stop` is the nodes'
+    /// searches' share running out (their clock started first): spent;
+    /// before it (a ponder miss), or in a search begun on the clock, a
+    /// `stop` is not.
+    #[test]
+    fn after_ponderhit_a_stop_spends_the_share() {
+        let shared = Shared::new(1, 1);
+        let limits = SearchLimits::movetime(10_000);
+        shared.pondering.store(true, Ordering::Relaxed);
+        let pondered = begun(&limits, &shared, 0, 40);
+        shared.stop.store(true, Ordering::Relaxed);
+        assert!(!pondered.spent(&shared), "a ponder miss");
+        shared.pondering.store(false, Ordering::Relaxed);
+        assert!(pondered.spent(&shared));
+        let on_the_clock = begun(&limits, &shared, 0, 40);
+        assert!(!on_the_clock.spent(&shared));
     }
 }

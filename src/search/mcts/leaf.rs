@@ -81,6 +81,11 @@ impl<'a> LeafSearch<'a> {
         })
     }
 
+    /// The PVS nodes of every search so far.
+    pub fn nodes(&self) -> u64 {
+        self.worker.nodes()
+    }
+
     /// The score for the side to move of `board` and its best move (none
     /// if it stands pat), searched as `ask` says with `keys` the
     /// positions before it, `plies_since_zap` and the move that led to

@@ -14,16 +14,14 @@
 //! answer. Nodes are playouts; a report's `depth` and `seldepth` are both
 //! the longest playout's length in plies, and `go depth N` stops once a
 //! playout reaches N. The best move is the quickest proven win, else the
-//! root's last search's move unless proven lost (`mcts_root_move`), else
-//! the most visited root edge not proven lost; on a clock that last
-//! search is a PVS of the root on the share of the time the playouts
-//! left it (`mcts_root_time`); below the root the line
-//! follows the first rule and the last. The score is the best edge's mean turned back into
+//! most visited root edge not proven lost; the line below it follows the
+//! same rule. The score is the best edge's mean turned back into
 //! centipawns, or for a proven root `±(MATE − plies)` (a draw: 0). With
 //! `MultiPV` k, the root's first k edges by the same rule, then by visits,
 //! each with its share of the playouts. `go mate` stops at a proven win
 //! like any other limit does. The tree is kept for the next search
-//! (`reuse`).
+//! (`reuse`). The hybrid (`search::hybrid`) grows its tree here too, on
+//! its share of the clock (`think_part`).
 
 mod check;
 mod clock;
@@ -48,6 +46,7 @@ use super::{Params, MATE};
 use crate::rules::moves::Move;
 use clock::Clock;
 use playout::Search;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use tree::{Proof, Tree, ROOT};
 
@@ -80,9 +79,10 @@ pub struct Outcome {
     pub root_edges: Vec<(Move, u32, Option<f64>)>,
     /// The root's playouts kept from the last search (tree reuse).
     pub reused: u64,
-    /// The move of the root's last PVS on what was left of the clock
-    /// (`mcts_root_time`), if one ran and answered.
-    pub root_searched: Option<Move>,
+    /// The PVS nodes of the nodes' searches (`mcts_ab`), every thread's.
+    pub searched: u64,
+    /// The root's proof, if the tree has one (the search ended on it).
+    pub proven: Option<Proof>,
 }
 
 /// What a search may use: the tree's bytes (the root's node aside) and
@@ -130,126 +130,185 @@ pub fn think_within(
     kept: &mut Option<Kept>,
     report: impl FnMut(&Iteration, Duration, u64),
 ) -> Outcome {
-    let budget = resources.bytes;
-    let reused = kept
-        .take()
-        .and_then(|k| k.reuse(root, params, &shared.net, budget));
     let start = limits.start();
-    let root_pct = if params.mcts_root_move && params.ab_visits().is_some() {
-        params.mcts_root_time
-    } else {
-        0
-    };
-    let mut clock = Clock::new(limits, shared, start, root_pct);
-    let mut reports = Reports {
-        report,
-        start,
-        sent_at: start,
-        next: FIRST_REPORT,
-        multipv: params.multipv,
-        last: None,
-    };
+    let mut clock = Clock::new(limits, shared, start, 100);
     let mut order = Order::default();
-    if params.mcts_ab > 0 {
-        shared.tt.new_search();
-    }
-    let leaf_clock = clock.leaf_plan();
-    let search = Search::new(root, params, shared, budget, reused, &mut order, leaf_clock);
-    let reused = u64::from(search.tree.nodes[ROOT as usize].visits);
-    let (mut tree, playouts) = if resources.threads > 1 {
-        let work = parallel::Work {
+    let inputs = Inputs {
+        root,
+        params,
+        shared,
+        resources,
+        start,
+    };
+    let mut outcome = inputs.grow(kept, &mut clock, &mut order, report);
+    clock.wait_for_stop(shared);
+    outcome.answer.elapsed = start.elapsed();
+    outcome
+}
+
+/// The hybrid's tree: its share of the clock's goal in percent, and the
+/// move-ordering tables its nodes' searches fill on the calling thread,
+/// for the search that follows.
+pub struct Part<'o> {
+    pub share: u32,
+    pub order: &'o mut Order,
+}
+
+/// What the hybrid's tree leaves: its outcome, and the clock of the
+/// search that follows it, none when the tree answers the move itself.
+pub struct Parted {
+    pub outcome: Outcome,
+    pub rest: Option<Plan>,
+}
+
+/// `think_within`'s search for the hybrid, on `part.share` percent of
+/// the clock's goal, without reports; it does not wait for a `stop`.
+/// Its `rest` is none when the root is proven or a `stop` ended the
+/// tree, else what is left of the clock. A tree that ended on its share
+/// clears `stop`, which its nodes' searches set as the share ran out
+/// (a `stop` sent in that instant is taken for theirs: the search that
+/// follows ends on the clock).
+pub fn think_part(
+    root: &Root,
+    limits: &SearchLimits,
+    params: Params,
+    shared: &Shared,
+    resources: Resources,
+    kept: &mut Option<Kept>,
+    part: Part,
+) -> Parted {
+    let start = limits.start();
+    let mut clock = Clock::new(limits, shared, start, part.share);
+    let inputs = Inputs {
+        root,
+        params,
+        shared,
+        resources,
+        start,
+    };
+    let outcome = inputs.grow(kept, &mut clock, part.order, |_, _, _| {});
+    let rest = if outcome.proven.is_some() {
+        None
+    } else if clock.spent(shared) {
+        shared.stop.store(false, Ordering::Relaxed);
+        Some(clock.left())
+    } else {
+        (!shared.stop.load(Ordering::Relaxed)).then(|| clock.left())
+    };
+    Parted { outcome, rest }
+}
+
+/// One search's fixed inputs.
+struct Inputs<'w> {
+    root: &'w Root,
+    params: Params,
+    shared: &'w Shared,
+    resources: Resources,
+    start: Instant,
+}
+
+/// What the playouts left: the tree, the playouts made and the PVS nodes
+/// of the nodes' searches.
+struct Grown {
+    tree: Tree,
+    playouts: u64,
+    searched: u64,
+}
+
+impl Inputs<'_> {
+    /// The playouts from `kept`'s reusable tree on `clock`, the nodes'
+    /// searches ordered by `order` on this thread; the tree left in `kept`.
+    fn grow(
+        &self,
+        kept: &mut Option<Kept>,
+        clock: &mut Clock,
+        order: &mut Order,
+        report: impl FnMut(&Iteration, Duration, u64),
+    ) -> Outcome {
+        let Inputs {
             root,
             params,
             shared,
-            threads: resources.threads,
-            leaf_clock,
+            resources,
+            start,
+        } = *self;
+        let budget = resources.bytes;
+        let reused = kept
+            .take()
+            .and_then(|k| k.reuse(root, params, &shared.net, budget));
+        let mut reports = Reports {
+            report,
+            start,
+            sent_at: start,
+            next: FIRST_REPORT,
+            multipv: params.multipv,
+            last: None,
         };
-        let Search { tree, .. } = search;
-        parallel::run(&work, tree, &mut clock, &mut reports)
-    } else {
-        let every = if params.mcts_ab > 0 { 1 } else { CLOCK_EVERY };
-        one_thread(search, shared, every, &mut clock, &mut reports)
-    };
-    let mut root_searched = None;
-    if let Some(plan) = clock
-        .last_plan(shared)
-        .filter(|_| tree.solve(ROOT).is_none())
-    {
-        let mut orders = vec![std::mem::take(&mut order)];
-        orders.resize_with(resources.threads.max(1), Order::default);
-        root_searched = last_root_search(root, limits, plan, params, shared, &mut orders);
-        if root_searched.is_some() {
-            tree.root_move = root_searched;
-            reports.again(&tree);
+        if params.mcts_ab > 0 {
+            shared.tt.new_search();
+        }
+        let leaf_clock = clock.leaf_plan();
+        let search = Search::new(root, params, shared, budget, reused, order, leaf_clock);
+        let reused = u64::from(search.tree.nodes[ROOT as usize].visits);
+        let grown = if resources.threads > 1 {
+            let work = parallel::Work {
+                root,
+                params,
+                shared,
+                threads: resources.threads,
+                leaf_clock,
+            };
+            let Search { tree, .. } = search;
+            parallel::run(&work, tree, clock, &mut reports)
+        } else {
+            let every = if params.mcts_ab > 0 { 1 } else { CLOCK_EVERY };
+            one_thread(search, shared, every, clock, &mut reports)
+        };
+        let Grown {
+            tree,
+            playouts,
+            searched,
+        } = grown;
+        #[cfg(feature = "debug-commands")]
+        if params.check_rep {
+            crate::check_rep::check(&tree);
+        }
+        let root_edges = tree.edges[tree.range(ROOT)]
+            .iter()
+            .map(|e| (e.mv, e.visits, e.q()))
+            .collect();
+        let (tree_full, bytes, nodes) = (tree.full(), tree.bytes(), tree.nodes.len());
+        let proven = tree.solve(ROOT);
+        *kept = Some(Kept::new(tree, root, params, shared.net.clone()));
+        let last = reports.last;
+        Outcome {
+            answer: Answer {
+                best: last.as_ref().and_then(|it| it.pv.first().copied()),
+                ponder: last.as_ref().and_then(|it| it.pv.get(1).copied()),
+                last,
+                nodes: playouts,
+                elapsed: start.elapsed(),
+                setup: None,
+            },
+            tree_full,
+            bytes,
+            nodes,
+            root_edges,
+            reused,
+            searched,
+            proven,
         }
     }
-    clock.wait_for_stop(shared);
-    #[cfg(feature = "debug-commands")]
-    if params.check_rep {
-        crate::check_rep::check(&tree);
-    }
-    let root_edges = tree.edges[tree.range(ROOT)]
-        .iter()
-        .map(|e| (e.mv, e.visits, e.q()))
-        .collect();
-    let (tree_full, bytes, nodes) = (tree.full(), tree.bytes(), tree.nodes.len());
-    *kept = Some(Kept::new(tree, root, params, shared.net.clone()));
-    let last = reports.last;
-    Outcome {
-        answer: Answer {
-            best: last.as_ref().and_then(|it| it.pv.first().copied()),
-            ponder: last.as_ref().and_then(|it| it.pv.get(1).copied()),
-            last,
-            nodes: playouts,
-            elapsed: start.elapsed(),
-            setup: None,
-        },
-        tree_full,
-        bytes,
-        nodes,
-        root_edges,
-        reused,
-        root_searched,
-    }
 }
 
-/// The root searched by PVS on `plan`'s clock, with the table the tree's
-/// searches filled and every thread (`mcts_root_time`): its best move.
-/// The tree's playouts ended on the clock, and the leaves' searches may
-/// have set `stop` as they ran out: it is cleared for this one.
-fn last_root_search(
-    root: &Root,
-    limits: &SearchLimits,
-    plan: Plan,
-    params: Params,
-    shared: &Shared,
-    orders: &mut [Order],
-) -> Option<Move> {
-    shared
-        .stop
-        .store(false, std::sync::atomic::Ordering::Relaxed);
-    let limits = SearchLimits {
-        clock: limits.clock,
-        ..SearchLimits::default()
-    };
-    let params = Params {
-        multipv: 1,
-        ..params
-    };
-    let answer =
-        super::pvs::think_planned(root, &limits, plan, params, shared, orders, |_, _, _| {});
-    answer.best
-}
-
-/// The playouts on this thread until a limit or a proof ends them: the
-/// tree and the playouts made.
+/// The playouts on this thread until a limit or a proof ends them.
 fn one_thread<R: FnMut(&Iteration, Duration, u64)>(
     mut search: Search,
     shared: &Shared,
     clock_every: u64,
     clock: &mut Clock,
     reports: &mut Reports<R>,
-) -> (Tree, u64) {
+) -> Grown {
     let mut playouts = 0u64;
     let has_moves = !search.tree.range(ROOT).is_empty();
     while has_moves && search.tree.solve(ROOT).is_none() {
@@ -265,7 +324,12 @@ fn one_thread<R: FnMut(&Iteration, Duration, u64)>(
         }
     }
     reports.end(&search.tree, search.max_depth, playouts);
-    (search.tree, playouts)
+    let searched = search.walker.searched();
+    Grown {
+        tree: search.tree,
+        playouts,
+        searched,
+    }
 }
 
 /// A search's reports: the first after [`FIRST_REPORT`] playouts, then one
@@ -295,14 +359,6 @@ impl<R: FnMut(&Iteration, Duration, u64)> Reports<R> {
         let it = iteration(tree, depth, self.multipv, playouts);
         (self.report)(&it, self.start.elapsed(), playouts);
         self.last = Some(it);
-    }
-
-    /// The last report again, of `tree` as it stands now (its root's
-    /// move chosen after the playouts ended).
-    fn again(&mut self, tree: &Tree) {
-        if let Some((depth, playouts)) = self.last.as_ref().map(|l| (l.depth, l.nodes)) {
-            self.send(tree, depth, playouts);
-        }
     }
 
     /// The report at the end (none for a root without moves).

@@ -14,7 +14,7 @@ use super::clock::{enough, Clock};
 use super::leaf::Ask;
 use super::playout::{self, Walker};
 use super::tree::{Edge, Proof, Tree, NONE, PENDING, ROOT};
-use super::Reports;
+use super::{Grown as Grew, Reports};
 use crate::rules::moves::Move;
 use crate::search::pvs::order::Order;
 use crate::search::report::Iteration;
@@ -98,6 +98,8 @@ struct Shares<'t> {
     done: AtomicU64,
     /// The longest walk, in plies.
     depth: AtomicU64,
+    /// The PVS nodes of the nodes' searches, each thread's added as it ends.
+    searched: AtomicU64,
     /// Threads still searching.
     running: AtomicUsize,
 }
@@ -109,13 +111,13 @@ impl Shares<'_> {
 }
 
 /// Searches from `tree` (the root made) until a limit, a stop or a proof;
-/// returns the tree and the playouts made.
+/// returns the tree, the playouts made and the nodes' searches' nodes.
 pub fn run<R: FnMut(&Iteration, Duration, u64)>(
     work: &Work,
     tree: Tree,
     clock: &mut Clock,
     reports: &mut Reports<R>,
-) -> (Tree, u64) {
+) -> Grew {
     let limits = *clock.limits();
     let shares = Shares {
         tree: Mutex::new(tree),
@@ -124,6 +126,7 @@ pub fn run<R: FnMut(&Iteration, Duration, u64)>(
         started: AtomicU64::new(0),
         done: AtomicU64::new(0),
         depth: AtomicU64::new(0),
+        searched: AtomicU64::new(0),
         running: AtomicUsize::new(work.threads),
     };
     std::thread::scope(|scope| {
@@ -150,7 +153,11 @@ pub fn run<R: FnMut(&Iteration, Duration, u64)>(
     let tree = shares.tree.into_inner().unwrap_or_else(|e| e.into_inner());
     let done = shares.done.load(Ordering::Relaxed);
     reports.end(&tree, shares.depth.load(Ordering::Relaxed) as u32, done);
-    (tree, done)
+    Grew {
+        tree,
+        playouts: done,
+        searched: shares.searched.load(Ordering::Relaxed),
+    }
 }
 
 /// One thread's playouts until halted, a limit is reached or the root is
@@ -219,6 +226,8 @@ fn search(work: &Work, shares: &Shares) {
             shares.halt.store(true, Ordering::Relaxed);
         }
     }
+    let searched = walker.searched();
+    shares.searched.fetch_add(searched, Ordering::Relaxed);
     shares.running.fetch_sub(1, Ordering::Release);
 }
 

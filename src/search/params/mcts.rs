@@ -1,5 +1,5 @@
-//! The Monte-Carlo tree search's options (`Search mcts`), in the order
-//! `uci` lists them, after the other search options.
+//! The Monte-Carlo tree search's options (`Search mcts`, and the hybrid's
+//! tree), in the order `uci` lists them, after the other search options.
 
 use super::Params;
 use crate::declaration::{bool_field, number_field, Declaration};
@@ -55,12 +55,6 @@ pub const MCTS_PARAMS: &[Declaration<Params>] = &[
         number_field!(mcts_cpuct),
         "MCTS: PUCT's exploration constant, in hundredths",
     ),
-    Declaration::check(
-        "mcts_root_move",
-        true,
-        bool_field!(mcts_root_move),
-        "MCTS with mcts_ab_visits: play the root's last search's best move unless the tree proves a win or that move lost (off: the most visited)",
-    ),
     Declaration::spin(
         "mcts_policy_temp",
         100,
@@ -82,15 +76,5 @@ pub const MCTS_PARAMS: &[Declaration<Params>] = &[
         true,
         bool_field!(mcts_policy),
         "MCTS: priors from the trained policy (`PolicyFile`); off: a plain zap heuristic",
-    ),
-    // 50 since its SPRT against 0 (BENCHMARKS.md, "The root searched
-    // last").
-    Declaration::spin(
-        "mcts_root_time",
-        50,
-        0,
-        90,
-        number_field!(mcts_root_time),
-        "MCTS with mcts_root_move, on a clock: percent of the move's time goal kept for a last PVS of the root, whose move is played (0: none)",
     ),
 ];

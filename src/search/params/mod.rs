@@ -1,9 +1,11 @@
 //! The search's tunable parameters, each declared once with its UCI name,
 //! default and range (the table's shape is `tt::TABLE`; MCTS's own in
-//! `mcts`).
+//! `mcts`, the hybrid's in `hybrid`).
 
+mod hybrid;
 mod mcts;
 
+pub use hybrid::HYBRID_PARAMS;
 pub use mcts::MCTS_PARAMS;
 
 use crate::declaration::{self, bool_field, number_field, Declaration, Effect};
@@ -62,16 +64,6 @@ pub struct Params {
     /// (0: no bound but the clock). Without a clock (`go nodes`, the bench) a root searched
     /// ever deeper would otherwise run for minutes.
     pub mcts_ab_nodes: u32,
-    /// MCTS with `mcts_ab_visits`: the move played is the root's last
-    /// search's best, unless the tree has proven a win or that move lost
-    /// (see `mcts::tree::Tree::best`); off, the most visited edge. On
-    /// since its SPRT (BENCHMARKS.md, "MCTS in games").
-    pub mcts_root_move: bool,
-    /// MCTS with `mcts_root_move`, searching on a clock: the percentage
-    /// of the move's time goal kept for a last PVS of the root, with the
-    /// table the tree's searches filled; its move is the one played (see
-    /// `mcts::think_within`; 0: none).
-    pub mcts_root_time: u32,
     /// MCTS: PUCT's exploration constant, in hundredths.
     pub mcts_cpuct: u32,
     /// MCTS: the priors' temperature, in hundredths: each prior is raised
@@ -84,6 +76,10 @@ pub struct Params {
     /// The Monte-Carlo tree search's priors come from the trained move
     /// policy (`PolicyFile`); off, from the plain zap heuristic.
     pub mcts_policy: bool,
+    /// The hybrid, on a clock: the percentage of the move's time goal
+    /// its MCTS tree has; the final PVS of the root has the rest (see
+    /// `hybrid`).
+    pub hybrid_tree_time: u32,
     /// Best-first: stop once the best promotion's chance of changing the
     /// root's move, per node, times the nodes the time left buys, is below
     /// this many thousandths.
@@ -263,19 +259,19 @@ impl Default for Params {
             mcts_ab_visits: 0,
             mcts_ab_grow: 0,
             mcts_ab_nodes: 0,
-            mcts_root_move: false,
-            mcts_root_time: 0,
             mcts_cpuct: 0,
             mcts_policy_temp: 0,
             mcts_fpu: 0,
             mcts_policy: false,
+            hybrid_tree_time: 0,
             bf_stop: 0,
             smp_lead: 0,
             split_depth: 0,
             check_rep: false,
         };
         let search = declaration::defaults(zero, PARAMS);
-        declaration::defaults(declaration::defaults(search, MCTS_PARAMS), DEBUG_PARAMS)
+        let mcts = declaration::defaults(search, MCTS_PARAMS);
+        declaration::defaults(declaration::defaults(mcts, HYBRID_PARAMS), DEBUG_PARAMS)
     }
 }
 

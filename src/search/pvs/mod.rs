@@ -75,7 +75,7 @@ pub fn think(
 
 /// `think` on `plan`'s clock rather than the one `limits` give, in the
 /// table's current generation: a search that follows another of the
-/// same move (MCTS's last search of its root, `mcts_root_time`) and
+/// same move (the hybrid's final search, after its tree) and
 /// inherits what is left of its time.
 pub fn think_planned(
     root: &Root,

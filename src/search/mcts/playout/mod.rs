@@ -248,6 +248,11 @@ impl<'a> Walker<'a> {
         leaf.score(ask, &self.board, &self.keys, clock, last, self.root_side)
     }
 
+    /// The PVS nodes the leaf search has searched (none without `mcts_ab`).
+    pub fn searched(&self) -> u64 {
+        self.leaf.as_ref().map_or(0, LeafSearch::nodes)
+    }
+
     /// The current position, new to the tree: its value for the mover
     /// of the move that led to it, and what it becomes. A draw by the
     /// tree's rules, or no move the Ko rule allows, is worth ½; else its
@@ -323,7 +328,6 @@ impl<'a> Search<'a> {
             tree
         });
         tree.puct = Puct::of(&params);
-        tree.trust_root_move = params.mcts_root_move;
         Search {
             tree,
             walker,
@@ -397,9 +401,6 @@ impl<'a> Search<'a> {
 pub fn searched(tree: &mut Tree, node: u32, best: Option<Move>, pv_prior: f32) {
     if let Some(best) = best {
         tree.lead(node, best, pv_prior);
-        if node == ROOT {
-            tree.root_move = Some(best);
-        }
     }
 }
 

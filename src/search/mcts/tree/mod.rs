@@ -51,10 +51,6 @@ pub struct Tree {
     full: bool,
     /// Selection's constants: the search's, set by it.
     pub puct: Puct,
-    /// With `mcts_root_move`, the root's last search's best move, which
-    /// [`Tree::best`] then takes at the root.
-    pub root_move: Option<Move>,
-    pub trust_root_move: bool,
 }
 
 impl Tree {
@@ -66,8 +62,6 @@ impl Tree {
             budget,
             full: false,
             puct: Puct::default(),
-            root_move: None,
-            trust_root_move: false,
         }
     }
 
@@ -85,7 +79,6 @@ impl Tree {
     pub fn add_root(&mut self, edges: &[Edge]) {
         self.nodes.clear();
         self.edges.clear();
-        self.root_move = None;
         self.edges.extend_from_slice(edges);
         self.nodes.push(Node {
             first: 0,
@@ -330,9 +323,8 @@ impl Tree {
         }
     }
 
-    /// The edge to play at `node`: the quickest proven win; else, at the
-    /// root with `trust_root_move`, the root search's move unless proven
-    /// lost; else the most visited edge not proven lost (ties to the better mean, then the
+    /// The edge to play at `node`: the quickest proven win; else the most
+    /// visited edge not proven lost (ties to the better mean, then the
     /// first); else, all lost, the longest defence.
     pub fn best(&self, node: u32) -> Option<usize> {
         let range = self.range(node);
@@ -348,12 +340,6 @@ impl Tree {
             .filter_map(|(i, e)| win(e).map(|k| (i, k)))
             .min_by_key(|&(i, k)| (k, i))
         {
-            return Some(at(i));
-        }
-        let root_move = self
-            .root_move
-            .filter(|_| node == ROOT && self.trust_root_move);
-        if let Some(i) = root_move.and_then(|m| edges.iter().position(|e| e.mv == m && !lost(e))) {
             return Some(at(i));
         }
         let mut best: Option<(usize, u32, f64)> = None;

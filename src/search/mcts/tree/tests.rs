@@ -111,24 +111,21 @@ fn selection_passes_over_a_proven_loss() {
     assert!([2, 3].contains(&t.select(1)));
 }
 
-/// With `mcts_root_move`, the root's search's move is played over the
-/// most visited, but never when proven lost or when another edge is a
-/// proven win; other nodes keep the most visited.
+/// The move at a node (`Search=mcts`'s at the root): the quickest
+/// proven win whatever the visits, else the most visited edge not proven
+/// lost, else, all lost, the longest defence.
 #[test]
-fn the_root_search_s_move_is_played_only_when_trusted_and_not_lost() {
+fn the_move_is_a_proven_win_else_the_most_visited_edge_not_lost() {
     let mut t = chain();
-    t.root_move = Some(mv("g4L"));
-    assert_eq!(t.best(ROOT), Some(0));
-    t.trust_root_move = true;
-    assert_eq!(t.best(ROOT), Some(1));
-    t.root_move = Some(mv("b3L"));
-    assert_eq!(t.best(1), Some(2));
-    t.root_move = Some(mv("g4L"));
+    assert_eq!(t.best(ROOT), Some(0), "h0L has the playouts");
+    t.edges[1].visits = 5;
+    assert_eq!(t.best(ROOT), Some(1), "g4L has more");
     t.edges[1].set_proof(Some(Proof::Loss(2)));
-    assert_eq!(t.best(ROOT), Some(0));
+    assert_eq!(t.best(ROOT), Some(0), "g4L is proven lost");
     t.edges[1].set_proof(None);
     t.edges[0].set_proof(Some(Proof::Win(3)));
-    assert_eq!(t.best(ROOT), Some(0));
-    t.add_root(&[Edge::new(mv("h0L"), 0.5, None)]);
-    assert_eq!(t.root_move, None);
+    assert_eq!(t.best(ROOT), Some(0), "h0L is proven won");
+    t.edges[0].set_proof(Some(Proof::Loss(1)));
+    t.edges[1].set_proof(Some(Proof::Loss(4)));
+    assert_eq!(t.best(ROOT), Some(1), "g4L holds out longest");
 }

@@ -1,0 +1,133 @@
+//! What each part of the hybrid searches within. On a clock the tree has
+//! `hybrid_tree_time` percent of the move's goal and the final PVS what
+//! is left of it; `go nodes N` gives the tree N playouts; without a clock
+//! or `go nodes` the tree has at most [`PLAYOUTS`], and with `go depth D`
+//! ends sooner, once a playout is D plies long, as MCTS reads it (so
+//! that `go depth 1` answers at once). `depth`, `mate` and `infinite` are
+//! the final search's, as PVS reads them, and `nodes` too when nothing
+//! else bounds it (`go nodes N` alone: N playouts, then a PVS of N
+//! nodes).
+
+use crate::search::time::{Plan, SearchLimits};
+use std::time::Instant;
+
+/// The most playouts of a tree when the `go` gives neither a clock nor
+/// `nodes`: the MCTS bench's count, a fraction of a second with the
+/// defaults.
+pub const PLAYOUTS: u64 = 2_000;
+
+/// The tree's limits for a `go` of `limits` whose clock runs from
+/// `start`: the clock (of whose goal the tree takes its share), `nodes`
+/// as its playouts, else without a clock [`PLAYOUTS`] and `depth`; no
+/// `mate` or `infinite`.
+pub fn tree(limits: &SearchLimits, start: Instant) -> SearchLimits {
+    let clock = Plan::new(limits, start).soft.is_some();
+    let by_depth = !clock && limits.nodes.is_none();
+    SearchLimits {
+        depth: limits.depth.filter(|_| by_depth),
+        mate: None,
+        infinite: false,
+        nodes: limits.nodes.or((!clock).then_some(PLAYOUTS)),
+        movetime: limits.movetime.filter(|_| clock),
+        time: limits.time.filter(|_| clock),
+        received: Some(start),
+        ..*limits
+    }
+}
+
+/// The final search's limits for a `go` of `limits` whose clock runs
+/// from `start`: the `go`'s, but `nodes` only when neither a clock,
+/// `depth`, `mate` nor `infinite` bounds it.
+pub fn last(limits: &SearchLimits, start: Instant) -> SearchLimits {
+    let clock = Plan::new(limits, start).soft.is_some();
+    let bounded = clock || limits.depth.is_some() || limits.mate.is_some() || limits.infinite;
+    SearchLimits {
+        nodes: limits.nodes.filter(|_| !bounded),
+        received: Some(start),
+        ..*limits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On a clock the tree keeps it (and `go nodes`) and drops the final
+    /// search's limits; without one it has `go nodes`, else [`PLAYOUTS`]
+    /// and `go depth`.
+    #[test]
+    fn the_tree_has_the_clock_or_playouts_the_final_search_the_rest() {
+        let now = Instant::now();
+        let clock = SearchLimits {
+            depth: Some(9),
+            time: Some(60_000),
+            ..SearchLimits::default()
+        };
+        let t = tree(&clock, now);
+        assert_eq!((t.time, t.nodes, t.depth), (Some(60_000), None, None));
+        assert_eq!(t.received, Some(now));
+        let both = SearchLimits {
+            nodes: Some(300),
+            ..SearchLimits::movetime(500)
+        };
+        assert_eq!(tree(&both, now).nodes, Some(300));
+
+        let t = tree(&SearchLimits::depth(5), now);
+        assert_eq!((t.nodes, t.depth), (Some(PLAYOUTS), Some(5)));
+        let both = SearchLimits {
+            nodes: Some(300),
+            ..SearchLimits::depth(5)
+        };
+        assert_eq!(tree(&both, now).depth, None);
+        for go in [
+            SearchLimits::infinite(),
+            SearchLimits {
+                mate: Some(2),
+                ..SearchLimits::default()
+            },
+        ] {
+            let t = tree(&go, now);
+            assert_eq!(t.nodes, Some(PLAYOUTS), "{go:?}");
+            assert!(
+                t.depth.is_none() && t.mate.is_none() && !t.infinite,
+                "{go:?}"
+            );
+        }
+        assert_eq!(tree(&SearchLimits::nodes(77), now).nodes, Some(77));
+        // `go infinite` on a running clock: the clock is not the tree's.
+        let analysing = SearchLimits {
+            time: Some(60_000),
+            ..SearchLimits::infinite()
+        };
+        let t = tree(&analysing, now);
+        assert_eq!((t.time, t.nodes), (None, Some(PLAYOUTS)));
+    }
+
+    /// The final search has the `go`'s limits, `nodes` only as its one
+    /// bound.
+    #[test]
+    fn the_final_search_reads_nodes_only_when_nothing_else_bounds_it() {
+        let now = Instant::now();
+        assert_eq!(last(&SearchLimits::nodes(500), now).nodes, Some(500));
+        for go in [
+            SearchLimits::depth(5),
+            SearchLimits::movetime(100),
+            SearchLimits::infinite(),
+            SearchLimits {
+                mate: Some(3),
+                ..SearchLimits::default()
+            },
+        ] {
+            let with = SearchLimits {
+                nodes: Some(500),
+                ..go
+            };
+            let l = last(&with, now);
+            assert_eq!(l.nodes, None, "{go:?}");
+            assert_eq!(
+                (l.depth, l.mate, l.movetime, l.infinite),
+                (go.depth, go.mate, go.movetime, go.infinite)
+            );
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! The hybrid (`Search=hybrid`): a Monte-Carlo tree, whose well-visited
+//! nodes are searched by small PVS searches (`mcts`, with its options),
+//! then a final PVS of the root on the same table, whose move is played
+//! unless the tree's solver has proven a win or that move lost
+//! (`choice`). On a clock the tree has `hybrid_tree_time` percent of the
+//! move's goal and the final search what is left; without one the tree
+//! has `go nodes` playouts, else at most [`limits::PLAYOUTS`] (fewer
+//! with `go depth`), and the final search `go depth`, `go mate` or `go
+//! infinite`, else `go nodes` (`limits`).
+//!
+//! What it reports is the search that chose the move: before the final
+//! search, one note with the tree's playouts and its searches' nodes;
+//! then each iteration of the final search as PVS reports it, its nodes
+//! counting the tree's searches' too. When the tree chose (a proof, or a
+//! `stop` before the final search), its own last report follows, with
+//! those nodes. The tree is kept between moves as MCTS keeps it.
+
+pub mod choice;
+pub mod limits;
+
+use super::mcts::{self, Kept, Part, Resources};
+use super::pvs::{self, order::Order};
+use super::report::{Answer, Iteration};
+use super::root::Root;
+use super::shared::Shared;
+use super::time::SearchLimits;
+use super::Params;
+use choice::By;
+use std::time::Duration;
+
+/// The hybrid's answer, with the tree's outcome and the final search's
+/// nodes (0 when it did not run).
+pub struct Outcome {
+    pub answer: Answer,
+    pub tree: mcts::Outcome,
+    pub final_nodes: u64,
+    /// Whose move is played.
+    pub by: By,
+}
+
+/// What is said of the tree before the final search.
+pub fn tree_note(playouts: u64, searched: u64) -> String {
+    format!("hybrid tree: {playouts} playouts, {searched} nodes in its searches")
+}
+
+/// Searches `root` within `limits`: the tree within `resources` from the
+/// reusable part of `kept` (leaving its tree there), then the final PVS
+/// on every thread. `note` gets the tree's note, `report` each reported
+/// iteration with the time since the `go` and every node searched so far.
+/// With `infinite` or `ponder`, waits for `shared.stop` before answering;
+/// the caller clears `shared.stop` before starting.
+#[allow(clippy::too_many_arguments)]
+pub fn think(
+    root: &Root,
+    limits: &SearchLimits,
+    params: Params,
+    shared: &Shared,
+    resources: Resources,
+    kept: &mut Option<Kept>,
+    mut report: impl FnMut(&Iteration, Duration, u64),
+    note: impl FnOnce(&str),
+) -> Outcome {
+    let start = limits.start();
+    let tree_limits = limits::tree(limits, start);
+    let mut order = Order::default();
+    let part = Part {
+        share: params.hybrid_tree_time,
+        order: &mut order,
+    };
+    let parted = mcts::think_part(root, &tree_limits, params, shared, resources, kept, part);
+    let tree = parted.outcome;
+    let searched = tree.searched;
+    note(&tree_note(tree.answer.nodes, searched));
+    let mut last = None;
+    let mut final_nodes = 0;
+    let mut pv_move = None;
+    if let Some(plan) = parted.rest {
+        if params.mcts_ab == 0 {
+            // The tree's playouts did not touch the table.
+            shared.tt.new_search();
+        }
+        let mut orders = vec![order];
+        orders.resize_with(resources.threads.max(1), Order::default);
+        let limits = limits::last(limits, start);
+        let answer = pvs::think_planned(
+            root,
+            &limits,
+            plan,
+            params,
+            shared,
+            &mut orders,
+            |it, _, n| report(it, start.elapsed(), searched + n),
+        );
+        final_nodes = answer.nodes;
+        pv_move = answer.best;
+        last = answer.last;
+    } else {
+        shared.wait_for_stop(limits.infinite);
+    }
+    let kept_tree = kept.as_ref().map(Kept::tree);
+    let by = kept_tree.map_or(By::Tree, |t| choice::choose(t, pv_move));
+    let nodes = searched + final_nodes;
+    if by == By::Tree {
+        last = tree.answer.last.clone();
+        if let Some(it) = &last {
+            report(it, start.elapsed(), nodes);
+        }
+    }
+    let best = match by {
+        By::Search(m) => Some(m),
+        By::Tree => last.as_ref().and_then(|it| it.pv.first().copied()),
+    };
+    Outcome {
+        answer: Answer {
+            best,
+            ponder: last.as_ref().and_then(|it| it.pv.get(1).copied()),
+            last,
+            nodes,
+            elapsed: start.elapsed(),
+            setup: None,
+        },
+        tree,
+        final_nodes,
+        by,
+    }
+}

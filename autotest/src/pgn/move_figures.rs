@@ -10,7 +10,8 @@
 //! are above 0; a book move (`{0 0 0}`, `{0.000 - -}`, an engine's own
 //! book at depth 0) and a move without such a comment are counted apart.
 //!
-//! Given the games' Fischer clock, each side's clock is rebuilt from the
+//! Given the games' Fischer clocks (one for every player, or a player's
+//! own, as in a time-odds match), each side's clock is rebuilt from the
 //! same times (the main time, less each move's time, plus the increment
 //! after it; a move without figures costs nothing): its lowest point in
 //! each game, and the games in which it fell below zero, which the course
@@ -72,12 +73,42 @@ impl std::str::FromStr for Fischer {
     }
 }
 
+/// A clock for the players named `name`, or without one for every
+/// player not named in another (`[NAME=]MAIN+INC`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clocks {
+    pub name: Option<String>,
+    pub clock: Fischer,
+}
+
+impl std::str::FromStr for Clocks {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Clocks, String> {
+        let (name, clock) = match s.rsplit_once('=') {
+            Some((name, clock)) => (Some(name.to_string()), clock),
+            None => (None, s),
+        };
+        Ok(Clocks {
+            name,
+            clock: clock.parse()?,
+        })
+    }
+}
+
+/// Player `name`'s clock in `clocks`: its own, else the one for all.
+fn clock_of(clocks: &[Clocks], name: &str) -> Option<Fischer> {
+    let own = clocks.iter().find(|c| c.name.as_deref() == Some(name));
+    own.or_else(|| clocks.iter().find(|c| c.name.is_none()))
+        .map(|c| c.clock)
+}
+
 /// The figures of every player in the games `player` plays in `files`,
-/// with each side's clock rebuilt if `clock` is given.
+/// each side's clock rebuilt where `clocks` gives it one.
 pub fn gather(
     files: &[String],
     player: &str,
-    clock: Option<Fischer>,
+    clocks: &[Clocks],
 ) -> Result<BTreeMap<String, SideMoves>, String> {
     let mut sides = BTreeMap::new();
     for f in files {
@@ -86,7 +117,7 @@ pub fn gather(
             .iter()
             .filter(|g| g.tag("White") == Some(player) || g.tag("Black") == Some(player))
         {
-            add_game(g, clock, &mut sides);
+            add_game(g, clocks, &mut sides);
         }
     }
     Ok(sides)
@@ -146,9 +177,9 @@ fn shown(mut v: Vec<u64>) -> String {
     }
 }
 
-/// Adds game `g`'s moves to their movers' figures, and with `clock` each
-/// side's lowest clock in it.
-fn add_game(g: &PgnGame, clock: Option<Fischer>, sides: &mut BTreeMap<String, SideMoves>) {
+/// Adds game `g`'s moves to their movers' figures, and each side's lowest
+/// clock in it where `clocks` gives the side one.
+fn add_game(g: &PgnGame, clocks: &[Clocks], sides: &mut BTreeMap<String, SideMoves>) {
     let names = [g.tag("White"), g.tag("Black")].map(|n| n.unwrap_or("?").to_string());
     // Each move: its mover (0 White, 1 Black) and its figures, if any.
     let mut moves: Vec<(usize, Option<Figures>)> = Vec::new();
@@ -169,7 +200,8 @@ fn add_game(g: &PgnGame, clock: Option<Fischer>, sides: &mut BTreeMap<String, Si
             Item::Token(_) => moves.push(((moves.len() + usize::from(black_first)) % 2, None)),
         }
     }
-    let mut left = clock.map_or([0.0; 2], |c| [c.main; 2]);
+    let clock = [0, 1].map(|side| clock_of(clocks, &names[side]));
+    let mut left = clock.map(|c| c.map_or(0.0, |c| c.main));
     let mut lowest = left;
     for &(side, figures) in &moves {
         let entry = sides.entry(names[side].clone()).or_default();
@@ -179,14 +211,12 @@ fn add_game(g: &PgnGame, clock: Option<Fischer>, sides: &mut BTreeMap<String, Si
         }
         left[side] -= figures.map_or(0.0, |f| f.seconds);
         lowest[side] = lowest[side].min(left[side]);
-        left[side] += clock.map_or(0.0, |c| c.inc);
+        left[side] += clock[side].map_or(0.0, |c| c.inc);
     }
-    if clock.is_some() {
-        for (side, name) in names.iter().enumerate() {
-            if moves.iter().any(|(s, _)| *s == side) {
-                let entry = sides.entry(name.clone()).or_default();
-                entry.lowest.push(lowest[side]);
-            }
+    for (side, name) in names.iter().enumerate() {
+        if clock[side].is_some() && moves.iter().any(|(s, _)| *s == side) {
+            let entry = sides.entry(name.clone()).or_default();
+            entry.lowest.push(lowest[side]);
         }
     }
 }
@@ -268,14 +298,14 @@ mod tests {
     use crate::pgn::read::parse;
 
     fn sides(text: &str) -> BTreeMap<String, SideMoves> {
-        sides_on(text, None)
+        sides_on(text, &[])
     }
 
-    fn sides_on(text: &str, clock: Option<&str>) -> BTreeMap<String, SideMoves> {
-        let clock = clock.map(|c| c.parse::<Fischer>().unwrap());
+    fn sides_on(text: &str, clocks: &[&str]) -> BTreeMap<String, SideMoves> {
+        let clocks: Vec<Clocks> = clocks.iter().map(|c| c.parse().unwrap()).collect();
         let mut sides = BTreeMap::new();
         for g in parse(text) {
-            add_game(&g, clock, &mut sides);
+            add_game(&g, &clocks, &mut sides);
         }
         sides
     }
@@ -337,12 +367,12 @@ mod tests {
     #[test]
     fn clocks_rebuilt() {
         let head = |s: &SideMoves| (s.searched.len(), s.unsearched);
-        let s = sides_on(COURSE, Some("0.005+0.001"));
+        let s = sides_on(COURSE, &["0.005+0.001"]);
         assert_eq!((head(&s["a"]), head(&s["b"])), ((3, 1), (1, 2)));
         let text = lines(&s);
         assert!(text.contains("nodes median 600; lowest clock a game: median 2.0 ms, least 2.0 ms; run out in 0 of 1 games\n"), "{text}");
         assert!(text.contains("nodes median 40; lowest clock a game: median 4.9 ms, least 4.9 ms; run out in 0 of 1 games\n"), "{text}");
-        let text = lines(&sides_on(COURSE, Some("0.002+0")));
+        let text = lines(&sides_on(COURSE, &["0.002+0"]));
         assert!(
             text.contains("least -4.0 ms; run out in 1 of 1 games\nmoves of b"),
             "{text}"
@@ -351,6 +381,21 @@ mod tests {
             text.contains("least -0.1 ms; run out in 1 of 1 games\n"),
             "{text}"
         );
+        // A time-odds match: b's own clock, a's the one for all; or b's
+        // alone, and a's line without a clock.
+        let text = lines(&sides_on(COURSE, &["0.002+0", "b=0.005+0.001"]));
+        assert!(
+            text.contains("least -4.0 ms; run out in 1 of 1 games\nmoves of b"),
+            "{text}"
+        );
+        assert!(
+            text.contains("least 4.9 ms; run out in 0 of 1 games\n"),
+            "{text}"
+        );
+        let text = lines(&sides_on(COURSE, &["b=0.005+0.001"]));
+        assert!(text.contains("nodes median 600\nmoves of b"), "{text}");
+        let named = "x=y=1+0".parse::<Clocks>().map(|c| c.name);
+        assert_eq!(named, Ok(Some("x=y".into())));
         assert_eq!(
             "0.1+0.001".parse(),
             Ok(Fischer {

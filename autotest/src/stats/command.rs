@@ -24,7 +24,7 @@ enum Results {
 #[command(
     override_usage = "autotest stats --wdl W D L [--sprt ELO0 ELO1 ALPHA BETA]\n       \
                       autotest stats --penta P0 P1 P2 P3 P4 [--sprt ELO0 ELO1 ALPHA BETA]\n       \
-                      autotest stats --pgn FILE... --player NAME [--moves [--clock MAIN+INC]] [--sprt ELO0 ELO1 ALPHA BETA]",
+                      autotest stats --pgn FILE... --player NAME [--moves [--clock [NAME=]MAIN+INC]...] [--sprt ELO0 ELO1 ALPHA BETA]",
     group(ArgGroup::new("results").required(true).args(["wdl", "penta", "pgn"]))
 )]
 pub struct StatsArgs {
@@ -47,11 +47,12 @@ pub struct StatsArgs {
     /// `{time depth nodes}` comments)
     #[arg(long, requires = "pgn", conflicts_with_all = ["wdl", "penta"])]
     pub moves: bool,
-    /// With --moves, the games' Fischer clock MAIN+INC in seconds: each
-    /// side's clock rebuilt from the move times, its lowest point a game
-    /// and the games in which it ran out
-    #[arg(long, value_name = "MAIN+INC", requires = "moves")]
-    pub clock: Option<move_figures::Fischer>,
+    /// With --moves, a Fischer clock MAIN+INC in seconds, for every
+    /// player or with NAME= for one (given again for each): each side's
+    /// clock rebuilt from the move times, its lowest point a game and the
+    /// games in which it ran out
+    #[arg(long, value_name = "[NAME=]MAIN+INC", requires = "moves", action = ArgAction::Append)]
+    pub clock: Vec<move_figures::Clocks>,
     /// An SPRT of normalized Elo bounds ELO0 < ELO1, false-positive rate
     /// ALPHA and false-negative rate BETA (each in (0, 1), their sum
     /// below 1)
@@ -73,7 +74,7 @@ pub fn run(args: &StatsArgs) -> Result<String, String> {
             let (mut out, results) = pgn_lines(&r, player);
             out += &report(&results, sprt.as_ref())?;
             if args.moves {
-                out += &move_figures::lines(&move_figures::gather(files, player, args.clock)?);
+                out += &move_figures::lines(&move_figures::gather(files, player, &args.clock)?);
             }
             Ok(out)
         }

@@ -145,7 +145,7 @@ fn bench_eval(c: &mut Criterion) {
         b.iter(|| {
             let mut sum = 0i64;
             for board in black_box(&mut boards).iter_mut() {
-                sum += i64::from(fast_evaluate(board, black_box(&w)).score_ev(0));
+                sum += i64::from(fast_evaluate(board, black_box(&w)).score_ev());
             }
             sum
         })
@@ -154,7 +154,7 @@ fn bench_eval(c: &mut Criterion) {
         b.iter(|| {
             let mut sum = 0i64;
             for board in black_box(&boards) {
-                sum += i64::from(eval::evaluate_plain(board, black_box(&w)).score_ev(0));
+                sum += i64::from(eval::evaluate_plain(board, black_box(&w)).score_ev());
             }
             sum
         })

@@ -4,7 +4,7 @@
 # Also the nodes all threads searched by then: with the speed per thread,
 # they say how much of the threads' work was duplicated.
 # usage: scripts/time_to_depth.sh <depth> [threads] [NAME=VALUE ...]
-#   NAME=VALUE: more options set before each search (e.g. smp_lead=1)
+#   NAME=VALUE: more options set before each search (e.g. split_depth=0)
 #   LEISERCHESS=path times that binary instead of building target/release's
 #   POSITIONS=file times the FENs of that file (one a line) instead of the
 #   bench positions

@@ -30,7 +30,7 @@ pub struct Report {
 pub fn run(positions: &[Board], w: &Weights, min_time: Duration) -> Report {
     let checksum = positions
         .iter()
-        .map(|b| evaluate(b, w).score_ev(0) as i64)
+        .map(|b| evaluate(b, w).score_ev() as i64)
         .sum();
     let start = Instant::now();
     let mut evals = 0u64;

@@ -32,20 +32,15 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    /// The score of `b` for the side to move in centipawns, with `noise`
-    /// ev added (the `randomize` option's draw; the net's scores are in
-    /// centipawns, so it gets a hundredth). With the net, `acc` is `b`'s
-    /// accumulator, or `None` to build one.
-    pub fn score_cp(self, b: &Board, acc: Option<&Accumulator>, noise: i32) -> i32 {
+    /// The score of `b` for the side to move in centipawns. With the net,
+    /// `acc` is `b`'s accumulator, or `None` to build one.
+    pub fn score_cp(self, b: &Board, acc: Option<&Accumulator>) -> i32 {
         match self {
-            Evaluator::Net(net) => {
-                let score = match acc {
-                    Some(acc) => net.evaluate(acc, b),
-                    None => net.evaluate(&Accumulator::refresh(net, b), b),
-                };
-                score + noise / 100
-            }
-            Evaluator::Hand(w) => evaluate(b, &w).score_cp(noise),
+            Evaluator::Net(net) => match acc {
+                Some(acc) => net.evaluate(acc, b),
+                None => net.evaluate(&Accumulator::refresh(net, b), b),
+            },
+            Evaluator::Hand(w) => evaluate(b, &w).score_cp(),
         }
     }
 }
@@ -62,14 +57,13 @@ mod tests {
         let b = fen::parse(fen::STARTPOS).unwrap();
         let acc = Accumulator::refresh(&net, &b);
         let learned = net.evaluate(&acc, &b);
-        let hand = evaluate(&b, &w).score_cp(0);
+        let hand = evaluate(&b, &w).score_cp();
         let on = Evaluator::choose(true, &net, w);
-        assert_eq!(on.score_cp(&b, Some(&acc), 250), learned + 2);
-        assert_eq!(on.score_cp(&b, None, 0), learned);
+        assert_eq!(on.score_cp(&b, Some(&acc)), learned);
+        assert_eq!(on.score_cp(&b, None), learned);
         assert!(on.net().is_some());
         let off = Evaluator::choose(false, &net, w);
-        assert_eq!(off.score_cp(&b, None, 0), hand);
-        assert_eq!(off.score_cp(&b, None, 250), evaluate(&b, &w).score_cp(250));
+        assert_eq!(off.score_cp(&b, None), hand);
         assert!(off.net().is_none());
     }
 }

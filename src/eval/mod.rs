@@ -190,20 +190,19 @@ pub struct Terms {
 }
 
 impl Terms {
-    /// White's total minus Black's, from the side to move's view, in ev,
-    /// plus `noise` (the `randomize` option's draw).
-    pub fn score_ev(&self, noise: i32) -> i32 {
+    /// White's total minus Black's, from the side to move's view, in ev.
+    pub fn score_ev(&self) -> i32 {
         let tot = self.sides[0].total() - self.sides[1].total();
         let tot = match self.to_move {
             Color::White => tot,
             Color::Black => -tot,
         };
-        tot + noise
+        tot
     }
 
     /// The score in centipawns (ev / 100, truncated toward zero).
-    pub fn score_cp(&self, noise: i32) -> i32 {
-        self.score_ev(noise) / 100
+    pub fn score_cp(&self) -> i32 {
+        self.score_ev() / 100
     }
 }
 

@@ -5,7 +5,7 @@
 //! position reduces to a few numbers, its [`Point`]: per weight, the
 //! contribution of one unit of it to the side to move's score in cp, plus
 //! the unweighted rest (material). The model's score is `rest + Σ wᵢ fᵢ`,
-//! which reproduces `evaluate(..).score_cp(0)` within a cp or two, and the
+//! which reproduces `evaluate(..).score_cp()` within a cp or two, and the
 //! fit never touches a board again.
 //!
 //! A position's target is `λ × result + (1 − λ) × σ(K × search score)`,

@@ -5,7 +5,8 @@
 //! by all: the root (`root`), what a search reports (`report`), the
 //! threads' shared state (`shared`), the limits and time plan (`time`),
 //! the parameters (`params`), the k-way transposition table and its shape
-//! (`tt`) and the `bench` workload; `algorithm` picks the search a `go`
+//! (`tt`), the positions before the one a search stands on (`trail`) and
+//! the `bench` workload; `algorithm` picks the search a `go`
 //! runs. Scores are centipawns from the side to move's view; a King zap at
 //! ply `p` is worth `±(MATE − p)`.
 
@@ -20,6 +21,7 @@ pub mod report;
 pub mod root;
 pub mod shared;
 pub mod time;
+pub mod trail;
 pub mod tt;
 
 pub use params::Params;

@@ -342,7 +342,9 @@ enum Intent {
 struct GoPlan {
     intent: Intent,
     /// A limit that ends the search on its own, soon: depth ≤ 4,
-    /// nodes ≤ 100000, movetime ≤ 100 ms or the mover's clock ≤ 5 s.
+    /// nodes ≤ 1000 (MCTS and the hybrid read `nodes` as playouts, and
+    /// with `mcts_ab_visits` 0 each runs a PVS of its own: 10,000 took
+    /// seconds), movetime ≤ 100 ms or the mover's clock ≤ 5 s.
     limited: bool,
     infinite: bool,
     ponder: bool,
@@ -420,7 +422,7 @@ impl GoPlan {
             }
         }
         let limited = depth.is_some_and(|d| (1..=4).contains(&d))
-            || nodes.is_some_and(|n| (1..=100_000).contains(&n))
+            || nodes.is_some_and(|n| (1..=1_000).contains(&n))
             || movetime.is_some_and(|t| t <= 100)
             || clock.is_some_and(|t| t <= 5000);
         let legal: Vec<String> = game

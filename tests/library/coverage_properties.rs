@@ -218,8 +218,8 @@ fn eval_difference(b0: &Board, w: &Weights, fast: &Terms, plain: &Terms) -> Stri
     }
     msg += &format!(
         "\n  score_ev: evaluate {}, evaluate_plain {}",
-        fast.score_ev(0),
-        plain.score_ev(0)
+        fast.score_ev(),
+        plain.score_ev()
     );
     msg
 }

@@ -33,8 +33,8 @@ fn every_reference_position_scores_exactly() {
     let mut wrong = Vec::new();
     for (line, text, want) in &positions {
         let b = fen::parse(text).unwrap_or_else(|e| panic!("line {line}: {e}"));
-        let plain = evaluate_plain(&b, &w).score_cp(0);
-        let fast = evaluate(&b, &w).score_cp(0);
+        let plain = evaluate_plain(&b, &w).score_cp();
+        let fast = evaluate(&b, &w).score_cp();
         if plain != *want || fast != *want {
             wrong.push(format!(
                 "line {line} {text}: reference {want}, plain {plain}, fast {fast}"

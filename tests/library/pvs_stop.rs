@@ -68,7 +68,7 @@ fn one_ply_score(g: &Game, m: Move, params: Params, shared: &Shared) -> i32 {
     }
     let ev = Evaluator::choose(params.use_nnue, &shared.net, params.weights);
     let acc = ev.net().map(|net| Accumulator::refresh(net, after.board()));
-    -(ev.score_cp(after.board(), acc.as_ref(), 0) + params.hmb)
+    -(ev.score_cp(after.board(), acc.as_ref()) + params.hmb)
 }
 
 #[test]

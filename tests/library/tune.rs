@@ -56,7 +56,7 @@ fn the_linear_model_matches_evaluate() {
     for w in [defaults(), other] {
         for b in reference_boards() {
             let model = Point::new(&b, 0.0).model(&w);
-            let exact = evaluate(&b, &weights_of(&w)).score_cp(0);
+            let exact = evaluate(&b, &weights_of(&w)).score_cp();
             assert!(
                 (model - exact as f64).abs() < 2.0,
                 "{}: model {model}, evaluate {exact}",
@@ -173,7 +173,7 @@ fn records() -> Vec<u8> {
     let mut rng = fastrand::Rng::with_seed(5);
     let mut bytes = Vec::new();
     for board in reference_boards() {
-        let score = evaluate(&board, &Weights::default()).score_cp(0);
+        let score = evaluate(&board, &Weights::default()).score_cp();
         let white = match board.side() {
             Color::White => score,
             Color::Black => -score,

@@ -173,7 +173,7 @@ mod tests {
             let plan = Plan::new(&SearchLimits::default(), Instant::now());
             let mut w = Worker::new(&root, params, &shared, &mut order, plan, None, true);
             let it = w.iterate(0).unwrap();
-            let stand = evaluate(&board, &params.weights).score_cp(0) + params.hmb;
+            let stand = evaluate(&board, &params.weights).score_cp() + params.hmb;
             assert!(it.score >= stand, "{text}: {} {stand}", it.score);
             // A King zap at the root is scored without a node below it.
             if it.nodes == 1 && it.score.abs() < MATE_BOUND {

@@ -76,19 +76,14 @@ impl Engine {
                 "total", totals[0], totals[1]
             ),
         );
-        let r = self.config.search.randomize;
-        let noise = if r > 0 { self.rng.i32(-r..=r) } else { 0 };
-        if r > 0 {
-            say(out, format!("randomize noise {noise} ev"));
-        }
         let board = game.board();
         let net = Accumulator::refresh(&self.net, board);
         let learned = self.net.evaluate(&net, board);
-        let hand = terms.score_cp(noise);
+        let hand = terms.score_cp();
         say(out, format!("nnue cp {learned}, hand-written cp {hand}"));
         let p = &self.config.search;
         let in_use =
-            Evaluator::choose(p.use_nnue, &self.net, p.weights).score_cp(board, Some(&net), noise);
+            Evaluator::choose(p.use_nnue, &self.net, p.weights).score_cp(board, Some(&net));
         line_out(out, &format!("info score cp {in_use}"));
     }
 

@@ -97,8 +97,6 @@ impl Running {
 pub struct Engine {
     game: Game,
     config: EngineConfig,
-    /// Draws the `randomize` noise of the `eval` command; fixed seed.
-    rng: fastrand::Rng,
     shared: Arc<Shared>,
     /// What the searches keep between `go`s (move-ordering tables, the
     /// MCTS tree), while no search runs.
@@ -196,7 +194,6 @@ impl Engine {
         ));
         Engine {
             game: new_game(&config),
-            rng: fastrand::Rng::with_seed(RNG_SEED),
             book: Book::embedded(),
             book_rng: fastrand::Rng::with_seed(RNG_SEED),
             populating: Some(populate(&shared)),

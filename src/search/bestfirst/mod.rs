@@ -9,7 +9,7 @@
 //! promotions — a root move's first one adds its replies and searches them
 //! at depth 0 as one batch, later ones search a reply a ply deeper — until
 //! a limit, or until the best promotion's benefit over its cost, times the
-//! nodes the time left buys, falls below `bf_stop`‰: nothing left is worth
+//! nodes the time left buys, falls below [`STOP`]: nothing left is worth
 //! its time. A report's `depth` is the root's: one more than its best
 //! move's (a root move's is one more than its best reply's, a reply's its
 //! search's), `seldepth` the deepest a leaf's search went, `pv` the tree's
@@ -34,6 +34,10 @@ use select::{Candidate, Kind};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use tree::{up, Tree, ROOT};
+
+/// The least chance of changing the root's move, per node, times the
+/// nodes the time left buys, that a promotion must offer (5%).
+const STOP: f64 = 0.05;
 
 /// A promotion less likely than this to change the decision is never
 /// worth it, however much time is left (`go infinite` and `go depth`
@@ -236,7 +240,7 @@ impl Search<'_, '_> {
         let max_reach = self.limits.depth.unwrap_or(MAX_PLY as u32 / 2);
         let c = select::pick(&self.tree, model, max_reach, FLOOR)?;
         let budget = if clock { self.budget() } else { f64::INFINITY };
-        let worth = c.ratio() * budget >= f64::from(self.params.bf_stop) / 1000.0;
+        let worth = c.ratio() * budget >= STOP;
         worth.then_some(c)
     }
 

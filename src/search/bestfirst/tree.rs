@@ -11,6 +11,7 @@ use crate::rules::moves::{Move, MoveList};
 use crate::rules::piece::Color;
 use crate::rules::repetition;
 use crate::search::root::Root;
+use crate::search::trail::Trail;
 use crate::search::{Params, MATE, MATE_BOUND};
 
 /// The root's index.
@@ -84,10 +85,8 @@ pub fn up(value: i32) -> i32 {
 /// root and the draw rules.
 pub struct Tree {
     pub nodes: Vec<Node>,
-    /// Keys of the positions before the root, oldest first.
-    history: Vec<u64>,
-    /// The root move's last move (the Ko rule looks one move back).
-    last_move: Option<Move>,
+    /// The root's trail: the game before it and its last move.
+    root: Root,
     searchmoves: Vec<Move>,
     draws: DrawRules,
     /// The root's side to move and the score of a draw for it.
@@ -101,8 +100,10 @@ impl Tree {
         let node = Node::fresh(None, ROOT, 0, root.board.clone(), root.plies_since_zap);
         let mut tree = Tree {
             nodes: vec![node],
-            history: root.history.clone(),
-            last_move: root.last_move,
+            root: Root {
+                searchmoves: Vec::new(),
+                ..root.clone()
+            },
             searchmoves: root.searchmoves.clone(),
             draws: DrawRules::in_tree(params.no_zap_plies),
             root_side: root.board.side(),
@@ -116,17 +117,22 @@ impl Tree {
         self.root_side
     }
 
-    /// Keys of the positions before node `n`, oldest first.
-    pub fn history(&self, n: usize) -> Vec<u64> {
+    /// The trail from the game's start to node `n`.
+    pub fn trail(&self, n: usize) -> Trail {
         let mut path = Vec::new();
         let mut at = n;
         while at != ROOT {
+            path.push(at);
             at = self.nodes[at].parent;
-            path.push(self.nodes[at].board.key());
         }
-        let mut keys = self.history.clone();
-        keys.extend(path.into_iter().rev());
-        keys
+        let mut trail = Trail::default();
+        trail.reset(&self.root);
+        for &c in path.iter().rev() {
+            let (node, parent) = (&self.nodes[c], &self.nodes[self.nodes[c].parent]);
+            let touched = node.mv.expect("a child's move").touched();
+            trail.push(parent.board.key(), touched, node.zap_clock == 0);
+        }
+        trail
     }
 
     /// Node `n` as a search's root.
@@ -134,9 +140,13 @@ impl Tree {
         let node = &self.nodes[n];
         Root {
             board: node.board.clone(),
-            history: self.history(n),
+            history: self.trail(n).keys().to_vec(),
             plies_since_zap: node.zap_clock,
-            last_move: if n == ROOT { self.last_move } else { node.mv },
+            last_move: if n == ROOT {
+                self.root.last_move
+            } else {
+                node.mv
+            },
             searchmoves: Vec::new(),
         }
     }
@@ -150,7 +160,7 @@ impl Tree {
         }
         let mut list = MoveList::new();
         generate(&node.board, &mut list);
-        let history = self.history(n);
+        let trail = self.trail(n);
         let now = node.board.key();
         let mut board = node.board.clone();
         list.iter()
@@ -159,7 +169,7 @@ impl Tree {
                 let undo = board.make(m);
                 let after = board.key();
                 board.unmake(m, undo);
-                !repetition::breaks_ko(&history, now, after)
+                !repetition::breaks_ko(trail.keys(), now, after)
             })
             .collect()
     }
@@ -169,7 +179,7 @@ impl Tree {
     /// value. Returns the children still to evaluate.
     pub fn expand(&mut self, n: usize) -> Vec<usize> {
         let moves = self.legal(n);
-        let history = self.history(n);
+        let mut trail = self.trail(n);
         let mut fresh = Vec::new();
         for m in moves {
             let parent = &self.nodes[n];
@@ -181,8 +191,7 @@ impl Tree {
                 parent.zap_clock + 1
             };
             let mut child = Node::fresh(Some(m), n, parent.ply + 1, board, zap_clock);
-            let mut keys = history.clone();
-            keys.push(parent.board.key());
+            trail.push(parent.board.key(), m.touched(), zap_clock == 0);
             if let Some((_, p)) = undo.zapped.filter(|(_, p)| p.is_king()) {
                 // The side to move here lost if its King went.
                 let lost = p.color() == child.board.side();
@@ -191,13 +200,14 @@ impl Tree {
                 child.depth = Some(0);
             } else if self
                 .draws
-                .draw(child.board.key(), &keys, zap_clock)
+                .draw(child.board.key(), trail.keys(), zap_clock)
                 .is_some()
             {
                 child.value = self.draw_for(child.board.side());
                 child.exact = true;
                 child.depth = Some(0);
             }
+            trail.pop();
             let index = self.nodes.len();
             if !child.exact {
                 fresh.push(index);

@@ -29,16 +29,45 @@ pub struct Clock<'a> {
     share: u32,
 }
 
+/// How much of the clock's plan a search spends.
+#[derive(Clone, Copy)]
+pub struct Spend {
+    /// Percent of the goal the tree's playouts have (100: all of it).
+    pub share: u32,
+    /// Percent of the clock's goal and hard limit the whole move is
+    /// planned on (not of `go movetime`, a fixed time).
+    pub plan: u32,
+}
+
+impl Spend {
+    /// All of the plan, to the tree: `Search=mcts`.
+    pub const WHOLE: Spend = Spend {
+        share: 100,
+        plan: 100,
+    };
+}
+
 impl<'a> Clock<'a> {
-    /// The clock of a search that has `share` percent of its clock's goal.
-    pub fn new(limits: &'a SearchLimits, shared: &Shared, start: Instant, share: u32) -> Clock<'a> {
+    /// The clock of a search that spends as `spend` says.
+    pub fn new(
+        limits: &'a SearchLimits,
+        shared: &Shared,
+        start: Instant,
+        spend: Spend,
+    ) -> Clock<'a> {
         let pondering = shared.pondering.load(Ordering::Relaxed);
+        let mut plan = Plan::new(limits, start);
+        if limits.movetime.is_none() {
+            let part = |d: Duration| d * spend.plan.min(100) / 100;
+            plan.soft = plan.soft.map(part);
+            plan.hard = plan.hard.map(part);
+        }
         Clock {
             limits,
-            plan: Plan::new(limits, start),
+            plan,
             pondered: pondering,
             began_pondering: pondering,
-            share: share.min(100),
+            share: spend.share.min(100),
         }
     }
 
@@ -130,7 +159,33 @@ mod tests {
     /// The clock of a search that began `ago_ms` before now.
     fn begun<'a>(limits: &'a SearchLimits, shared: &Shared, ago_ms: u64, pct: u32) -> Clock<'a> {
         let start = Instant::now() - Duration::from_millis(ago_ms);
-        Clock::new(limits, shared, start, pct)
+        let spend = Spend {
+            share: pct,
+            plan: 100,
+        };
+        Clock::new(limits, shared, start, spend)
+    }
+
+    /// A plan of 90% spends 90% of a clock's goal, and all of a
+    /// `movetime`.
+    #[test]
+    fn a_smaller_plan_shrinks_the_clock_not_a_fixed_time() {
+        let shared = Shared::new(1, 1);
+        let spend = Spend {
+            share: 100,
+            plan: 90,
+        };
+        let clock = SearchLimits {
+            time: Some(10_000),
+            ..SearchLimits::default()
+        };
+        let whole = Plan::new(&clock, Instant::now()).soft;
+        let part = Clock::new(&clock, &shared, Instant::now(), spend).leaf_plan();
+        assert_eq!(part.soft, whole.map(|d| d * 9 / 10));
+        assert_eq!(part.hard, part.soft);
+        let fixed = SearchLimits::movetime(500);
+        let plan = Clock::new(&fixed, &shared, Instant::now(), spend).leaf_plan();
+        assert_eq!(plan.soft, Some(Duration::from_millis(500)));
     }
 
     /// With a 60% share, the tree's playouts end at 60% of the goal, and

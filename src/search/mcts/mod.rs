@@ -45,6 +45,7 @@ use super::time::{Plan, SearchLimits};
 use super::{Params, MATE};
 use crate::rules::moves::Move;
 use clock::Clock;
+pub use clock::Spend;
 use playout::Search;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -131,7 +132,7 @@ pub fn think_within(
     report: impl FnMut(&Iteration, Duration, u64),
 ) -> Outcome {
     let start = limits.start();
-    let mut clock = Clock::new(limits, shared, start, 100);
+    let mut clock = Clock::new(limits, shared, start, Spend::WHOLE);
     let mut order = Order::default();
     let inputs = Inputs {
         root,
@@ -146,11 +147,11 @@ pub fn think_within(
     outcome
 }
 
-/// The hybrid's tree: its share of the clock's goal in percent, and the
-/// move-ordering tables its nodes' searches fill on the calling thread,
+/// The hybrid's tree: its share of the clock's plan and the move's, and
+/// the move-ordering tables its nodes' searches fill on the calling thread,
 /// for the search that follows.
 pub struct Part<'o> {
-    pub share: u32,
+    pub spend: Spend,
     pub order: &'o mut Order,
 }
 
@@ -161,7 +162,7 @@ pub struct Parted {
     pub rest: Option<Plan>,
 }
 
-/// `think_within`'s search for the hybrid, on `part.share` percent of
+/// `think_within`'s search for the hybrid, on `part.spend`'s share of
 /// the clock's goal, without reports; it does not wait for a `stop`.
 /// Its `rest` is none when the root is proven or a `stop` ended the
 /// tree, else what is left of the clock. A tree that ended on its share
@@ -178,7 +179,7 @@ pub fn think_part(
     part: Part,
 ) -> Parted {
     let start = limits.start();
-    let mut clock = Clock::new(limits, shared, start, part.share);
+    let mut clock = Clock::new(limits, shared, start, part.spend);
     let inputs = Inputs {
         root,
         params,

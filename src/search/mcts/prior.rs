@@ -9,16 +9,9 @@ use crate::eval::policy::{softmax, Policy, TEMPERATURE};
 use crate::rules::board::Board;
 
 /// The priors of `moves` (generated moves of `b`) into `out`, in their
-/// order, from `policy`, or from the plain heuristic when there is none,
-/// at `temperature` (1: as they are; above, flatter): positive, summing
-/// to 1.
-pub fn priors(
-    policy: Option<&Policy>,
-    b: &Board,
-    moves: &[Candidate],
-    temperature: f64,
-    out: &mut Vec<f64>,
-) {
+/// order, from `policy`, or from the plain heuristic when there is none:
+/// positive, summing to 1.
+pub fn priors(policy: Option<&Policy>, b: &Board, moves: &[Candidate], out: &mut Vec<f64>) {
     match policy {
         Some(p) => p.priors(b, moves, out),
         None => {
@@ -31,15 +24,6 @@ pub fn priors(
             );
             softmax(out);
         }
-    }
-    if temperature != 1.0 {
-        let power = 1.0 / temperature;
-        let mut sum = 0.0;
-        for p in out.iter_mut() {
-            *p = p.powf(power);
-            sum += *p;
-        }
-        out.iter_mut().for_each(|p| *p /= sum);
     }
 }
 
@@ -58,35 +42,13 @@ mod tests {
         let mut moves = Vec::new();
         candidates(&b, &mut moves);
         let (mut plain, mut policy) = (Vec::new(), Vec::new());
-        priors(None, &b, &moves, 1.0, &mut plain);
-        priors(Some(&Policy::heuristic()), &b, &moves, 1.0, &mut policy);
+        priors(None, &b, &moves, &mut plain);
+        priors(Some(&Policy::heuristic()), &b, &moves, &mut policy);
         assert!((plain.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         for (a, p) in plain.iter().zip(&policy) {
             assert!((a - p).abs() < 1e-6, "{a} {p}");
         }
         let zaps = plain.iter().filter(|&&a| a > plain[0]).count();
         assert!(zaps > 0 && zaps < plain.len(), "{plain:?}");
-    }
-
-    /// A temperature T raises each prior to 1/T and renormalises: twice
-    /// as hot, each prior the square root of its old one, scaled.
-    #[test]
-    fn a_temperature_flattens_or_sharpens_the_priors() {
-        let b = fen::parse("ss7/8/8/8/7nw/8/8/7NN W").unwrap();
-        let mut moves = Vec::new();
-        candidates(&b, &mut moves);
-        let policy = Policy::embedded();
-        let (mut cold, mut hot, mut sharp) = (Vec::new(), Vec::new(), Vec::new());
-        priors(Some(&policy), &b, &moves, 1.0, &mut cold);
-        priors(Some(&policy), &b, &moves, 2.0, &mut hot);
-        priors(Some(&policy), &b, &moves, 0.5, &mut sharp);
-        let root_sum: f64 = cold.iter().map(|p| p.sqrt()).sum();
-        let square_sum: f64 = cold.iter().map(|p| p * p).sum();
-        for i in 0..cold.len() {
-            assert!((hot[i] - cold[i].sqrt() / root_sum).abs() < 1e-12);
-            assert!((sharp[i] - cold[i] * cold[i] / square_sum).abs() < 1e-12);
-        }
-        let spread = |ps: &[f64]| ps.iter().cloned().fold(0.0, f64::max);
-        assert!(spread(&hot) < spread(&cold) && spread(&cold) < spread(&sharp));
     }
 }

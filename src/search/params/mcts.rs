@@ -56,14 +56,6 @@ pub const MCTS_PARAMS: &[Declaration<Params>] = &[
         "MCTS: PUCT's exploration constant, in hundredths",
     ),
     Declaration::spin(
-        "mcts_policy_temp",
-        100,
-        10,
-        1000,
-        number_field!(mcts_policy_temp),
-        "MCTS: the priors' temperature in hundredths: each prior raised to 100/N, renormalised",
-    ),
-    Declaration::spin(
         "mcts_fpu",
         10,
         0,

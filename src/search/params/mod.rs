@@ -30,12 +30,9 @@ pub struct Params {
     pub no_zap_plies: u32,
     /// Bonus for having the move, in cp.
     pub hmb: i32,
-    /// Uniform evaluation noise in ±ev (0: none), drawn from `seed`.
-    pub randomize: i32,
     /// Half-width in cp of the root's aspiration window around the last
     /// iteration's score, from depth 4 (0: every iteration full width).
     pub aspiration: i32,
-    pub seed: u64,
     /// Evaluate with the learned net (`EvalFile`) instead of the
     /// hand-written evaluation: the default since the net's SPRT at 10+0.1
     /// (BENCHMARKS.md, "The learned evaluation").
@@ -66,10 +63,6 @@ pub struct Params {
     pub mcts_ab_nodes: u32,
     /// MCTS: PUCT's exploration constant, in hundredths.
     pub mcts_cpuct: u32,
-    /// MCTS: the priors' temperature, in hundredths: each prior is raised
-    /// to 100/T and the node's renormalised (100: as the policy gives
-    /// them; above, flatter).
-    pub mcts_policy_temp: u32,
     /// MCTS: first-play urgency's reduction below the node's mean, in
     /// hundredths of an expected result (see `mcts::tree::Puct`).
     pub mcts_fpu: u32,
@@ -80,15 +73,6 @@ pub struct Params {
     /// its MCTS tree has; the final PVS of the root has the rest (see
     /// `hybrid`).
     pub hybrid_tree_time: u32,
-    /// Best-first: stop once the best promotion's chance of changing the
-    /// root's move, per node, times the nodes the time left buys, is below
-    /// this many thousandths.
-    pub bf_stop: u32,
-    /// Lazy SMP: the plies the even helpers (the first, the third …)
-    /// search beyond the main thread's depth, the odd ones the other of 0
-    /// and 1. 0 (the odd helpers deeper) until an SPRT with threads
-    /// decides (BENCHMARKS.md, "Threads in the search").
-    pub smp_lead: u32,
     /// With threads, n > 0: the threads split the tree, sharing the moves
     /// of nodes at least n plies deep (`pvs::split`); 3 by default since
     /// its SPRT against Lazy SMP (BENCHMARKS.md, "Strength with
@@ -104,14 +88,6 @@ pub struct Params {
 /// The search's UCI options: name, default, range, field. RULES.md and the
 /// reference engine's defaults, but where an SPRT accepted another.
 pub const PARAMS: &[Declaration<Params>] = &[
-    Declaration::spin(
-        "randomize",
-        0,
-        0,
-        10000,
-        number_field!(randomize),
-        "Uniform noise of ±N ev added to every evaluation, drawn from `seed` (0: none)",
-    ),
     // lmr_r1, lmr_r2, hmb and aspiration: SPSA's values since their SPRT
     // (BENCHMARKS.md, "SPSA on four search options"); the reference's were
     // 5, 20, 3 and 25.
@@ -169,14 +145,6 @@ pub const PARAMS: &[Declaration<Params>] = &[
         number_field!(aspiration),
         "Half-width in cp of the root's aspiration window from depth 4 (0: full width)",
     ),
-    Declaration::spin(
-        "seed",
-        0,
-        0,
-        i32::MAX as i64,
-        number_field!(seed),
-        "Seed of the `randomize` noise",
-    ),
     // The table's scores came from the other evaluation.
     Effect::NewTable.on(Declaration::check(
         "use_nnue",
@@ -199,22 +167,6 @@ pub const PARAMS: &[Declaration<Params>] = &[
         10000,
         number_field!(no_zap_plies),
         "Plies without a zap that make a draw (0: never); set 200 for the course referee",
-    ),
-    Declaration::spin(
-        "bf_stop",
-        50,
-        0,
-        100_000,
-        number_field!(bf_stop),
-        "Best-first: stop once the chance of a better move, per node, is below N/1000",
-    ),
-    Declaration::spin(
-        "smp_lead",
-        0,
-        0,
-        1,
-        number_field!(smp_lead),
-        "Lazy SMP: 0, the odd helpers search a ply deeper; 1, the even ones",
     ),
     Declaration::spin(
         "split_depth",
@@ -249,9 +201,7 @@ impl Default for Params {
             draw: 0,
             no_zap_plies: 0,
             hmb: 0,
-            randomize: 0,
             aspiration: 0,
-            seed: 0,
             use_nnue: false,
             multipv: 0,
             mcts_ab: 0,
@@ -260,12 +210,9 @@ impl Default for Params {
             mcts_ab_grow: 0,
             mcts_ab_nodes: 0,
             mcts_cpuct: 0,
-            mcts_policy_temp: 0,
             mcts_fpu: 0,
             mcts_policy: false,
             hybrid_tree_time: 0,
-            bf_stop: 0,
-            smp_lead: 0,
             split_depth: 0,
             check_rep: false,
         };

@@ -252,7 +252,7 @@ mod tests {
 
         let mut w = worker(&shared, &mut order);
         w.trail.pop();
-        assert_eq!(w.check_rep().unwrap_err(), "0 frames: path out of 0..=128");
+        assert_eq!(w.check_rep().unwrap_err(), "no frame for the root");
         let mut w = worker(&shared, &mut order);
         w.pv.pop();
         assert_eq!(

@@ -9,7 +9,7 @@
 //! helper threads taking shares of the main thread's nodes from
 //! `split_depth` plies deep (`split`, the default) or, with `split_depth`
 //! 0, searching the same position into the shared table (Lazy SMP, every
-//! other helper one ply deeper: `smp_lead`), the stop rules and the
+//! other helper one ply deeper), the stop rules and the
 //! answer. Beside it: `movepick` (a node's moves in order) with its
 //! killer and history tables (`order`), `trail` (the positions before
 //! the one searched, for the draw and Ko rules), `split_points` (the
@@ -36,7 +36,6 @@ mod node;
 pub mod order;
 mod split;
 mod split_points;
-mod trail;
 mod worker;
 
 use super::report::{Answer, Iteration};
@@ -125,7 +124,7 @@ pub fn think_planned(
                     }
                     None => {
                         for d in 1..=max_depth {
-                            let d = d + (t as u32 + params.smp_lead) % 2;
+                            let d = d + t as u32 % 2;
                             if shared.stop.load(Ordering::Relaxed) || w.iterate(d).is_none() {
                                 break;
                             }

@@ -4,10 +4,10 @@
 //! search (`split`) works on them.
 
 use super::movepick::Scored;
-use super::trail::Trail;
 use crate::eval::nnue::accumulator::Stack;
 use crate::rules::board::Board;
 use crate::rules::moves::Move;
+use crate::search::trail::Trail;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 

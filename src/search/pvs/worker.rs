@@ -6,7 +6,6 @@
 use super::movepick::{MovePicker, Node, Scored};
 use super::order::{Order, MAX_PLY};
 use super::split_points::{SplitPoint, Splits};
-use super::trail::Trail;
 use super::INF;
 use crate::eval::evaluator::Evaluator;
 use crate::eval::nnue::accumulator::{Accumulator, Before, Stack};
@@ -19,6 +18,7 @@ use crate::search::report::{Iteration, Line};
 use crate::search::root::Root;
 use crate::search::shared::Shared;
 use crate::search::time::Plan;
+use crate::search::trail::Trail;
 use crate::search::{Params, MATE_BOUND};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -78,7 +78,6 @@ pub struct Worker<'a> {
     pub(super) lists: Vec<Vec<Scored>>,
     /// `(key | 1, score)`; 0 marks an empty slot.
     pub(super) eval_cache: Vec<(u64, i32)>,
-    pub(super) rng: fastrand::Rng,
     /// Only the main thread checks the clock and reports.
     pub(super) main: bool,
     /// Whether this search began pondering and has not yet seen `ponderhit`.
@@ -134,7 +133,6 @@ impl<'a> Worker<'a> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             eval_cache: vec![(0, 0); EVAL_CACHE],
-            rng: fastrand::Rng::with_seed(params.seed),
             main,
             pondered: shared.pondering.load(Ordering::Relaxed),
             evaluator,
@@ -361,10 +359,8 @@ impl<'a> Worker<'a> {
         if self.eval_cache[slot].0 == key {
             return self.eval_cache[slot].1;
         }
-        let r = self.params.randomize;
-        let noise = if r > 0 { self.rng.i32(-r..=r) } else { 0 };
         let acc = self.accumulators.last();
-        let score = self.evaluator.score_cp(&self.board, acc, noise) + self.params.hmb;
+        let score = self.evaluator.score_cp(&self.board, acc) + self.params.hmb;
         self.eval_cache[slot] = (key, score);
         score
     }

@@ -115,7 +115,7 @@ fn tree_positions(params: Params, shared: &Shared) -> Vec<Root> {
                 }
                 if !w.is_draw() {
                     let mut r = Root::new(w.board.clone());
-                    r.history.clone_from(&w.keys);
+                    r.history = w.trail.keys().to_vec();
                     roots.push(r);
                 }
             }

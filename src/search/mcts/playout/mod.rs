@@ -23,23 +23,21 @@ use crate::rules::laser::Shots;
 use crate::rules::movegen::for_each_move;
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
-use crate::rules::repetition::{self, LastMove};
+use crate::rules::repetition;
 use crate::search::pvs::order::Order;
 use crate::search::root::Root;
 use crate::search::shared::Shared;
 use crate::search::time::Plan;
+use crate::search::trail::Trail;
 use crate::search::Params;
 
 /// The board at the end of the current path, with what the draws, the Ko
 /// rule and the evaluation need; rewound to the root after each playout.
 pub struct Walker<'a> {
     board: Board,
-    /// Keys of every position before the current one, game and path.
-    keys: Vec<u64>,
-    /// Plies since the last zap, for each position on `keys` and the current.
-    zap_clock: Vec<u32>,
-    /// The squares each move changed, the game's last move's first.
-    touched: Vec<u64>,
+    /// The positions before the current one, game and path, as the draw
+    /// and Ko rules read them.
+    trail: Trail,
     played: Vec<(Move, Undo)>,
     draws: DrawRules,
     evaluator: Evaluator<'a>,
@@ -52,8 +50,6 @@ pub struct Walker<'a> {
     scores: Vec<f64>,
     /// The priors' policy (`mcts_policy`); none: the plain heuristic.
     policy: Option<&'a Policy>,
-    /// The priors' temperature (`mcts_policy_temp`).
-    temperature: f64,
     /// The move that led to the root, if the game has one.
     root_move: Option<Move>,
     root_side: Color,
@@ -74,8 +70,8 @@ impl<'a> Walker<'a> {
         order: &'a mut Order,
         clock: Plan,
     ) -> Walker<'a> {
-        let mut zap_clock = vec![0; root.history.len()];
-        zap_clock.push(root.plies_since_zap);
+        let mut trail = Trail::default();
+        trail.reset(root);
         let evaluator = Evaluator::choose(params.use_nnue, &shared.net, params.weights);
         let mut accumulators = Stack::new();
         if let Some(net) = evaluator.net() {
@@ -83,9 +79,7 @@ impl<'a> Walker<'a> {
         }
         Walker {
             board: root.board.clone(),
-            keys: root.history.clone(),
-            zap_clock,
-            touched: root.last_move.map(|m| m.touched()).into_iter().collect(),
+            trail,
             played: Vec::new(),
             draws: DrawRules::in_tree(params.no_zap_plies),
             evaluator,
@@ -94,7 +88,6 @@ impl<'a> Walker<'a> {
             scratch: Vec::new(),
             scores: Vec::new(),
             policy: params.mcts_policy.then_some(&*shared.policy),
-            temperature: f64::from(params.mcts_policy_temp.max(1)) / 100.0,
             root_move: root.last_move,
             root_side: root.board.side(),
             leaf: LeafSearch::new(root, params, shared, order, clock),
@@ -103,7 +96,7 @@ impl<'a> Walker<'a> {
     }
 
     fn clock(&self) -> u32 {
-        *self.zap_clock.last().expect("the root's clock")
+        self.trail.zap_clock()
     }
 
     /// The edges of the current position (only the moves of `only`, if
@@ -126,17 +119,13 @@ impl<'a> Walker<'a> {
                 });
             }
         });
-        let last = self.touched.last().map(|&touched| LastMove {
-            touched,
-            zapped: self.clock() == 0,
-        });
+        let last = self.trail.last_move();
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.retain(|c| {
             !(repetition::may_break_ko(c.touched, c.victim.is_some(), last)
                 && self.undoes_last(c.mv))
         });
-        let t = self.temperature;
-        prior::priors(self.policy, &self.board, &scratch, t, &mut self.scores);
+        prior::priors(self.policy, &self.board, &scratch, &mut self.scores);
         for (c, &p) in scratch.iter().zip(&self.scores) {
             let (m, victim) = (c.mv, c.victim.map(|(_, v)| v));
             let proof = victim.filter(|v| v.is_king()).map(|v| {
@@ -159,14 +148,13 @@ impl<'a> Walker<'a> {
         let undo = self.board.make_with(m, |_| None);
         let after = self.board.key();
         self.board.unmake(m, undo);
-        repetition::breaks_ko(&self.keys, now, after)
+        repetition::breaks_ko(self.trail.keys(), now, after)
     }
 
     /// Plays `m` with its shot.
     pub fn play(&mut self, m: Move) {
         let touched = m.touched();
-        let clock = self.clock();
-        self.keys.push(self.board.key());
+        let key = self.board.key();
         let before = self
             .evaluator
             .net()
@@ -176,9 +164,7 @@ impl<'a> Walker<'a> {
             self.accumulators
                 .push_child(net, &self.board, &before, &undo);
         }
-        self.zap_clock
-            .push(if undo.zapped.is_some() { 0 } else { clock + 1 });
-        self.touched.push(touched);
+        self.trail.push(key, touched, undo.zapped.is_some());
         self.played.push((m, undo));
     }
 
@@ -186,9 +172,7 @@ impl<'a> Walker<'a> {
     fn undo(&mut self) {
         if let Some((m, undo)) = self.played.pop() {
             self.board.unmake(m, undo);
-            self.keys.pop();
-            self.zap_clock.pop();
-            self.touched.pop();
+            self.trail.pop();
             if self.evaluator.net().is_some() {
                 self.accumulators.pop();
             }
@@ -205,7 +189,7 @@ impl<'a> Walker<'a> {
     /// Whether the current position is a draw by the tree's rules.
     pub fn is_draw(&self) -> bool {
         self.draws
-            .draw(self.board.key(), &self.keys, self.clock())
+            .draw(self.board.key(), self.trail.keys(), self.clock())
             .is_some()
     }
 
@@ -213,7 +197,7 @@ impl<'a> Walker<'a> {
     fn static_cp(&self) -> i32 {
         let cp = self
             .evaluator
-            .score_cp(&self.board, self.accumulators.last(), 0);
+            .score_cp(&self.board, self.accumulators.last());
         cp.saturating_add(self.hmb)
     }
 
@@ -245,7 +229,14 @@ impl<'a> Walker<'a> {
         let last = self.played.last().map(|&(m, _)| m).or(self.root_move);
         let clock = self.clock();
         let leaf = self.leaf.as_mut()?;
-        leaf.score(ask, &self.board, &self.keys, clock, last, self.root_side)
+        leaf.score(
+            ask,
+            &self.board,
+            self.trail.keys(),
+            clock,
+            last,
+            self.root_side,
+        )
     }
 
     /// The PVS nodes the leaf search has searched (none without `mcts_ab`).

@@ -193,11 +193,10 @@ impl Terms {
     /// White's total minus Black's, from the side to move's view, in ev.
     pub fn score_ev(&self) -> i32 {
         let tot = self.sides[0].total() - self.sides[1].total();
-        let tot = match self.to_move {
+        match self.to_move {
             Color::White => tot,
             Color::Black => -tot,
-        };
-        tot
+        }
     }
 
     /// The score in centipawns (ev / 100, truncated toward zero).

@@ -13,6 +13,10 @@ use crate::rules::piece::Color;
 use crate::search::tt::{from_tt, to_tt, Bound, Entry};
 use crate::search::MATE;
 
+/// Futility pruning at depths up to this: a quiet move of a node whose
+/// static score plus the depth's margin cannot reach alpha is skipped.
+const FUTILITY_DEPTH: i32 = 3;
+
 /// Futility and margin pruning margins by remaining depth, in cp.
 const MARGIN: [i32; 4] = [0, 50, 100, 250];
 
@@ -93,13 +97,16 @@ impl Worker<'_> {
         }
         // The static score only serves the shallow pruning below: the
         // evaluation is most of a node's cost, so skip it elsewhere.
-        let shallow = !pv_node && ply > 0 && depth <= self.params.fut_depth.max(2);
+        let prune = self.params.prune;
+        let deepest = if prune { FUTILITY_DEPTH } else { 2 };
+        let shallow = !pv_node && ply > 0 && depth <= deepest;
         let stand = if shallow { self.static_eval() } else { 0 };
-        if shallow && self.params.use_nmm && depth <= 2 && stand - MARGIN[depth as usize] >= beta {
+        if shallow && prune && depth <= 2 && stand - MARGIN[depth as usize] >= beta {
             return stand - MARGIN[depth as usize];
         }
         let futile = shallow
-            && depth <= self.params.fut_depth
+            && prune
+            && depth <= FUTILITY_DEPTH
             && stand + MARGIN[depth.clamp(0, 3) as usize] <= alpha;
 
         let mut moves = self.picker(ply, entry.and_then(|e| e.mv), false);

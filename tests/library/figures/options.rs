@@ -176,8 +176,8 @@ fn a_default_stated_in_prose_is_the_declared_one() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    // The documents state about thirty: a parser that finds none fails.
-    assert!(checked >= 25, "only {checked} stated defaults found");
+    // The documents state over twenty: a parser that finds none fails.
+    assert!(checked >= 20, "only {checked} stated defaults found");
 }
 
 #[test]

@@ -41,7 +41,7 @@ mod worker;
 use super::report::{Answer, Iteration};
 use super::root::Root;
 use super::shared::Shared;
-use super::time::{Plan, SearchLimits, Stability, Standing};
+use super::time::{Plan, SearchLimits, Stability};
 use super::{Params, MATE, MATE_BOUND};
 use order::{Order, MAX_PLY};
 use split_points::Splits;
@@ -151,13 +151,10 @@ pub fn think_planned(
             let best = |i: &Iteration| i.pv.first().copied();
             let same = last.as_ref().is_some_and(|l| best(l) == best(&it));
             streak = if same { streak + 1 } else { 1 };
-            let standing = Standing {
-                stability: Stability::of(streak, last.is_none()),
-                share: w.best_share,
-            };
+            let stability = Stability::of(streak, last.is_none());
             last = Some(it);
             let clock = !shared.pondering.load(Ordering::Relaxed);
-            if shared.stop.load(Ordering::Relaxed) || clock && plan.past_soft(standing) || proven {
+            if shared.stop.load(Ordering::Relaxed) || clock && plan.past_soft(stability) || proven {
                 break;
             }
         }

@@ -2,11 +2,11 @@
 # The time-odds match against the course's reference engine under the
 # course's own referee: our engine at OURS (default 1 0.01: one tenth of
 # the time) against the reference at THEIRS (default 10 0.1), GAMES games
-# (default 200), two at once. Needs ../shared/sparring/ beside the
+# (default 200), CPUS at once (default 2). Needs ../shared/sparring/ beside the
 # repository (the reference engine and lauto.jar) and java; says so and
 # exits 0 when they are absent (a user's clone has no sparring partners).
 #
-#   scripts/match_reference.sh [ENGINE] [GAMES] [OURS] [THEIRS]
+#   scripts/match_reference.sh [ENGINE] [GAMES] [OURS] [THEIRS] [CPUS]
 #
 # ENGINE defaults to target/release/leiserchess. The config and the PGN go
 # to target/match/<stamp>/; the last line is the W/D/L of our engine, its
@@ -19,6 +19,7 @@ engine=$(realpath "${1:-$root/target/release/leiserchess}")
 games=${2:-200}
 ours=${3:-1 0.01}
 theirs=${4:-10 0.1}
+cpus=${5:-2}
 if [ ! -x "$sparring/reference-leiserchess" ] || [ ! -f "$sparring/lauto.jar" ]; then
     echo "match_reference: no sparring partners in $sparring; nothing to do"
     exit 0
@@ -29,7 +30,7 @@ cargo build --release -q -p autotest --manifest-path "$root/Cargo.toml"
 dir="$root/target/match/$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$dir"
 cat > "$dir/match.txt" <<CONF
-cpus = 2
+cpus = $cpus
 book = $root/autotest/openings.txt
 game_rounds = $games
 title = time-odds

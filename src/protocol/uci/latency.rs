@@ -26,6 +26,9 @@ pub struct MoveTimes {
     /// Of `setup`, the search's own (its table's generation, its
     /// workers), where the algorithm measures it (PVS).
     pub search_setup: Duration,
+    /// Of `setup`, the job handed to the kept search thread to its start:
+    /// that thread's wake-up.
+    pub handoff: Duration,
     /// The iterations, less the `info` lines written between them.
     pub search: Duration,
     /// The `info` lines and `bestmove` written.
@@ -201,9 +204,10 @@ pub fn report(run: &Run, bench_nps: Option<f64>) -> String {
         "{:<10} {:>9} {:>9} {:>9} {:>9}",
         "µs", "p50", "p90", "p99", "max"
     );
-    let parts: [(&str, Part); 7] = [
+    let parts: [(&str, Part); 8] = [
         ("replay", |t| t.replay),
         ("set-up", |t| t.setup),
+        ("handoff", |t| t.handoff),
         ("in-search", |t| t.search_setup),
         ("search", |t| t.search),
         ("output", |t| t.output),
@@ -293,6 +297,7 @@ mod tests {
             replay: d(us[0]),
             setup: d(us[1]),
             search_setup: d(us[1] / 2),
+            handoff: d(us[1] / 4),
             search: d(us[2]),
             output: d(us[3]),
             nodes,
@@ -324,6 +329,7 @@ mod tests {
         };
         assert_eq!(row("replay"), ["10", "30", "30", "30"]);
         assert_eq!(row("in-search"), ["10", "20", "20", "20"]);
+        assert_eq!(row("handoff"), ["5", "10", "10", "10"]);
         assert_eq!(row("total"), ["1035", "3085", "3085", "3085"]);
         assert_eq!(row("overhead"), ["35", "85", "85", "85"]);
         // 11000 nodes in 4 ms: 2.75 M a second, 55% of bench's 5 M.
@@ -361,6 +367,10 @@ mod tests {
                 "{t:?}"
             );
             assert!(t.output > Duration::ZERO, "{t:?}");
+            assert!(
+                t.handoff > Duration::ZERO && t.handoff < t.setup,
+                "{t:?}"
+            );
             assert!(t.total() < Duration::from_millis(100), "{t:?}");
         }
     }

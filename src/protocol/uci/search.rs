@@ -69,6 +69,9 @@ impl Engine {
             let (read, replayed) = self.position_stamps.take().unwrap_or((received, received));
             (log, read, replayed)
         });
+        // When the job is handed to the kept thread: its wake-up is the
+        // rest of the set-up.
+        let handed = Instant::now();
         let job: Job = Box::new(move || {
             let thinking = Instant::now();
             let mut writing = Duration::ZERO;
@@ -137,6 +140,7 @@ impl Engine {
                     replay: replayed - read,
                     setup: thinking - replayed + inside,
                     search_setup: inside,
+                    handoff: thinking - handed,
                     search: (thought - thinking).saturating_sub(inside + writing),
                     output: thought.elapsed() + writing,
                     nodes: answer.nodes,

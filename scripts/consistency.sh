@@ -317,12 +317,13 @@ EOF
   # A gauntlet: a plays a third of the games against each of b, c (the
   # Monte-Carlo search tree-parallel on two threads with a 16 MB tree) and d
   # (the best-first search). a's two threads share the tree (the split
-  # search), b's race through it (Lazy SMP).
+  # search), b's race through it (Lazy SMP), without late-move reductions
+  # and with the hand-written evaluation.
   local per_pairing=$(((n_games + 2) / 3))
   n_games=$((3 * per_pairing))
   "$autotest" -tournament gauntlet \
     -engine cmd="$wrapper" name=a depth=$depth_a nodes=150000 $common option.hash=1 option.tt_ways=2 option.split_depth=2 \
-    -engine cmd="$wrapper" name=b depth=$depth_b nodes=150000 $common option.split_depth=0 option.use_nmm=false option.use_nnue=false \
+    -engine cmd="$wrapper" name=b depth=$depth_b nodes=150000 $common option.split_depth=0 option.lmr_r1=100 option.lmr_r2=100 option.use_nnue=false \
     -engine cmd="$wrapper" name=c nodes=500 $common option.Search=mcts option.mcts_tree_mb=16 \
     -engine cmd="$wrapper" name=d nodes=30000 $common option.Search=bestfirst option.hash=1 \
     -games "$per_pairing" -concurrency 2 -maxmoves "$n_moves" \

@@ -398,8 +398,8 @@ fn every_reference_position_gets_a_legal_move() {
 /// "forced in 3" position of tactics.txt (`1ss2ne1sw1/…/4SE1NENN B`,
 /// `c6b6`) at depths 3 and 4 with the hand-written evaluation (score cp
 /// 225 and 247) and at depth 5 with the net (cp 294): the margin pruning
-/// (`use_nmm`) cuts the opponent's node on its static evaluation, and late
-/// move reductions shorten `c6b6`. Without `use_nmm` depth 2 finds it.
+/// cuts the opponent's node on its static evaluation, and late move
+/// reductions shorten `c6b6`. Without the margin pruning depth 2 found it.
 const TACTICS_DEPTH: u32 = 6;
 
 #[test]

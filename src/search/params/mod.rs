@@ -20,10 +20,9 @@ pub struct Params {
     pub lmr_r1: usize,
     /// …and after this many, two plies shallower.
     pub lmr_r2: usize,
-    /// Futility pruning at depths up to this.
-    pub fut_depth: i32,
-    /// Margin pruning at depths 1 and 2.
-    pub use_nmm: bool,
+    /// Futility pruning up to depth 3 and margin pruning at depths 1 and
+    /// 2 (off only in `go mate`'s exhaustive search).
+    pub prune: bool,
     /// The score of a draw for the side to move at the root, in cp.
     pub draw: i32,
     /// Plies without a zap after which a position is a draw (0: never).
@@ -108,20 +107,6 @@ pub const PARAMS: &[Declaration<Params>] = &[
         "Late-move reduction: moves after the first N are searched two plies shallower",
     ),
     Declaration::spin(
-        "fut_depth",
-        3,
-        0,
-        3,
-        number_field!(fut_depth),
-        "Futility pruning at depths up to N (0: off)",
-    ),
-    Declaration::check(
-        "use_nmm",
-        true,
-        bool_field!(use_nmm),
-        "Margin pruning at depths 1 and 2",
-    ),
-    Declaration::spin(
         "draw",
         -7,
         -1000,
@@ -196,8 +181,7 @@ impl Default for Params {
             weights: Weights::default(),
             lmr_r1: 0,
             lmr_r2: 0,
-            fut_depth: 0,
-            use_nmm: false,
+            prune: true,
             draw: 0,
             no_zap_plies: 0,
             hmb: 0,
@@ -246,8 +230,7 @@ impl Params {
         Params {
             lmr_r1: usize::MAX,
             lmr_r2: usize::MAX,
-            fut_depth: 0,
-            use_nmm: false,
+            prune: false,
             ..self
         }
     }

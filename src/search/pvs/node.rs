@@ -13,6 +13,10 @@ use crate::rules::piece::Color;
 use crate::search::tt::{from_tt, to_tt, Bound, Entry};
 use crate::search::MATE;
 
+/// Futility pruning at depths up to this: a quiet move of a node whose
+/// static score plus the depth's margin cannot reach alpha is skipped.
+const FUTILITY_DEPTH: i32 = 3;
+
 /// Futility and margin pruning margins by remaining depth, in cp.
 const MARGIN: [i32; 4] = [0, 50, 100, 250];
 
@@ -93,13 +97,16 @@ impl Worker<'_> {
         }
         // The static score only serves the shallow pruning below: the
         // evaluation is most of a node's cost, so skip it elsewhere.
-        let shallow = !pv_node && ply > 0 && depth <= self.params.fut_depth.max(2);
+        let prune = self.params.prune;
+        let deepest = if prune { FUTILITY_DEPTH } else { 2 };
+        let shallow = !pv_node && ply > 0 && depth <= deepest;
         let stand = if shallow { self.static_eval() } else { 0 };
-        if shallow && self.params.use_nmm && depth <= 2 && stand - MARGIN[depth as usize] >= beta {
+        if shallow && prune && depth <= 2 && stand - MARGIN[depth as usize] >= beta {
             return stand - MARGIN[depth as usize];
         }
         let futile = shallow
-            && depth <= self.params.fut_depth
+            && prune
+            && depth <= FUTILITY_DEPTH
             && stand + MARGIN[depth.clamp(0, 3) as usize] <= alpha;
 
         let mut moves = self.picker(ply, entry.and_then(|e| e.mv), false);
@@ -127,9 +134,6 @@ impl Worker<'_> {
         let alpha0 = alpha;
         // Worked out once a node: a test a move costs the one-thread search.
         let splits = self.splits_at(depth) && !futile;
-        // At the root: the nodes under the best move so far, of all.
-        let root_nodes = self.nodes;
-        let mut best_nodes = 0;
         for i in 0.. {
             if splits && self.may_split(i, beta - alpha0 > 1) && !moves.rest().is_empty() {
                 let found = Found {
@@ -139,8 +143,6 @@ impl Worker<'_> {
                     pv: std::mem::take(&mut self.pv[ply]),
                 };
                 let found = self.split(moves.by_ref().collect(), i, found, beta, depth, ply);
-                // Other threads' nodes are not counted: no share known.
-                best_nodes = 0;
                 (best, best_move) = (found.best, found.best_move);
                 self.pv[ply] = found.pv;
                 if self.stopped() && ply > 0 {
@@ -158,7 +160,6 @@ impl Worker<'_> {
                 best = best.max(stand + MARGIN[depth.clamp(0, 3) as usize]);
                 break;
             }
-            let before = self.nodes;
             let score = self.search_move(&s, i, alpha, beta, depth, ply);
             if self.stopped() {
                 if ply > 0 {
@@ -169,7 +170,6 @@ impl Worker<'_> {
             if score > best {
                 best = score;
                 best_move = Some(s.mv);
-                best_nodes = self.nodes - before;
                 if score > alpha {
                     alpha = score;
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
@@ -184,9 +184,6 @@ impl Worker<'_> {
                     }
                 }
             }
-        }
-        if ply == 0 {
-            self.root_share = best_nodes * 100 / (self.nodes - root_nodes).max(1);
         }
         if moves.is_empty() {
             return self.draw_score();

@@ -492,38 +492,32 @@ fn bench_command(a: &BenchArgs) -> Result<(), String> {
                 Ok(())
             }
         },
-        Algorithm::Mcts => {
+        Algorithm::Mcts | Algorithm::Hybrid => {
+            let hybrid = config.algorithm == Algorithm::Hybrid;
             let pvs_only = [
-                (a.depth.is_some(), "a depth"),
+                (a.depth.is_some() && !hybrid, "a depth"),
                 (a.hash.is_some(), "--hash"),
                 (a.ways.is_some(), "--ways"),
                 #[cfg(feature = "debug-commands")]
                 (a.check_rep, "--check-rep"),
             ];
             if let Some((_, what)) = pvs_only.iter().find(|(given, _)| *given) {
+                let takes = if hybrid {
+                    "hybrid takes --playouts and a depth"
+                } else {
+                    "mcts takes --playouts"
+                };
                 return Err(format!(
-                    "bench: {what} is for --search pvs (--search mcts takes --playouts)"
+                    "bench: {what} is for --search pvs (--search {takes})"
                 ));
             }
             let playouts = a.playouts.unwrap_or(search::bench::DEFAULT_PLAYOUTS);
-            mcts_bench(playouts, &config);
-            Ok(())
-        }
-        Algorithm::Hybrid => {
-            let pvs_only = [
-                (a.hash.is_some(), "--hash"),
-                (a.ways.is_some(), "--ways"),
-                #[cfg(feature = "debug-commands")]
-                (a.check_rep, "--check-rep"),
-            ];
-            if let Some((_, what)) = pvs_only.iter().find(|(given, _)| *given) {
-                return Err(format!(
-                    "bench: {what} is for --search pvs (--search hybrid takes --playouts and a depth)"
-                ));
+            if hybrid {
+                let depth = a.depth.unwrap_or(search::bench::HYBRID_DEPTH);
+                hybrid_bench(playouts, depth, &config);
+            } else {
+                mcts_bench(playouts, &config);
             }
-            let playouts = a.playouts.unwrap_or(search::bench::DEFAULT_PLAYOUTS);
-            let depth = a.depth.unwrap_or(search::bench::HYBRID_DEPTH);
-            hybrid_bench(playouts, depth, &config);
             Ok(())
         }
     }

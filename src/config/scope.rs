@@ -53,8 +53,17 @@ pub fn note(c: &EngineConfig, entry: Entry) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn report(c: &mut EngineConfig, name: &str, value: &str) -> String {
-        c.set(name, Some(value)).unwrap().report
+    const HYBRID_UNDER_MCTS: &str = "; no effect while Search is mcts (it serves hybrid)";
+
+    /// Sets each `name=value` of `steps` in turn on one config, checking
+    /// that its report is "`name` set to `value`" and then the note.
+    fn check_notes(steps: &[(&str, &str)]) {
+        let mut c = EngineConfig::default();
+        for (setting, note) in steps {
+            let (name, value) = setting.split_once('=').unwrap();
+            let report = c.set(name, Some(value)).unwrap().report;
+            assert_eq!(report, format!("{name} set to {value}{note}"));
+        }
     }
 
     /// MCTS's options under PVS or best-first, the hybrid's under any
@@ -62,45 +71,32 @@ mod tests {
     /// the options every search reads, nothing is added.
     #[test]
     fn an_option_its_search_does_not_read_says_so() {
-        let mut c = EngineConfig::default();
-        assert_eq!(
-            report(&mut c, "mcts_cpuct", "200"),
-            "mcts_cpuct set to 200; no effect while Search is pvs (it serves mcts and hybrid)"
-        );
-        assert_eq!(
-            report(&mut c, "mcts_tree_mb", "64"),
-            "mcts_tree_mb set to 64; no effect while Search is pvs (it serves mcts and hybrid)"
-        );
-        assert_eq!(report(&mut c, "lmr_r1", "4"), "lmr_r1 set to 4");
-        report(&mut c, "Search", "mcts");
-        assert_eq!(report(&mut c, "mcts_cpuct", "180"), "mcts_cpuct set to 180");
-        assert_eq!(
-            report(&mut c, "hybrid_tree_time", "40"),
-            "hybrid_tree_time set to 40; no effect while Search is mcts (it serves hybrid)"
-        );
-        report(&mut c, "Search", "hybrid");
-        for (name, value) in [("mcts_cpuct", "170"), ("hybrid_tree_time", "60")] {
-            let said = report(&mut c, name, value);
-            assert_eq!(said, format!("{name} set to {value}"));
-        }
+        let tree_only = "; no effect while Search is pvs (it serves mcts and hybrid)";
+        check_notes(&[
+            ("mcts_cpuct=200", tree_only),
+            ("mcts_tree_mb=64", tree_only),
+            ("lmr_r1=4", ""),
+            ("Search=mcts", ""),
+            ("mcts_cpuct=180", ""),
+            ("hybrid_tree_time=40", HYBRID_UNDER_MCTS),
+            ("Search=hybrid", ""),
+            ("mcts_cpuct=170", ""),
+            ("hybrid_tree_time=60", ""),
+        ]);
     }
 
     /// `Search` names the options set away from their defaults that the
     /// search chosen does not read.
     #[test]
     fn search_names_the_options_it_leaves_unread() {
-        let mut c = EngineConfig::default();
-        assert_eq!(report(&mut c, "Search", "mcts"), "Search set to mcts");
-        report(&mut c, "mcts_cpuct", "200");
-        report(&mut c, "hybrid_tree_time", "30");
-        assert_eq!(
-            report(&mut c, "Search", "mcts"),
-            "Search set to mcts; no effect under mcts: hybrid_tree_time"
-        );
-        assert_eq!(
-            report(&mut c, "Search", "bestfirst"),
-            "Search set to bestfirst; no effect under bestfirst: mcts_cpuct, hybrid_tree_time"
-        );
-        assert_eq!(report(&mut c, "Search", "hybrid"), "Search set to hybrid");
+        let both_unread = "; no effect under bestfirst: mcts_cpuct, hybrid_tree_time";
+        check_notes(&[
+            ("Search=mcts", ""),
+            ("mcts_cpuct=200", ""),
+            ("hybrid_tree_time=30", HYBRID_UNDER_MCTS),
+            ("Search=mcts", "; no effect under mcts: hybrid_tree_time"),
+            ("Search=bestfirst", both_unread),
+            ("Search=hybrid", ""),
+        ]);
     }
 }

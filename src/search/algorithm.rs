@@ -107,9 +107,14 @@ pub fn think(
     report: impl FnMut(&Iteration, Duration, u64),
     note: impl FnOnce(&str),
 ) -> Run {
-    let resources = mcts::Resources {
-        bytes: setup.tree_mb.saturating_mul(1 << 20),
-        threads: setup.threads.max(1),
+    let tree = mcts::Inputs {
+        root,
+        params,
+        shared,
+        resources: mcts::Resources {
+            bytes: setup.tree_mb.saturating_mul(1 << 20),
+            threads: setup.threads.max(1),
+        },
     };
     match setup.algorithm {
         Algorithm::Pvs => {
@@ -123,8 +128,7 @@ pub fn think(
             }
         }
         Algorithm::Mcts => {
-            let kept = &mut memory.tree;
-            let out = mcts::think_within(root, limits, params, shared, resources, kept, report);
+            let out = mcts::think_within(tree, limits, &mut memory.tree, report);
             Run {
                 answer: out.answer,
                 tree_full: out.tree_full,
@@ -132,8 +136,7 @@ pub fn think(
             }
         }
         Algorithm::Hybrid => {
-            let kept = &mut memory.tree;
-            let out = hybrid::think(root, limits, params, shared, resources, kept, report, note);
+            let out = hybrid::think(tree, limits, &mut memory.tree, report, note);
             Run {
                 answer: out.answer,
                 tree_full: out.tree.tree_full,

@@ -85,25 +85,17 @@ pub struct Line {
 pub fn run(depth: u32, params: Params, hash_mb: usize, ways: usize) -> Vec<Line> {
     let shared = Shared::new(hash_mb, ways);
     let limits = SearchLimits::depth(depth);
-    POSITIONS
-        .iter()
-        .map(|&text| {
-            let board = fen::parse(text).expect("bench positions parse");
-            let root = Root::new(board);
-            shared.tt.clear();
-            shared.stop.store(false, Ordering::Relaxed);
-            shared.tt.clear();
-            let mut order = [Order::default()];
-            let answer = think(&root, &limits, params, &shared, &mut order, |_, _, _| {});
-            Line {
-                fen: text,
-                best: answer.best,
-                score: answer.last.map_or(0, |it| it.score),
-                nodes: answer.nodes,
-                elapsed: answer.elapsed,
-            }
-        })
-        .collect()
+    each_position(&shared, |fen, root| {
+        let mut order = [Order::default()];
+        let answer = think(root, &limits, params, &shared, &mut order, |_, _, _| {});
+        Line {
+            fen,
+            best: answer.best,
+            score: answer.last.map_or(0, |it| it.score),
+            nodes: answer.nodes,
+            elapsed: answer.elapsed,
+        }
+    })
 }
 
 /// One bench position's best-first search: its answer, and where the
@@ -131,36 +123,29 @@ pub fn run_bestfirst(
     let shared = Shared::new(hash_mb, ways);
     let limits = SearchLimits::depth(depth);
     let model = bestfirst::model::ErrorModel::embedded();
-    POSITIONS
-        .iter()
-        .map(|&text| {
-            let root = Root::new(fen::parse(text).expect("bench positions parse"));
-            shared.tt.clear();
-            shared.stop.store(false, Ordering::Relaxed);
-            shared.tt.clear();
-            let mut order = Order::default();
-            let out = bestfirst::think(
-                &root,
-                &limits,
-                params,
-                &shared,
-                &mut order,
-                model,
-                |_, _, _| {},
-            );
-            let last = out.answer.last.as_ref();
-            BestFirstLine {
-                fen: text,
-                best: out.answer.best,
-                score: last.map_or(0, |it| it.score),
-                depth: last.map_or(0, |it| it.depth),
-                nodes: out.answer.nodes,
-                elapsed: out.answer.elapsed,
-                promotions: out.promotions,
-                nodes_by_depth: out.nodes_by_depth,
-            }
-        })
-        .collect()
+    each_position(&shared, |fen, root| {
+        let mut order = Order::default();
+        let out = bestfirst::think(
+            root,
+            &limits,
+            params,
+            &shared,
+            &mut order,
+            model,
+            |_, _, _| {},
+        );
+        let last = out.answer.last.as_ref();
+        BestFirstLine {
+            fen,
+            best: out.answer.best,
+            score: last.map_or(0, |it| it.score),
+            depth: last.map_or(0, |it| it.depth),
+            nodes: out.answer.nodes,
+            elapsed: out.answer.elapsed,
+            promotions: out.promotions,
+            nodes_by_depth: out.nodes_by_depth,
+        }
+    })
 }
 
 /// One position's result under MCTS.
@@ -181,45 +166,20 @@ pub struct MctsLine {
 /// Searches every position of `POSITIONS` by MCTS, `playouts` each, one
 /// thread and a fresh tree of at most `tree_mb` MB each.
 pub fn run_mcts(playouts: u64, params: Params, tree_mb: usize) -> Vec<MctsLine> {
-    // The table serves the nodes' searches (`mcts_ab`): the engine's
-    // default size, cleared for each position as the tree is.
-    let table = TableSize::default();
-    let shared = Shared::new(table.hash_mb, table.ways);
     let limits = SearchLimits::nodes(playouts);
-    let resources = mcts::Resources {
-        bytes: tree_mb.saturating_mul(1 << 20),
-        threads: 1,
-    };
-    POSITIONS
-        .iter()
-        .map(|&text| {
-            let root = Root::new(fen::parse(text).expect("bench positions parse"));
-            shared.stop.store(false, Ordering::Relaxed);
-            shared.tt.clear();
-            let fresh = &mut None;
-            let out = mcts::think_within(
-                &root,
-                &limits,
-                params,
-                &shared,
-                resources,
-                fresh,
-                |_, _, _| {},
-            );
-            let last = out.answer.last.as_ref();
-            let longest = last.map_or(0, |it| it.depth);
-            MctsLine {
-                fen: text,
-                best: out.answer.best,
-                score: last.map_or(0, |it| it.score),
-                playouts: out.answer.nodes,
-                signature: tree_signature(&out.root_edges, longest),
-                elapsed: out.answer.elapsed,
-                tree_nodes: out.nodes,
-                tree_bytes: out.bytes,
-            }
-        })
-        .collect()
+    each_tree(params, tree_mb, |fen, inputs| {
+        let out = mcts::think_within(inputs, &limits, &mut None, |_, _, _| {});
+        MctsLine {
+            fen,
+            best: out.answer.best,
+            score: out.answer.last.as_ref().map_or(0, |it| it.score),
+            playouts: out.answer.nodes,
+            signature: outcome_signature(&out),
+            elapsed: out.answer.elapsed,
+            tree_nodes: out.nodes,
+            tree_bytes: out.bytes,
+        }
+    })
 }
 
 /// One position's result under the hybrid.
@@ -244,49 +204,71 @@ pub struct HybridLine {
 /// fresh tree of at most `tree_mb` MB, then the final search to `depth`,
 /// one thread, the engine's default table cleared for each.
 pub fn run_hybrid(playouts: u64, depth: u32, params: Params, tree_mb: usize) -> Vec<HybridLine> {
-    let table = TableSize::default();
-    let shared = Shared::new(table.hash_mb, table.ways);
     let limits = SearchLimits {
         nodes: Some(playouts),
         ..SearchLimits::depth(depth)
     };
-    let resources = mcts::Resources {
-        bytes: tree_mb.saturating_mul(1 << 20),
-        threads: 1,
-    };
+    each_tree(params, tree_mb, |fen, inputs| {
+        let out = hybrid::think(inputs, &limits, &mut None, |_, _, _| {}, |_| {});
+        HybridLine {
+            fen,
+            best: out.answer.best,
+            score: out.answer.last.as_ref().map_or(0, |it| it.score),
+            playouts: out.tree.answer.nodes,
+            tree_nodes: out.tree.searched,
+            final_nodes: out.final_nodes,
+            by_search: matches!(out.by, By::Search(_)),
+            signature: outcome_signature(&out.tree) + out.final_nodes,
+            elapsed: out.answer.elapsed,
+        }
+    })
+}
+
+/// `search` of each position of `POSITIONS`, given its FEN and root, on
+/// `shared` as a new search finds it: `stop` lowered, the table cleared.
+fn each_position<T>(shared: &Shared, mut search: impl FnMut(&'static str, &Root) -> T) -> Vec<T> {
     POSITIONS
         .iter()
         .map(|&text| {
             let root = Root::new(fen::parse(text).expect("bench positions parse"));
             shared.stop.store(false, Ordering::Relaxed);
             shared.tt.clear();
-            let fresh = &mut None;
-            let quiet = |_: &_, _, _| {};
-            let out = hybrid::think(
-                &root,
-                &limits,
-                params,
-                &shared,
-                resources,
-                fresh,
-                quiet,
-                |_| {},
-            );
-            let tree = &out.tree;
-            let longest = tree.answer.last.as_ref().map_or(0, |it| it.depth);
-            HybridLine {
-                fen: text,
-                best: out.answer.best,
-                score: out.answer.last.as_ref().map_or(0, |it| it.score),
-                playouts: tree.answer.nodes,
-                tree_nodes: tree.searched,
-                final_nodes: out.final_nodes,
-                by_search: matches!(out.by, By::Search(_)),
-                signature: tree_signature(&tree.root_edges, longest) + out.final_nodes,
-                elapsed: out.answer.elapsed,
-            }
+            search(text, &root)
         })
         .collect()
+}
+
+/// `search` of each position with `params` on one thread and a fresh tree
+/// of at most `tree_mb` MB. The table serves the nodes' searches
+/// (`mcts_ab`) and the hybrid's final one: the engine's default size,
+/// cleared for each position as the tree is.
+fn each_tree<T>(
+    params: Params,
+    tree_mb: usize,
+    mut search: impl FnMut(&'static str, mcts::Inputs) -> T,
+) -> Vec<T> {
+    let table = TableSize::default();
+    let shared = Shared::new(table.hash_mb, table.ways);
+    let resources = mcts::Resources {
+        bytes: tree_mb.saturating_mul(1 << 20),
+        threads: 1,
+    };
+    each_position(&shared, |fen, root| {
+        let inputs = mcts::Inputs {
+            root,
+            params,
+            shared: &shared,
+            resources,
+        };
+        search(fen, inputs)
+    })
+}
+
+/// A tree's [`tree_signature`] from the search's outcome: its root edges
+/// and its longest playout.
+fn outcome_signature(out: &mcts::Outcome) -> u64 {
+    let longest = out.answer.last.as_ref().map_or(0, |it| it.depth);
+    tree_signature(&out.root_edges, longest)
 }
 
 /// A tree's fingerprint: each root edge's visits weighted by its move's

@@ -1,7 +1,7 @@
 //! One Monte-Carlo tree search as the tests run it: `mcts::think_within`
 //! with the engine's defaults unless a test says otherwise, and no reports.
 
-use leiserchess::search::mcts::{self, Kept, Outcome, Resources};
+use leiserchess::search::mcts::{self, Inputs, Kept, Outcome, Resources};
 use leiserchess::search::time::SearchLimits;
 use leiserchess::search::{Params, Root, Shared};
 
@@ -38,14 +38,12 @@ impl Mcts {
         shared: &Shared,
         kept: &mut Option<Kept>,
     ) -> Outcome {
-        mcts::think_within(
+        let inputs = Inputs {
             root,
-            limits,
-            self.params,
+            params: self.params,
             shared,
-            self.resources,
-            kept,
-            |_, _, _| {},
-        )
+            resources: self.resources,
+        };
+        mcts::think_within(inputs, limits, kept, |_, _, _| {})
     }
 }

@@ -12,7 +12,7 @@ use leiserchess::rules::game::Game;
 use leiserchess::search::bench;
 use leiserchess::search::hybrid::choice::By;
 use leiserchess::search::hybrid::{self, limits::PLAYOUTS, Outcome};
-use leiserchess::search::mcts::Resources;
+use leiserchess::search::mcts::{Inputs, Resources};
 use leiserchess::search::time::SearchLimits;
 use leiserchess::search::{Iteration, Params, Root, Shared};
 use std::cell::RefCell;
@@ -36,18 +36,20 @@ type Said = Vec<Result<(Iteration, u64), String>>;
 /// `shared`'s table under its stop flag as the caller left it.
 fn search(game: &Game, shared: &Shared, limits: &SearchLimits, threads: usize) -> (Outcome, Said) {
     let said = RefCell::new(Vec::new());
-    let resources = Resources {
-        threads,
-        ..Resources::default()
-    };
     let root = Root::from_game(game);
+    let inputs = Inputs {
+        root: &root,
+        params: Params::default(),
+        shared,
+        resources: Resources {
+            threads,
+            ..Resources::default()
+        },
+    };
     let mut kept = None;
     let out = hybrid::think(
-        &root,
+        inputs,
         limits,
-        Params::default(),
-        shared,
-        resources,
         &mut kept,
         |it, _, nodes| said.borrow_mut().push(Ok((it.clone(), nodes))),
         |text| said.borrow_mut().push(Err(text.to_string())),

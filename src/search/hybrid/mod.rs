@@ -18,13 +18,10 @@
 pub mod choice;
 pub mod limits;
 
-use super::mcts::{self, Kept, Part, Resources, Spend};
+use super::mcts::{self, Inputs, Kept, Part, Spend};
 use super::pvs::{self, order::Order};
 use super::report::{Answer, Iteration};
-use super::root::Root;
-use super::shared::Shared;
 use super::time::SearchLimits;
-use super::Params;
 use choice::By;
 use std::time::Duration;
 
@@ -52,23 +49,21 @@ pub fn tree_note(playouts: u64, searched: u64) -> String {
     format!("hybrid tree: {playouts} playouts, {searched} nodes in its searches")
 }
 
-/// Searches `root` within `limits`: the tree within `resources` from the
-/// reusable part of `kept` (leaving its tree there), then the final PVS
-/// on every thread. `note` gets the tree's note, `report` each reported
-/// iteration with the time since the `go` and every node searched so far.
-/// With `infinite` or `ponder`, waits for `shared.stop` before answering;
-/// the caller clears `shared.stop` before starting.
-#[allow(clippy::too_many_arguments)]
+/// Searches `inputs.root` within `limits`: the tree within the inputs'
+/// resources from the reusable part of `kept` (leaving its tree there),
+/// then the final PVS on every thread. `note` gets the tree's note,
+/// `report` each reported iteration with the time since the `go` and
+/// every node searched so far. With `infinite` or `ponder`, waits for
+/// `shared.stop` before answering; the caller clears `shared.stop` before
+/// starting.
 pub fn think(
-    root: &Root,
+    inputs: Inputs,
     limits: &SearchLimits,
-    params: Params,
-    shared: &Shared,
-    resources: Resources,
     kept: &mut Option<Kept>,
     mut report: impl FnMut(&Iteration, Duration, u64),
     note: impl FnOnce(&str),
 ) -> Outcome {
+    let (params, shared) = (inputs.params, inputs.shared);
     let start = limits.start();
     let tree_limits = limits::tree(limits, start);
     let mut order = Order::default();
@@ -79,7 +74,7 @@ pub fn think(
         },
         order: &mut order,
     };
-    let parted = mcts::think_part(root, &tree_limits, params, shared, resources, kept, part);
+    let parted = mcts::think_part(inputs, &tree_limits, kept, part);
     let tree = parted.outcome;
     let searched = tree.searched;
     note(&tree_note(tree.answer.nodes, searched));
@@ -92,10 +87,10 @@ pub fn think(
             shared.tt.new_search();
         }
         let mut orders = vec![order];
-        orders.resize_with(resources.threads.max(1), Order::default);
+        orders.resize_with(inputs.resources.threads.max(1), Order::default);
         let limits = limits::last(limits, start);
         let answer = pvs::think_planned(
-            root,
+            inputs.root,
             &limits,
             plan,
             params,

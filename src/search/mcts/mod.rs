@@ -114,35 +114,29 @@ pub fn think(
     shared: &Shared,
     report: impl FnMut(&Iteration, Duration, u64),
 ) -> Answer {
-    let mut kept = None;
-    let resources = Resources::default();
-    think_within(root, limits, params, shared, resources, &mut kept, report).answer
-}
-
-/// `think` within `resources`, telling whether the tree's budget was
-/// reached; starts from the reusable part of `kept` (see `reuse`) and
-/// leaves its tree there.
-pub fn think_within(
-    root: &Root,
-    limits: &SearchLimits,
-    params: Params,
-    shared: &Shared,
-    resources: Resources,
-    kept: &mut Option<Kept>,
-    report: impl FnMut(&Iteration, Duration, u64),
-) -> Outcome {
-    let start = limits.start();
-    let mut clock = Clock::new(limits, shared, start, Spend::WHOLE);
-    let mut order = Order::default();
     let inputs = Inputs {
         root,
         params,
         shared,
-        resources,
-        start,
+        resources: Resources::default(),
     };
-    let mut outcome = inputs.grow(kept, &mut clock, &mut order, report);
-    clock.wait_for_stop(shared);
+    think_within(inputs, limits, &mut None, report).answer
+}
+
+/// `think` of `inputs` within their resources, telling whether the tree's
+/// budget was reached; starts from the reusable part of `kept` (see
+/// `reuse`) and leaves its tree there.
+pub fn think_within(
+    inputs: Inputs,
+    limits: &SearchLimits,
+    kept: &mut Option<Kept>,
+    report: impl FnMut(&Iteration, Duration, u64),
+) -> Outcome {
+    let start = limits.start();
+    let mut clock = Clock::new(limits, inputs.shared, start, Spend::WHOLE);
+    let order = &mut Order::default();
+    let mut outcome = inputs.grow(start, kept, &mut clock, order, report);
+    clock.wait_for_stop(inputs.shared);
     outcome.answer.elapsed = start.elapsed();
     outcome
 }
@@ -170,24 +164,15 @@ pub struct Parted {
 /// (a `stop` sent in that instant is taken for theirs: the search that
 /// follows ends on the clock).
 pub fn think_part(
-    root: &Root,
+    inputs: Inputs,
     limits: &SearchLimits,
-    params: Params,
-    shared: &Shared,
-    resources: Resources,
     kept: &mut Option<Kept>,
     part: Part,
 ) -> Parted {
+    let shared = inputs.shared;
     let start = limits.start();
     let mut clock = Clock::new(limits, shared, start, part.spend);
-    let inputs = Inputs {
-        root,
-        params,
-        shared,
-        resources,
-        start,
-    };
-    let outcome = inputs.grow(kept, &mut clock, part.order, |_, _, _| {});
+    let outcome = inputs.grow(start, kept, &mut clock, part.order, |_, _, _| {});
     let rest = if outcome.proven.is_some() {
         None
     } else if clock.spent(shared) {
@@ -199,13 +184,14 @@ pub fn think_part(
     Parted { outcome, rest }
 }
 
-/// One search's fixed inputs.
-struct Inputs<'w> {
-    root: &'w Root,
-    params: Params,
-    shared: &'w Shared,
-    resources: Resources,
-    start: Instant,
+/// What a search is given beside its limits: the position, the options,
+/// the table and stop flag it shares, and what its tree may use.
+#[derive(Clone, Copy)]
+pub struct Inputs<'w> {
+    pub root: &'w Root,
+    pub params: Params,
+    pub shared: &'w Shared,
+    pub resources: Resources,
 }
 
 /// What the playouts left: the tree, the playouts made and the PVS nodes
@@ -217,10 +203,12 @@ struct Grown {
 }
 
 impl Inputs<'_> {
-    /// The playouts from `kept`'s reusable tree on `clock`, the nodes'
-    /// searches ordered by `order` on this thread; the tree left in `kept`.
+    /// The playouts from `kept`'s reusable tree on `clock`, begun at
+    /// `start`, the nodes' searches ordered by `order` on this thread; the
+    /// tree left in `kept`.
     fn grow(
         &self,
+        start: Instant,
         kept: &mut Option<Kept>,
         clock: &mut Clock,
         order: &mut Order,
@@ -231,7 +219,6 @@ impl Inputs<'_> {
             params,
             shared,
             resources,
-            start,
         } = *self;
         let budget = resources.bytes;
         let reused = kept

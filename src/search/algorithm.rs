@@ -116,7 +116,24 @@ pub fn think(
             threads: setup.threads.max(1),
         },
     };
-    match setup.algorithm {
+    // Under a short goal the hybrid is PVS alone (`hybrid::limits`).
+    let mut note = Some(note);
+    let mut say = |text: &str| {
+        if let Some(note) = note.take() {
+            note(text);
+        }
+    };
+    let algorithm = match setup.algorithm {
+        Algorithm::Hybrid => match hybrid::limits::pvs_alone(limits) {
+            Some(goal) => {
+                say(&hybrid::pvs_alone_note(goal));
+                Algorithm::Pvs
+            }
+            None => Algorithm::Hybrid,
+        },
+        other => other,
+    };
+    match algorithm {
         Algorithm::Pvs => {
             let orders = &mut memory.orders;
             orders.resize_with(setup.threads.max(1), Order::default);
@@ -136,7 +153,7 @@ pub fn think(
             }
         }
         Algorithm::Hybrid => {
-            let out = hybrid::think(tree, limits, &mut memory.tree, report, note);
+            let out = hybrid::think(tree, limits, &mut memory.tree, report, say);
             Run {
                 answer: out.answer,
                 tree_full: out.tree.tree_full,

@@ -3,7 +3,7 @@
 //! before the final search's `info` lines, and the last `info` line before
 //! `bestmove` is the final search's, its PV starting with the move played
 //! and its nodes counting the tree's searches' too; options the search
-//! chosen does not read say so when set.
+//! chosen does not read say so when set; under a 100 ms goal, PVS alone.
 
 use crate::common::session::{Engine, PATIENCE};
 
@@ -59,6 +59,35 @@ fn the_last_info_line_is_the_final_search_s_with_every_node() {
     go_and_check(&mut e, "go movetime 600");
     go_and_check(&mut e, "go wtime 3000 btime 3000 winc 30 binc 30");
     assert_eq!(go_and_check(&mut e, "go depth 4"), 4);
+    e.quit();
+}
+
+/// At 0.1+0.001 (a goal of a few ms) the hybrid grows no tree: it says
+/// so and PVS alone answers, as `Search=pvs` would.
+#[test]
+fn a_goal_under_100_ms_is_pvs_alone() {
+    let mut e = hybrid_engine();
+    e.send("position startpos moves f3f4 d5U e1R e6U");
+    let from = e.transcript.len();
+    e.send("go wtime 100 btime 100 winc 1 binc 1");
+    let a = e.answer(PATIENCE);
+    let said = &e.transcript[from..];
+    let alone: Vec<&String> = said
+        .iter()
+        .filter(|l| l.starts_with("< info string hybrid: a goal of "))
+        .collect();
+    let [note] = alone[..] else {
+        e.fail("not one note of PVS alone");
+    };
+    if !note.ends_with(" µs is under 100 ms: PVS alone") {
+        e.fail(&format!("the note: {note}"));
+    }
+    if said.iter().any(|l| l.contains("hybrid tree:")) {
+        e.fail("a tree grew under a 100 ms goal");
+    }
+    if a.last().pv.first() != Some(&a.best) {
+        e.fail("the last PV does not start with the move played");
+    }
     e.quit();
 }
 

@@ -367,10 +367,7 @@ mod tests {
                 "{t:?}"
             );
             assert!(t.output > Duration::ZERO, "{t:?}");
-            assert!(
-                t.handoff > Duration::ZERO && t.handoff < t.setup,
-                "{t:?}"
-            );
+            assert!(t.handoff > Duration::ZERO && t.handoff < t.setup, "{t:?}");
             assert!(t.total() < Duration::from_millis(100), "{t:?}");
         }
     }

@@ -6,10 +6,31 @@
 //! that `go depth 1` answers at once). `depth`, `mate` and `infinite` are
 //! the final search's, as PVS reads them, and `nodes` too when nothing
 //! else bounds it (`go nodes N` alone: N playouts, then a PVS of N
-//! nodes).
+//! nodes). Under a goal of [`LEAST_TREE_GOAL`] there is no tree: the
+//! move is PVS's alone.
 
 use crate::search::time::{Plan, SearchLimits};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// The least goal a move (a clock's or `movetime`) on which the tree
+/// runs. At 10+0.1 (goals 119 ms and more in every hybrid move of the
+/// SPRT) the hybrid beat PVS by 92 Elo; at 0.1+0.001 (goals of 2 to 4
+/// ms) it lost by 115, the tree's share leaving the final PVS a
+/// millisecond or less; at 2+0.02 (goals 30 to 96 ms) it had scored
+/// 44.2% over 60 games (BENCHMARKS.md, "The hybrid against PVS at equal
+/// time"). Between 96 and 119 ms nothing was measured.
+pub const LEAST_TREE_GOAL: Duration = Duration::from_millis(100);
+
+/// The move's goal when it is under [`LEAST_TREE_GOAL`]: then PVS
+/// searches alone, as `Search=pvs` would.
+pub fn pvs_alone(limits: &SearchLimits) -> Option<Duration> {
+    if limits.infinite || limits.ponder {
+        return None;
+    }
+    Plan::new(limits, limits.start())
+        .soft
+        .filter(|&goal| goal < LEAST_TREE_GOAL)
+}
 
 /// The most playouts of a tree when the `go` gives neither a clock nor
 /// `nodes`: the MCTS bench's count, a fraction of a second with the
@@ -51,6 +72,36 @@ pub fn last(limits: &SearchLimits, start: Instant) -> SearchLimits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A clock or `movetime` with a goal under 100 ms leaves the move to
+    /// PVS; a longer one, no clock, or a search only `stop` ends keep
+    /// the tree.
+    #[test]
+    fn a_goal_under_the_least_is_pvs_alone() {
+        let clock = |time, inc| SearchLimits {
+            time: Some(time),
+            inc,
+            ..SearchLimits::default()
+        };
+        let goal = pvs_alone(&clock(100, 1)).expect("0.1+0.001 is PVS's");
+        assert!(goal < Duration::from_millis(5), "{goal:?}");
+        assert!(pvs_alone(&clock(2_000, 20)).is_some());
+        assert_eq!(pvs_alone(&clock(10_000, 100)), None);
+        // The least clock a hybrid move had in the 10+0.1 SPRT.
+        assert_eq!(pvs_alone(&clock(1_224, 100)), None);
+        assert_eq!(
+            pvs_alone(&SearchLimits::movetime(99)),
+            Some(Duration::from_millis(99))
+        );
+        assert_eq!(pvs_alone(&SearchLimits::movetime(100)), None);
+        assert_eq!(pvs_alone(&SearchLimits::depth(5)), None);
+        assert_eq!(pvs_alone(&SearchLimits::nodes(500)), None);
+        let pondering = SearchLimits {
+            ponder: true,
+            ..clock(100, 1)
+        };
+        assert_eq!(pvs_alone(&pondering), None);
+    }
 
     /// On a clock the tree keeps it (and `go nodes`) and drops the final
     /// search's limits; without one it has `go nodes`, else [`PLAYOUTS`]

@@ -49,6 +49,15 @@ pub fn tree_note(playouts: u64, searched: u64) -> String {
     format!("hybrid tree: {playouts} playouts, {searched} nodes in its searches")
 }
 
+/// What is said when a move's goal is too short for a tree.
+pub fn pvs_alone_note(goal: Duration) -> String {
+    format!(
+        "hybrid: a goal of {} µs is under {} ms: PVS alone",
+        goal.as_micros(),
+        limits::LEAST_TREE_GOAL.as_millis()
+    )
+}
+
 /// Searches `inputs.root` within `limits`: the tree within the inputs'
 /// resources from the reusable part of `kept` (leaving its tree there),
 /// then the final PVS on every thread. `note` gets the tree's note,

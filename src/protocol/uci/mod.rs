@@ -326,6 +326,9 @@ impl Engine {
 
     /// `position`, its line read at `read`.
     fn position(&mut self, args: &[&str], read: Instant, out: &mut Vec<u8>) {
+        // A `go` usually follows at once: the search thread wakes while
+        // the position is replayed.
+        searcher::Searcher::wake(&self.searcher);
         let (setup, moves) = position_args(args);
         let text = match setup {
             Ok(text) => text,

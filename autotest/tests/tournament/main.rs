@@ -2,8 +2,8 @@
 //! config files, the referee's games against the scripted fake engine
 //! (`tests/fake/scripted.sh`) and the real one, the `autotest` program end
 //! to end (a run, a signal, `-resume`, `tune`, the help), what the results
-//! database records and imports, SPSA, the soak's report, and the layout
-//! of `src/`. A module a subject;
+//! database records and imports, SPSA, `autotest loop`, the soak's
+//! report, and the layout of `src/`. A module a subject;
 //! `cargo test -p autotest --test tournament -- NAME::` runs one.
 
 /// The shared helpers these modules use: autotest's
@@ -28,6 +28,7 @@ mod games;
 mod interrupt;
 mod kept;
 mod layout;
+mod net_loop;
 mod options;
 mod resume;
 mod short_clock;

@@ -1,0 +1,550 @@
+//! The step machine against a fake executor that records every call,
+//! answers each with a file named by what the call asked, keeps a clock
+//! that each finished call moves on, and fails the call it is told to,
+//! as a crash or as a stop signal would end it.
+
+use super::args::{Budget, Plan, StopRules};
+use super::executor::{Artifact, Executor, Job, SprtJob, SprtResult, Verdict};
+use super::machine::{start, Ending, BEST};
+use super::state::{Made, State, FILE};
+use super::steps::Step;
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug, PartialEq)]
+enum Call {
+    Make(Job),
+    Sprt(SprtJob),
+}
+
+/// Seconds each kind of call takes on the fake clock.
+fn seconds(call: &Call) -> f64 {
+    match call {
+        Call::Make(Job::Datagen { .. }) => 100.0,
+        Call::Make(Job::Relabel { .. }) => 20.0,
+        Call::Make(Job::Train { .. }) => 50.0,
+        Call::Sprt(_) => 30.0,
+        Call::Make(Job::Promote { .. }) => 1.0,
+    }
+}
+
+#[derive(Default)]
+struct Fake {
+    /// The loop's folder, left out of the made-up hashes.
+    dir: PathBuf,
+    calls: Vec<Call>,
+    said: Vec<String>,
+    clock: f64,
+    /// The SPRT's verdict by generation (H1 where none is given).
+    verdicts: HashMap<u32, Verdict>,
+    /// The call (counted from 0) that fails as a crash.
+    crash: Option<usize>,
+    /// The call that a stop signal cuts short.
+    signal: Option<usize>,
+    signalled: bool,
+}
+
+impl Fake {
+    fn new(dir: &Path, verdicts: &[(u32, Verdict)]) -> Fake {
+        Fake {
+            dir: dir.to_path_buf(),
+            clock: 1_000_000.0,
+            verdicts: verdicts.iter().copied().collect(),
+            ..Fake::default()
+        }
+    }
+
+    /// Records `call`; fails it if told to, else moves the clock on.
+    fn call(&mut self, call: Call) -> Result<(), String> {
+        let n = self.calls.len();
+        let took = seconds(&call);
+        self.calls.push(call);
+        if self.crash == Some(n) {
+            return Err("crashed".to_string());
+        }
+        if self.signal == Some(n) {
+            self.signalled = true;
+            return Err("stopped by SIGTERM".to_string());
+        }
+        self.clock += took;
+        Ok(())
+    }
+}
+
+/// `value` as `{:?}` shows it, the folder `dir` written `DIR`.
+fn text<T: std::fmt::Debug>(value: &T, dir: &Path) -> String {
+    format!("{value:?}").replace(&dir.display().to_string(), "DIR")
+}
+
+impl Fake {
+    /// The made-up file at `path`, its hash that of everything the call
+    /// asked (wherever the loop's folder is).
+    fn made(&self, path: &Path, call: &Call) -> Artifact {
+        let digest = Sha256::digest(text(call, &self.dir).as_bytes());
+        Artifact {
+            path: path.to_path_buf(),
+            sha256: digest.iter().map(|b| format!("{b:02x}")).collect(),
+        }
+    }
+}
+
+/// The generation of a file of `gen-NNN/`.
+fn generation_of(path: &Path) -> u32 {
+    let dir = path
+        .parent()
+        .unwrap()
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap();
+    dir.strip_prefix("gen-").unwrap().parse().unwrap()
+}
+
+impl Executor for Fake {
+    fn now(&mut self) -> f64 {
+        self.clock
+    }
+
+    fn say(&mut self, line: &str) {
+        self.said.push(line.to_string());
+    }
+
+    fn make(&mut self, job: &Job) -> Result<Artifact, String> {
+        let call = Call::Make(job.clone());
+        self.call(call.clone())?;
+        let out = match job {
+            Job::Datagen { out, .. } | Job::Relabel { out, .. } | Job::Train { out, .. } => out,
+            Job::Promote { to, .. } => to,
+        };
+        Ok(self.made(out, &call))
+    }
+
+    fn sprt(&mut self, job: &SprtJob) -> Result<SprtResult, String> {
+        let call = Call::Sprt(job.clone());
+        self.call(call.clone())?;
+        let g = generation_of(&job.pgn);
+        let verdict = self.verdicts.get(&g).copied().unwrap_or(Verdict::H1);
+        Ok(SprtResult {
+            pgn: self.made(&job.pgn, &call),
+            verdict,
+            llr: if verdict == Verdict::H1 { 2.95 } else { -2.95 },
+            wdl: [10, 5, u64::from(g)],
+        })
+    }
+
+    fn stop_signal(&self) -> Option<&'static str> {
+        self.signalled.then_some("SIGTERM")
+    }
+}
+
+fn settings(positions: u64) -> Vec<(String, Option<String>)> {
+    vec![
+        ("--positions".to_string(), Some(positions.to_string())),
+        ("--relabel-nodes".to_string(), Some("50".to_string())),
+        ("--store".to_string(), None),
+    ]
+}
+
+fn plan(stop: StopRules) -> Plan {
+    Plan {
+        budget: Budget {
+            positions: 5000,
+            epochs: 3,
+            games: 40,
+            relabel_nodes: Some(50),
+            train_window: 2,
+            seed: 7,
+        },
+        stop,
+        settings: settings(5000),
+    }
+}
+
+fn two_generations() -> Plan {
+    plan(StopRules {
+        generations: Some(2),
+        ..StopRules::default()
+    })
+}
+
+fn saved(dir: &Path) -> State {
+    State::from_json(&std::fs::read_to_string(dir.join(FILE)).unwrap()).unwrap()
+}
+
+fn artifact(state: &State, g: u32, step: Step) -> Artifact {
+    match state.generation(g).unwrap().made(step) {
+        Some(Made::File(a)) => a.clone(),
+        other => panic!("generation {g}, {step}: {other:?}"),
+    }
+}
+
+/// Generation 1 promoted, generation 2 rejected.
+const VERDICTS: [(u32, Verdict); 1] = [(2, Verdict::H0)];
+
+#[test]
+fn two_generations_run_every_step_with_the_best_net() {
+    let dir = crate::scratch::dir("net_loop-two");
+    let mut fake = Fake::new(&dir, &VERDICTS);
+    let ending = start(&dir, &two_generations(), false, &mut fake).unwrap();
+    assert_eq!(ending, Ending::Done("2 generations made".to_string()));
+    let state = saved(&dir);
+    let (g1, g2) = (dir.join("gen-001"), dir.join("gen-002"));
+    let net1 = artifact(&state, 1, Step::Train);
+    let data = |g: u32| artifact(&state, g, Step::Relabel);
+    let expected = vec![
+        Call::Make(Job::Datagen {
+            out: g1.join("data.bin"),
+            positions: 5000,
+            seed: 7,
+            net: None,
+        }),
+        Call::Make(Job::Relabel {
+            data: artifact(&state, 1, Step::Datagen),
+            out: g1.join("relabelled.bin"),
+            nodes: 50,
+            net: None,
+        }),
+        Call::Make(Job::Train {
+            data: vec![data(1)],
+            out: g1.join("net.nnue"),
+            epochs: 3,
+            seed: 7,
+        }),
+        Call::Sprt(SprtJob {
+            candidate: net1.clone(),
+            best: None,
+            pgn: g1.join("sprt.pgn"),
+            games: 40,
+            seed: 7,
+        }),
+        Call::Make(Job::Promote {
+            net: net1.clone(),
+            to: dir.join(BEST),
+        }),
+        // Generation 2 plays, relabels and is measured with generation
+        // 1's net, and trains on both generations' data.
+        Call::Make(Job::Datagen {
+            out: g2.join("data.bin"),
+            positions: 5000,
+            seed: 8,
+            net: Some(net1.clone()),
+        }),
+        Call::Make(Job::Relabel {
+            data: artifact(&state, 2, Step::Datagen),
+            out: g2.join("relabelled.bin"),
+            nodes: 50,
+            net: Some(net1.clone()),
+        }),
+        Call::Make(Job::Train {
+            data: vec![data(1), data(2)],
+            out: g2.join("net.nnue"),
+            epochs: 3,
+            seed: 8,
+        }),
+        Call::Sprt(SprtJob {
+            candidate: artifact(&state, 2, Step::Train),
+            best: Some(net1.clone()),
+            pgn: g2.join("sprt.pgn"),
+            games: 40,
+            seed: 8,
+        }),
+    ];
+    assert_eq!(fake.calls, expected);
+    assert!(g1.is_dir() && g2.is_dir());
+    // The state: generation 3 next, generation 1's net the best, one
+    // rejection, each step's time and outputs.
+    assert_eq!((state.generation, state.step), (3, Step::Datagen));
+    assert_eq!(state.best, Some(net1));
+    assert_eq!(state.rejections, 1);
+    assert_eq!(state.started, 1_000_000.0);
+    let times: Vec<(Step, f64)> = state.generations[0]
+        .steps
+        .iter()
+        .map(|r| (r.step, r.seconds))
+        .collect();
+    use Step::*;
+    assert_eq!(
+        times,
+        [
+            (Datagen, 100.0),
+            (Relabel, 20.0),
+            (Train, 50.0),
+            (Sprt, 30.0),
+            (Decide, 1.0)
+        ]
+    );
+    assert!(matches!(
+        state.generation(1).unwrap().made(Decide),
+        Some(Made::Promoted(a)) if a.path == dir.join(BEST)
+    ));
+    assert_eq!(
+        state.generation(2).unwrap().made(Decide),
+        Some(&Made::Rejected)
+    );
+    let Some(Made::Sprt(s)) = state.generation(2).unwrap().made(Sprt) else {
+        panic!("{state:?}")
+    };
+    assert_eq!((s.verdict, s.wdl), (Verdict::H0, [10, 5, 2]));
+    // The lines said: a progress line before each step, the decisions.
+    assert_eq!(
+        fake.said[0],
+        "loop: generation 1, step datagen (1 of 5), elapsed 0s, \
+         no estimate before a generation has run the step"
+    );
+    assert!(fake.said.contains(
+        &"loop: generation 2, step train (3 of 5), elapsed 5m 21s, \
+          left about 50s for the step, 1m 21s for the generation"
+            .to_string()
+    ));
+    assert!(fake
+        .said
+        .contains(&"loop: generation 1: the candidate is promoted".to_string()));
+    assert!(fake.said.contains(
+        &"loop: generation 2: SPRT H0 after 17 games (+10 =5 -2), llr -2.95".to_string()
+    ));
+    assert!(fake
+        .said
+        .contains(&"loop: generation 2: the candidate is rejected (1 in a row)".to_string()));
+    // The same command again: the loop has made its generations.
+    let mut again = Fake::new(&dir, &VERDICTS);
+    let ending = start(&dir, &two_generations(), false, &mut again).unwrap();
+    assert_eq!(ending, Ending::Done("2 generations made".to_string()));
+    assert!(again.calls.is_empty());
+    assert_eq!(saved(&dir), state);
+}
+
+/// The uninterrupted run's folder, calls and final state.
+fn uninterrupted() -> (PathBuf, Vec<Call>, State) {
+    let dir = crate::scratch::dir("net_loop-unbroken");
+    let mut fake = Fake::new(&dir, &VERDICTS);
+    start(&dir, &two_generations(), false, &mut fake).unwrap();
+    let state = saved(&dir);
+    (dir, fake.calls, state)
+}
+
+#[test]
+fn a_crash_in_any_step_then_the_same_command_ends_as_an_unbroken_run() {
+    let (unbroken, calls, state) = uninterrupted();
+    for n in 0..calls.len() {
+        for signal in [false, true] {
+            let dir = crate::scratch::dir(&format!("net_loop-crash-{n}-{signal}"));
+            let mut first = Fake::new(&dir, &VERDICTS);
+            if signal {
+                first.signal = Some(n);
+            } else {
+                first.crash = Some(n);
+            }
+            let ended = start(&dir, &two_generations(), false, &mut first);
+            if signal {
+                assert_eq!(ended, Ok(Ending::Signal("SIGTERM")));
+            } else {
+                let e = ended.unwrap_err();
+                assert!(e.starts_with("generation "), "{e}");
+                assert!(
+                    e.ends_with("crashed; the same command runs the step again"),
+                    "{e}"
+                );
+            }
+            // The calls up to the one cut short; the steps before it saved.
+            assert_eq!(
+                text(&first.calls, &dir),
+                text(&calls[..=n].to_vec(), &unbroken)
+            );
+            let mut second = Fake::new(&dir, &VERDICTS);
+            start(&dir, &two_generations(), false, &mut second).unwrap();
+            let after = format!("restarted after call {n}, signal {signal}");
+            assert_eq!(
+                text(&second.calls, &dir),
+                text(&calls[n..].to_vec(), &unbroken),
+                "{after}"
+            );
+            assert_eq!(text(&saved(&dir), &dir), text(&state, &unbroken), "{after}");
+        }
+    }
+}
+
+#[test]
+fn a_changed_command_is_refused_naming_what_differs_unless_forced() {
+    let dir = crate::scratch::dir("net_loop-changed");
+    let one = plan(StopRules {
+        generations: Some(1),
+        ..StopRules::default()
+    });
+    start(&dir, &one, false, &mut Fake::new(&dir, &[])).unwrap();
+    let mut changed = one.clone();
+    changed.budget.positions = 6000;
+    changed.settings = settings(6000);
+    changed.settings[2].1 = Some("/elsewhere".to_string());
+    changed.stop.generations = Some(2);
+    let mut fake = Fake::new(&dir, &[]);
+    let e = start(&dir, &changed, false, &mut fake).unwrap_err();
+    assert_eq!(
+        e,
+        format!(
+            "{} was started with another command: --positions was '5000', now '6000'; \
+             --store was not given, now '/elsewhere'; run the same command to go on, \
+             or add --force to go on with the new settings",
+            dir.join(FILE).display()
+        )
+    );
+    assert!(fake.calls.is_empty());
+    // Stop rules are not settings: a second generation is the same loop.
+    let mut longer = one.clone();
+    longer.stop.generations = Some(2);
+    longer.stop.rejections = Some(5);
+    let mut fake = Fake::new(&dir, &[]);
+    start(&dir, &longer, false, &mut fake).unwrap();
+    assert_eq!(fake.calls.len(), 5);
+    // --force takes the new settings from the step the loop is at.
+    changed.stop.generations = Some(3);
+    let mut fake = Fake::new(&dir, &[]);
+    start(&dir, &changed, true, &mut fake).unwrap();
+    assert_eq!(
+        fake.said[..2],
+        [
+            "loop: --force: --positions was '5000', now '6000'",
+            "loop: --force: --store was not given, now '/elsewhere'"
+        ]
+    );
+    assert!(matches!(
+        &fake.calls[0],
+        Call::Make(Job::Datagen {
+            positions: 6000,
+            ..
+        })
+    ));
+    let now = saved(&dir).settings;
+    assert!(now.contains(&("--positions".to_string(), Some("6000".to_string()))));
+    assert!(now.contains(&("--store".to_string(), Some("/elsewhere".to_string()))));
+}
+
+#[test]
+fn rejections_in_a_row_stop_the_loop_and_a_promotion_resets_them() {
+    let dir = crate::scratch::dir("net_loop-rejections");
+    let verdicts = [
+        (1, Verdict::H0),
+        (2, Verdict::H1),
+        (3, Verdict::Undecided),
+        (4, Verdict::H0),
+    ];
+    let rules = plan(StopRules {
+        rejections: Some(2),
+        ..StopRules::default()
+    });
+    let mut fake = Fake::new(&dir, &verdicts);
+    let ending = start(&dir, &rules, false, &mut fake).unwrap();
+    assert_eq!(
+        ending,
+        Ending::Done("2 candidates rejected in a row".to_string())
+    );
+    let state = saved(&dir);
+    assert_eq!((state.generation, state.rejections), (5, 2));
+    // Only generation 2's candidate was promoted: the best since.
+    assert_eq!(state.best, Some(artifact(&state, 2, Step::Train)));
+    let promotions = fake
+        .calls
+        .iter()
+        .filter(|c| matches!(c, Call::Make(Job::Promote { .. })))
+        .count();
+    assert_eq!(promotions, 1);
+}
+
+#[test]
+fn the_hours_stop_the_loop_before_a_generation_that_would_pass_them() {
+    // A generation takes 201 s on the fake clock; 0.1 h is 360 s.
+    let dir = crate::scratch::dir("net_loop-hours");
+    let hours = |h: f64, generations: Option<u32>| {
+        plan(StopRules {
+            hours: Some(h),
+            generations,
+            ..StopRules::default()
+        })
+    };
+    let mut fake = Fake::new(&dir, &[]);
+    let ending = start(&dir, &hours(0.1, None), false, &mut fake).unwrap();
+    assert_eq!(
+        ending,
+        Ending::Done(
+            "0.1 hours would be passed: 3m 21s spent, and the last generation took 3m 21s"
+                .to_string()
+        )
+    );
+    assert_eq!(saved(&dir).generation, 2);
+    // Started again 25 minutes after the first start: 0.4 h are spent.
+    let mut later = Fake::new(&dir, &[]);
+    later.clock += 1500.0;
+    let ending = start(&dir, &hours(0.4, None), false, &mut later).unwrap();
+    assert_eq!(ending, Ending::Done("0.4 hours spent".to_string()));
+    assert!(later.calls.is_empty());
+    // With more hours, it goes on.
+    let mut more = Fake::new(&dir, &[]);
+    more.clock += 1500.0;
+    start(&dir, &hours(1.0, Some(2)), false, &mut more).unwrap();
+    assert_eq!(saved(&dir).generation, 3);
+}
+
+#[test]
+fn the_training_window_takes_the_newest_generations_data() {
+    let dir = crate::scratch::dir("net_loop-window");
+    let mut rules = plan(StopRules {
+        generations: Some(3),
+        ..StopRules::default()
+    });
+    rules.budget.relabel_nodes = None;
+    let mut fake = Fake::new(&dir, &[]);
+    start(&dir, &rules, false, &mut fake).unwrap();
+    let state = saved(&dir);
+    let trained: Vec<Vec<Artifact>> = fake
+        .calls
+        .iter()
+        .filter_map(|c| match c {
+            Call::Make(Job::Train { data, .. }) => Some(data.clone()),
+            _ => None,
+        })
+        .collect();
+    let data = |g| artifact(&state, g, Step::Datagen);
+    assert_eq!(
+        trained,
+        [
+            vec![data(1)],
+            vec![data(1), data(2)],
+            vec![data(2), data(3)]
+        ]
+    );
+    assert!(state
+        .generations
+        .iter()
+        .all(|g| g.made(Step::Relabel).is_none()));
+}
+
+#[test]
+fn a_bad_state_file_is_named_with_what_is_wrong() {
+    let dir = crate::scratch::dir("net_loop-bad-state");
+    let refused = |text: &str| {
+        std::fs::write(dir.join(FILE), text).unwrap();
+        start(&dir, &two_generations(), false, &mut Fake::new(&dir, &[])).unwrap_err()
+    };
+    let name = dir.join(FILE).display().to_string();
+    assert!(refused("{").starts_with(&format!("{name}: not JSON: ")));
+    assert_eq!(
+        refused(r#"{"format": 2}"#),
+        format!("{name}: format 2 is not this autotest's (1)")
+    );
+    // A good state with one field broken at a time.
+    std::fs::remove_file(dir.join(FILE)).unwrap();
+    start(&dir, &two_generations(), false, &mut Fake::new(&dir, &[])).unwrap();
+    let good = std::fs::read_to_string(dir.join(FILE)).unwrap();
+    assert_eq!(
+        refused(&good.replacen("\n  \"step\": \"datagen\"", "\n  \"step\": \"promote\"", 1)),
+        format!("{name}: no step is named 'promote'")
+    );
+    assert_eq!(
+        refused(&good.replacen("\"verdict\": \"H1\"", "\"verdict\": \"H2\"", 1)),
+        format!("{name}: generation 1: no SPRT verdict is named 'H2'")
+    );
+    assert_eq!(
+        refused(&good.replacen("\"rejections_in_a_row\"", "\"rejected\"", 1)),
+        format!("{name}: no 'rejections_in_a_row'")
+    );
+}

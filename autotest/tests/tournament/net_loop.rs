@@ -1,0 +1,300 @@
+//! `autotest loop` end to end on the real engine, at tiny sizes: two
+//! generations run through every step, their files where the state says
+//! with the sha256 it records; the same loop killed (its whole process
+//! group, as a lost machine would be) while it trains and while it plays
+//! its SPRT, then started again with the same command, ends with the same
+//! data and nets (sha256) and the same decisions as the unbroken run;
+//! a second loop in the same folder refused; `autotest loop --help`.
+
+use crate::common::{programs::leiserchess, scratch};
+use autotest::net_loop::executor::Artifact;
+use autotest::net_loop::state::{Made, State};
+use autotest::net_loop::steps::Step;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long one tiny loop may take on a busy machine.
+const LIMIT: Duration = Duration::from_secs(600);
+
+/// The loop's command line in `dir`, its store `store`.
+fn args(dir: &Path, store: &Path) -> Vec<String> {
+    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings.txt");
+    let mut words: Vec<String> = [
+        "loop",
+        "--dir",
+        &dir.display().to_string(),
+        "--engine",
+        &leiserchess().display().to_string(),
+        "--store",
+        &store.display().to_string(),
+        "--openings",
+        &openings.display().to_string(),
+    ]
+    .iter()
+    .map(|w| w.to_string())
+    .collect();
+    words.extend(
+        "--positions 800 --relabel-nodes 20 --epochs 12 --games 6 --nodes 40 --elo0 0 --elo1 5 \
+         --generations 2"
+            .split_whitespace()
+            .map(str::to_string),
+    );
+    words.extend([
+        "--datagen-args".to_string(),
+        "--nodes 20".to_string(),
+        "--train-args".to_string(),
+        "--validation 0.3 --batch 16".to_string(),
+    ]);
+    words
+}
+
+/// `autotest` with `words`, in a process group of its own.
+fn start(words: &[String]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_autotest"))
+        .args(words)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .expect("start autotest")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Waits for `child`'s end within [`LIMIT`]; its output.
+fn finish(child: Child) -> Output {
+    let out = child.wait_with_output().expect("wait for autotest");
+    assert!(
+        out.status.success(),
+        "autotest loop failed: {}\n{}",
+        out.status,
+        text(&out.stderr)
+    );
+    out
+}
+
+/// The state in `dir`, if it was written yet.
+fn state(dir: &Path) -> Option<State> {
+    let text = std::fs::read_to_string(dir.join("loop.json")).ok()?;
+    Some(State::from_json(&text).expect("a whole state file"))
+}
+
+/// Kills `child`'s process group once `ready` holds of the loop's folder
+/// (looked at every 10 ms); the step it was in.
+fn kill_when(mut child: Child, dir: &Path, ready: impl Fn(&Path) -> bool) -> (u32, Step) {
+    let deadline = Instant::now() + LIMIT;
+    while !ready(dir) {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("the loop ended ({status}) before the point it was to be killed at");
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the loop never came to the point"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let group = format!("-{}", child.id());
+    let killed = Command::new("kill").args(["-KILL", "--", &group]).status();
+    assert!(killed.expect("run kill").success());
+    let _ = child.wait();
+    let s = state(dir).expect("a state before the kill");
+    (s.generation, s.step)
+}
+
+/// Each generation's data and nets by sha256, and its SPRT's verdict and
+/// score, the best net's sha256 and the rejections in a row: what a
+/// killed and restarted loop must end with as the unbroken one did.
+fn outcome(s: &State) -> String {
+    let mut out = String::new();
+    for g in &s.generations {
+        for r in &g.steps {
+            let shown = match &r.made {
+                Made::File(a) => a.sha256.clone(),
+                Made::Sprt(t) => format!("{} {:?}", t.verdict.name(), t.wdl),
+                Made::Promoted(a) => format!("promoted {}", a.sha256),
+                Made::Rejected => "rejected".to_string(),
+            };
+            out += &format!("{} {}: {shown}\n", g.number, r.step);
+        }
+    }
+    let best = s.best.as_ref().map(|a| a.sha256.as_str());
+    out + &format!("best {best:?}, rejections {}\n", s.rejections)
+}
+
+/// Every file the state names holds what it recorded.
+fn check_files(s: &State) {
+    let mut files: Vec<&Artifact> = s.best.iter().collect();
+    for r in s.generations.iter().flat_map(|g| &g.steps) {
+        match &r.made {
+            Made::File(a) | Made::Promoted(a) => files.push(a),
+            Made::Sprt(t) => files.push(&t.pgn),
+            Made::Rejected => {}
+        }
+    }
+    for a in files {
+        let bytes = std::fs::read(&a.path).unwrap_or_else(|e| panic!("{}: {e}", a.path.display()));
+        let sha = autotest::db::provenance::sha256(&a.path).unwrap();
+        assert_eq!(
+            sha,
+            a.sha256,
+            "{} ({} bytes)",
+            a.path.display(),
+            bytes.len()
+        );
+    }
+}
+
+#[test]
+fn a_loop_killed_mid_training_and_mid_sprt_ends_as_an_unbroken_one() {
+    let root = scratch::dir("net_loop/kill");
+    let store = root.join("store");
+    // The unbroken loop.
+    let unbroken = root.join("unbroken");
+    let out = finish(start(&args(&unbroken, &store)));
+    let said = text(&out.stderr);
+    let whole = state(&unbroken).unwrap();
+    assert_eq!((whole.generation, whole.step), (3, Step::Datagen));
+    assert_eq!(whole.generations.len(), 2);
+    for g in &whole.generations {
+        let steps: Vec<Step> = g.steps.iter().map(|r| r.step).collect();
+        use Step::*;
+        assert_eq!(steps, [Datagen, Relabel, Train, Sprt, Decide]);
+    }
+    check_files(&whole);
+    for line in [
+        "loop: generation 1, step datagen (1 of 5), elapsed 0s, no estimate",
+        "loop: generation 2, step train (3 of 5), elapsed ",
+        "loop: stopped: 2 generations made",
+        "train: ",
+        "game 1/6: ",
+    ] {
+        assert!(said.contains(line), "{line:?} not in:\n{said}");
+    }
+    let log = std::fs::read_to_string(unbroken.join("loop.log")).unwrap();
+    assert!(log.contains("loop: stopped: 2 generations made"), "{log}");
+    let datagen_log = std::fs::read_to_string(unbroken.join("gen-001/datagen.log")).unwrap();
+    assert!(datagen_log.starts_with("== "), "{datagen_log}");
+    // The same loop killed while it trains (after its first epoch) ...
+    let broken = root.join("broken");
+    let words = args(&broken, &store);
+    let at = kill_when(start(&words), &broken, |dir| {
+        dir.join("gen-001/net.nnue.ckpt").exists()
+    });
+    eprintln!("killed at {at:?}");
+    assert!(at >= (1, Step::Train), "killed at {at:?}");
+    // ... and again while it plays its SPRT (after a game), in the
+    // generation it is in then.
+    let sprt_started = |dir: &Path| {
+        let Some(s) = state(dir) else { return false };
+        let pgn = dir.join(format!("gen-{:03}/sprt.pgn", s.generation));
+        let games = std::fs::read_to_string(pgn).map_or(0, |t| t.matches("[Result ").count());
+        s.step == Step::Sprt && games >= 1
+    };
+    let at = kill_when(start(&words), &broken, sprt_started);
+    eprintln!("killed at {at:?}");
+    assert_eq!(at.1, Step::Sprt);
+    let out = finish(start(&words));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("-resume: ") || said.contains("resumed "),
+        "{said}"
+    );
+    let restarted = state(&broken).unwrap();
+    check_files(&restarted);
+    assert_eq!(outcome(&restarted), outcome(&whole));
+    // Nothing of the unbroken loop is redone by the same command.
+    let out = finish(start(&args(&unbroken, &store)));
+    assert!(text(&out.stderr).contains("loop: stopped: 2 generations made"));
+    assert_eq!(state(&unbroken).unwrap(), whole);
+}
+
+#[test]
+fn a_second_loop_in_the_folder_and_a_changed_command_are_refused() {
+    let root = scratch::dir("net_loop/refused");
+    let dir = root.join("loop");
+    let words = args(&dir, &root.join("store"));
+    // The first loop holds the folder while it runs (here: once its
+    // first step is done and the state written).
+    let mut first = start(&words);
+    let deadline = Instant::now() + LIMIT;
+    while state(&dir).is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "the first loop never wrote its state"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let second = start(&words).wait_with_output().unwrap();
+    assert_eq!(second.status.code(), Some(2));
+    let e = text(&second.stderr);
+    let held = format!(
+        "autotest: another autotest loop runs in {} (it holds {})",
+        dir.display(),
+        dir.join("loop.lock").display()
+    );
+    assert!(e.contains(&held), "{e}");
+    let group = format!("-{}", first.id());
+    let killed = Command::new("kill").args(["-KILL", "--", &group]).status();
+    assert!(killed.unwrap().success());
+    let _ = first.wait();
+    // Another budget is refused by name, nothing run.
+    let mut changed = words.clone();
+    let at = changed.iter().position(|w| w == "--positions").unwrap();
+    changed[at + 1] = "900".to_string();
+    let out = start(&changed).wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = text(&out.stderr);
+    assert!(
+        e.contains("was started with another command: --positions was '800', now '900'"),
+        "{e}"
+    );
+    assert!(!e.contains("loop: generation"), "{e}");
+}
+
+#[test]
+fn the_help_page_names_every_flag() {
+    let out = Command::new(env!("CARGO_BIN_EXE_autotest"))
+        .args(["loop", "--help"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let page = text(&out.stdout);
+    for flag in [
+        "--dir",
+        "--engine",
+        "--store",
+        "--positions",
+        "--epochs",
+        "--games",
+        "--relabel-nodes",
+        "--train-window",
+        "--tc",
+        "--nodes",
+        "--elo0",
+        "--elo1",
+        "--alpha",
+        "--beta",
+        "--openings",
+        "--seed",
+        "--threads",
+        "--datagen-args",
+        "--relabel-args",
+        "--train-args",
+        "--generations",
+        "--hours",
+        "--rejections",
+        "--force",
+    ] {
+        assert!(page.contains(flag), "{flag} not in:\n{page}");
+    }
+    let listed = Command::new(env!("CARGO_BIN_EXE_autotest"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(text(&listed.stdout).contains("  loop "));
+}

@@ -460,8 +460,13 @@ mod tests {
     #[test]
     fn bad_flags_are_refused_by_name() {
         let (dir, base) = files("refused");
+        // A flag given again replaces the base's.
         let refused = |extra: &str| {
-            let words = split(&format!("{base} {extra}"));
+            let line = ["--games 100", "--elo1 5"]
+                .into_iter()
+                .filter(|given| extra.contains(given.split(' ').next().unwrap()))
+                .fold(base.clone(), |line, given| line.replace(given, ""));
+            let words = split(&format!("{line} {extra}"));
             match args(&words) {
                 Err(e) => e,
                 Ok(a) => a.plan().unwrap_err(),

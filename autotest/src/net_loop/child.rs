@@ -2,6 +2,12 @@
 //! error passed through to ours as they come (its progress lines) and
 //! kept in a log file, and the child killed when a stop signal comes (a
 //! datagen, relabel or train cut short goes on from its own files).
+//!
+//! A child outlives a loop killed alone (SIGKILL to autotest, not to its
+//! process group) and would write its files beside the next run's. So
+//! its pid and command line are kept in a pid file while it runs, and
+//! the next run of the step kills a child of the same command line still
+//! running under that pid before it starts its own.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -18,15 +24,21 @@ pub fn shown(words: &[String]) -> String {
     words.join(" ")
 }
 
+/// How long a leftover child may take to die.
+const LEFTOVER_DIES: Duration = Duration::from_secs(10);
+
 /// Runs `words` (the program, then its arguments), its output passed
-/// through to standard error and appended to `log`; `stop` is asked
-/// while it runs and, when it names a signal, the child is killed and
-/// that is the error.
+/// through to standard error and appended to `log`, its pid kept in
+/// `log` with the extension `pid` while it runs (a leftover of the same
+/// command there killed first); `stop` is asked while it runs and, when
+/// it names a signal, the child is killed and that is the error.
 pub fn run(
     words: &[String],
     log: &Path,
     stop: impl Fn() -> Option<&'static str>,
 ) -> Result<(), String> {
+    let pid_file = log.with_extension("pid");
+    kill_leftover(&pid_file, words)?;
     let cannot_log = |e: std::io::Error| format!("cannot write {}: {e}", log.display());
     let mut file = OpenOptions::new()
         .create(true)
@@ -42,6 +54,12 @@ pub fn run(
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot start {}: {e}", words[0]))?;
+    let pid = format!("{}\n{}", child.id(), words.join("\0"));
+    if let Err(e) = std::fs::write(&pid_file, pid) {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(format!("cannot write {}: {e}", pid_file.display()));
+    }
     let copies = [
         pass_on(
             child
@@ -62,6 +80,7 @@ pub fn run(
     for copy in copies.into_iter().flatten() {
         let _ = copy.join();
     }
+    let _ = std::fs::remove_file(&pid_file);
     let status = ended?;
     if status.success() {
         Ok(())
@@ -72,6 +91,48 @@ pub fn run(
             log.display()
         ))
     }
+}
+
+/// The words process `pid` runs, if it is running (not a zombie).
+fn running(pid: &str) -> Vec<String> {
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    let text = String::from_utf8_lossy(&cmdline);
+    let text = text.strip_suffix('\0').unwrap_or(&text);
+    text.split('\0')
+        .filter(|_| !text.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Kills the child `pid_file` names if it still runs `words`, and waits
+/// for its end.
+fn kill_leftover(pid_file: &Path, words: &[String]) -> Result<(), String> {
+    let Ok(text) = std::fs::read_to_string(pid_file) else {
+        return Ok(());
+    };
+    let Some((pid, recorded)) = text.split_once('\n') else {
+        return Ok(());
+    };
+    let recorded: Vec<&str> = recorded.split('\0').collect();
+    if recorded != words || running(pid) != words {
+        return Ok(());
+    }
+    eprintln!(
+        "loop: killing pid {pid}, left running by an earlier run: {}",
+        shown(words)
+    );
+    let _ = Command::new("kill").args(["-KILL", pid]).status();
+    let deadline = std::time::Instant::now() + LEFTOVER_DIES;
+    while running(pid) == words {
+        if std::time::Instant::now() > deadline {
+            return Err(format!(
+                "pid {pid}, left running by an earlier run ({}), does not end",
+                shown(words)
+            ));
+        }
+        std::thread::sleep(POLL);
+    }
+    Ok(())
 }
 
 /// The child's end, or its kill on a stop signal.
@@ -145,6 +206,30 @@ mod tests {
         assert!(e.contains(&log.display().to_string()), "{e}");
         let e = run(&words(&["/no/such/program"]), &log, || None).unwrap_err();
         assert!(e.starts_with("cannot start /no/such/program"), "{e}");
+    }
+
+    #[test]
+    fn a_child_left_running_by_a_killed_loop_is_killed_first() {
+        let dir = crate::scratch::dir("net_loop-child-leftover");
+        let log = dir.join("step.log");
+        let command = words(&["sleep", "60"]);
+        let mut leftover = Command::new("sleep").arg("60").spawn().unwrap();
+        let id = leftover.id().to_string();
+        let recorded = format!("{id}\nsleep\060");
+        std::fs::write(dir.join("step.pid"), &recorded).unwrap();
+        // Another command's run leaves it.
+        run(&words(&["true"]), &log, || None).unwrap();
+        assert_eq!(running(&id), command);
+        // The same command's kills it first.
+        std::fs::write(dir.join("step.pid"), &recorded).unwrap();
+        let started = std::time::Instant::now();
+        let e = run(&command, &log, || Some("SIGTERM")).unwrap_err();
+        assert_eq!(e, "stopped by SIGTERM");
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert!(running(&id).is_empty());
+        let _ = leftover.wait();
+        // The pid file is removed once the child ended.
+        assert!(!dir.join("step.pid").exists());
     }
 
     #[test]

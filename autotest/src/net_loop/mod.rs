@@ -14,7 +14,7 @@
 //! * `executor`: what the machine asks of the world, a trait;
 //! * `engine`: the real executor, `child` its child processes and
 //!   `sprt` its SPRT;
-//! * `tests.rs`: the machine against a fake executor.
+//! * `tests.rs`: the machine against a fake executor, `fake`.
 //!
 //! Started again with the same command, the loop goes on at the step it
 //! was in (docs/LAB.md, "Generations unattended").
@@ -29,6 +29,8 @@ pub mod sprt;
 pub mod state;
 pub mod steps;
 
+#[cfg(test)]
+mod fake;
 #[cfg(test)]
 mod tests;
 

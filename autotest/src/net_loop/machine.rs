@@ -67,10 +67,12 @@ pub fn run(
 ) -> Result<Ending, String> {
     let order = steps(plan.budget.relabel_nodes.is_some());
     loop {
-        // A step that --force took out of the plan is passed over.
-        let Some(k) = order.iter().position(|&s| s >= state.step) else {
-            return Err(format!("no step at or after {}", state.step));
-        };
+        // A step that --force took out of the plan is passed over; every
+        // plan ends with the last step, `decide`.
+        let k = order
+            .iter()
+            .position(|&s| s >= state.step)
+            .expect("a step at or after any");
         state.step = order[k];
         if k == 0 {
             if let Some(why) = stop_rule(plan, state, exec.now()) {

@@ -421,3 +421,31 @@ fn a_bad_state_file_is_named_with_what_is_wrong() {
         format!("{name}: no 'rejections_in_a_row'")
     );
 }
+
+#[test]
+fn a_step_forced_out_of_the_plan_is_passed_over() {
+    let dir = crate::scratch::dir("net_loop-forced-out");
+    let mut first = Fake::new(&dir, &[]);
+    first.crash = Some(1);
+    start(&dir, &two_generations(), false, &mut first).unwrap_err();
+    assert_eq!(saved(&dir).step, Step::Relabel);
+    let mut plain = two_generations();
+    plain.budget.relabel_nodes = None;
+    plain.settings[1].1 = None;
+    let mut second = Fake::new(&dir, &[]);
+    start(&dir, &plain, true, &mut second).unwrap();
+    let state = saved(&dir);
+    assert_eq!(
+        second.calls[0],
+        Call::Make(Job::Train {
+            data: vec![artifact(&state, 1, Step::Datagen)],
+            out: dir.join("gen-001/net.nnue"),
+            epochs: 3,
+            seed: 7,
+        })
+    );
+    assert!(state
+        .generations
+        .iter()
+        .all(|g| g.made(Step::Relabel).is_none()));
+}

@@ -7,8 +7,7 @@
 //! rest. No iteration starts past half the goal, or past `time_stable`
 //! percent of it once the best move has stood for [`STABLE_ITERATIONS`]
 //! iterations, or `time_changed` percent when the last iteration changed
-//! it; that part is cut to `time_dominant` percent while the best move
-//! took `time_dominant_share` percent of its iteration's nodes.
+//! it.
 
 use crate::declaration::{self, number_field, Declaration};
 use std::time::{Duration, Instant};
@@ -54,11 +53,6 @@ pub struct ClockUse {
     /// move is settled (`time_stable`), or just changed (`time_changed`).
     pub stable_pct: u64,
     pub changed_pct: u64,
-    /// The share of an iteration's nodes, in percent, under its best move
-    /// from which that move counts as dominant (`time_dominant_share`),
-    /// and the percent of the limit then kept (`time_dominant`).
-    pub dominant_share: u64,
-    pub dominant_pct: u64,
 }
 
 /// How the clock is used, as UCI options: name, default, range, field.
@@ -103,22 +97,6 @@ pub const TIME: &[Declaration<ClockUse>] = &[
         number_field!(changed_pct),
         "No new iteration past N% of the time goal when the last one changed the move",
     ),
-    Declaration::spin(
-        "time_dominant_share",
-        DOMINANT_SHARE,
-        1,
-        101,
-        number_field!(dominant_share),
-        "PVS: a best move that took N% of its iteration's nodes is dominant (101: never)",
-    ),
-    Declaration::spin(
-        "time_dominant",
-        DOMINANT_PCT,
-        5,
-        100,
-        number_field!(dominant_pct),
-        "PVS: percent of the iteration limit kept while the best move is dominant",
-    ),
 ];
 
 impl Default for ClockUse {
@@ -130,8 +108,6 @@ impl Default for ClockUse {
             moves: 0,
             stable_pct: 0,
             changed_pct: 0,
-            dominant_share: 0,
-            dominant_pct: 0,
         };
         declaration::defaults(zero, TIME)
     }
@@ -237,17 +213,6 @@ pub struct Plan {
     /// `time_stable` and `time_changed`.
     pub stable_pct: u64,
     pub changed_pct: u64,
-    /// `time_dominant_share` and `time_dominant`.
-    pub dominant_share: u64,
-    pub dominant_pct: u64,
-}
-
-/// How the best move stands after an iteration: how settled it is, and
-/// the share of the iteration's nodes it took, in percent.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Standing {
-    pub stability: Stability,
-    pub share: u64,
 }
 
 impl Plan {
@@ -263,8 +228,6 @@ impl Plan {
             hard,
             stable_pct: l.clock.stable_pct,
             changed_pct: l.clock.changed_pct,
-            dominant_share: l.clock.dominant_share,
-            dominant_pct: l.clock.dominant_pct,
         };
         if let Some(t) = l.movetime {
             // A fixed time a move: the best move's history changes nothing.
@@ -272,7 +235,6 @@ impl Plan {
             return Plan {
                 stable_pct: NEUTRAL_PCT,
                 changed_pct: NEUTRAL_PCT,
-                dominant_share: NEVER_DOMINANT,
                 ..plan(Some(t), Some(t))
             };
         }
@@ -296,33 +258,21 @@ impl Plan {
 
     /// After how long no iteration starts, given how the best move
     /// stands; None without a clock.
-    pub fn soft_at(&self, standing: Standing) -> Option<Duration> {
-        let pct = match standing.stability {
+    pub fn soft_at(&self, stability: Stability) -> Option<Duration> {
+        let pct = match stability {
             Stability::Changed => self.changed_pct,
             Stability::Neutral => NEUTRAL_PCT,
             Stability::Settled => self.stable_pct,
         };
-        let (pct, whole) = if standing.share >= self.dominant_share {
-            (pct * self.dominant_pct, 10_000)
-        } else {
-            (pct, 100)
-        };
-        self.soft.map(|s| s * pct as u32 / whole)
+        self.soft.map(|s| s * pct as u32 / 100)
     }
 
     /// Whether another iteration is worth starting, given how the best
     /// move stands.
-    pub fn past_soft(&self, standing: Standing) -> bool {
-        self.soft_at(standing).is_some_and(|s| self.elapsed() >= s)
+    pub fn past_soft(&self, stability: Stability) -> bool {
+        self.soft_at(stability).is_some_and(|s| self.elapsed() >= s)
     }
 }
-
-/// `time_dominant_share` and `time_dominant`'s defaults.
-const DOMINANT_SHARE: i64 = 80;
-const DOMINANT_PCT: i64 = 60;
-
-/// A share no best move reaches (`time_dominant_share`'s top).
-const NEVER_DOMINANT: u64 = 101;
 
 /// The goal and the hard stop, in microseconds, of a move with `left_ms`
 /// on the clock, `inc_ms` added after it and `movestogo` (the rule in
@@ -468,13 +418,6 @@ mod tests {
         Plan::new(&l, ago)
     }
 
-    fn standing(stability: Stability) -> Standing {
-        Standing {
-            stability,
-            share: 0,
-        }
-    }
-
     #[test]
     fn a_settled_best_move_stops_sooner_and_a_changed_one_later() {
         let l = SearchLimits {
@@ -489,11 +432,8 @@ mod tests {
             ..SearchLimits::default()
         };
         assert_eq!(started_ago(l, 0).soft, Some(Duration::from_millis(10_000)));
-        let (settled, neutral, changed) = (
-            standing(Stability::Settled),
-            standing(Stability::Neutral),
-            standing(Stability::Changed),
-        );
+        let (settled, neutral, changed) =
+            (Stability::Settled, Stability::Neutral, Stability::Changed);
         // 3 s in: past 20% of the goal, not past 50% or 90%.
         let p = started_ago(l, 3_000);
         assert!(p.past_soft(settled));
@@ -504,58 +444,14 @@ mod tests {
         assert!(p.past_soft(neutral));
         assert!(!p.past_soft(changed));
         assert!(started_ago(l, 9_100).past_soft(changed));
-        // A fixed move time keeps the neutral half whatever the options
-        // and however dominant the move.
+        // A fixed move time keeps the neutral half whatever the options.
         let fixed = SearchLimits {
             movetime: Some(10_000),
             ..l
         };
         assert!(!started_ago(fixed, 3_000).past_soft(settled));
         assert!(started_ago(fixed, 6_000).past_soft(changed));
-        let all = Standing {
-            share: 100,
-            ..neutral
-        };
-        assert!(!started_ago(fixed, 4_000).past_soft(all));
-    }
-
-    #[test]
-    fn a_dominant_best_move_stops_sooner() {
-        let l = SearchLimits {
-            time: Some(500_030),
-            clock: ClockUse {
-                overhead: 30,
-                moves: 50,
-                dominant_share: 80,
-                dominant_pct: 60,
-                ..ClockUse::default()
-            },
-            ..SearchLimits::default()
-        };
-        let p = started_ago(l, 0);
-        let at = |share| {
-            p.soft_at(Standing {
-                stability: Stability::Neutral,
-                share,
-            })
-        };
-        // Half the 10 s goal, or 60% of that from 80% of the nodes.
-        assert_eq!(at(79), Some(Duration::from_millis(5_000)));
-        assert_eq!(at(80), Some(Duration::from_millis(3_000)));
-        assert_eq!(at(100), Some(Duration::from_millis(3_000)));
-        // `time_dominant_share` 101: never.
-        let never = SearchLimits {
-            clock: ClockUse {
-                dominant_share: NEVER_DOMINANT,
-                ..l.clock
-            },
-            ..l
-        };
-        let p = started_ago(never, 4_000);
-        assert!(!p.past_soft(Standing {
-            stability: Stability::Neutral,
-            share: 100
-        }));
+        assert!(!started_ago(fixed, 4_000).past_soft(neutral));
     }
 
     #[test]

@@ -15,11 +15,17 @@
 //! same times (the main time, less each move's time, plus the increment
 //! after it; a move without figures costs nothing): its lowest point in
 //! each game, and the games in which it fell below zero, which the course
-//! referee's PGN does not otherwise mark.
+//! referee's PGN does not otherwise mark; and its searched moves' time over
+//! the goal the engine's default time plan gives at that clock (whole
+//! milliseconds, as `go` sends them): how much of its plan a side spends,
+//! which is what must match for two searches to spend equal time, since
+//! the clock, not the plan, bounds a game's time.
 
 use crate::pgn::read::{self, PgnGame};
+use leiserchess::search::time::{Plan, SearchLimits};
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::time::Instant;
 
 /// A move's figures: seconds, and the depth and nodes if said.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,6 +50,10 @@ pub struct SideMoves {
     unsearched: u64,
     /// With a clock: each game's lowest clock, in seconds.
     lowest: Vec<f64>,
+    /// With a clock: the searched moves' time, and the default plan's
+    /// goals at their clocks, in seconds.
+    spent: f64,
+    goals: f64,
 }
 
 /// A Fischer clock: the main time and the increment a move, in seconds.
@@ -157,6 +167,12 @@ pub fn lines(sides: &BTreeMap<String, SideMoves>) -> String {
                 lowest.len(),
             );
         }
+        if s.goals > 0.0 {
+            out += &format!(
+                "; time over the default plan's goal {:.1}%",
+                s.spent / s.goals * 100.0
+            );
+        }
         out += "\n";
     }
     out
@@ -206,7 +222,13 @@ fn add_game(g: &PgnGame, clocks: &[Clocks], sides: &mut BTreeMap<String, SideMov
     for &(side, figures) in &moves {
         let entry = sides.entry(names[side].clone()).or_default();
         match figures.filter(Figures::searched) {
-            Some(f) => entry.searched.push(f),
+            Some(f) => {
+                entry.searched.push(f);
+                if let Some(c) = clock[side] {
+                    entry.spent += f.seconds;
+                    entry.goals += goal(left[side], c.inc);
+                }
+            }
             None => entry.unsearched += 1,
         }
         left[side] -= figures.map_or(0.0, |f| f.seconds);
@@ -219,6 +241,20 @@ fn add_game(g: &PgnGame, clocks: &[Clocks], sides: &mut BTreeMap<String, SideMov
             entry.lowest.push(lowest[side]);
         }
     }
+}
+
+/// The goal, in seconds, of the engine's default time plan for a move
+/// with `left` seconds on the clock and `inc` a move (0 on a clock run
+/// out).
+fn goal(left: f64, inc: f64) -> f64 {
+    let ms = |s: f64| (s.max(0.0) * 1e3).round() as u64;
+    let limits = SearchLimits {
+        time: Some(ms(left)),
+        inc: ms(inc),
+        ..SearchLimits::default()
+    };
+    let soft = Plan::new(&limits, Instant::now()).soft;
+    soft.map_or(0.0, |d| d.as_secs_f64())
 }
 
 /// The figures of a `{time depth nodes}` comment, if it is one.
@@ -370,26 +406,26 @@ mod tests {
         let s = sides_on(COURSE, &["0.005+0.001"]);
         assert_eq!((head(&s["a"]), head(&s["b"])), ((3, 1), (1, 2)));
         let text = lines(&s);
-        assert!(text.contains("nodes median 600; lowest clock a game: median 2.0 ms, least 2.0 ms; run out in 0 of 1 games\n"), "{text}");
-        assert!(text.contains("nodes median 40; lowest clock a game: median 4.9 ms, least 4.9 ms; run out in 0 of 1 games\n"), "{text}");
+        assert!(text.contains("nodes median 600; lowest clock a game: median 2.0 ms, least 2.0 ms; run out in 0 of 1 games; time over"), "{text}");
+        assert!(text.contains("nodes median 40; lowest clock a game: median 4.9 ms, least 4.9 ms; run out in 0 of 1 games; time over"), "{text}");
         let text = lines(&sides_on(COURSE, &["0.002+0"]));
         assert!(
-            text.contains("least -4.0 ms; run out in 1 of 1 games\nmoves of b"),
+            text.contains("least -4.0 ms; run out in 1 of 1 games; time over"),
             "{text}"
         );
         assert!(
-            text.contains("least -0.1 ms; run out in 1 of 1 games\n"),
+            text.contains("least -0.1 ms; run out in 1 of 1 games; time over"),
             "{text}"
         );
         // A time-odds match: b's own clock, a's the one for all; or b's
         // alone, and a's line without a clock.
         let text = lines(&sides_on(COURSE, &["0.002+0", "b=0.005+0.001"]));
         assert!(
-            text.contains("least -4.0 ms; run out in 1 of 1 games\nmoves of b"),
+            text.contains("least -4.0 ms; run out in 1 of 1 games; time over"),
             "{text}"
         );
         assert!(
-            text.contains("least 4.9 ms; run out in 0 of 1 games\n"),
+            text.contains("least 4.9 ms; run out in 0 of 1 games; time over"),
             "{text}"
         );
         let text = lines(&sides_on(COURSE, &["b=0.005+0.001"]));
@@ -407,6 +443,29 @@ mod tests {
             let e = bad.parse::<Fischer>().unwrap_err();
             assert!(e.contains(&format!("not '{bad}'")), "{e}");
         }
+    }
+
+    /// At 10+0.1 the default plan's first goal is (10 s − 30 ms) / 25 +
+    /// 80% of 0.1 s = 478.8 ms: a's one move of 478.8 ms is 100% of it,
+    /// b's two moves (its clock at 10 s, then 10.061 s in whole ms: goals
+    /// 478.8 and 481.24 ms) their sum over the goals'.
+    #[test]
+    fn time_over_the_default_goal() {
+        let text = "[Event \"e\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n\
+            1. a1a2 {0.4788 5 100} b1b2 {0.0394 5 100} 2. a2a3 {0.000 - -} b2b3 {0.4394 5 100} *\n\n";
+        let out = lines(&sides_on(text, &["10+0.1"]));
+        assert!(
+            out.contains("games; time over the default plan's goal 100.0%\nmoves of b"),
+            "{out}"
+        );
+        let b = &sides_on(text, &["10+0.1"])["b"];
+        let want = (0.0394 + 0.4394) / (0.4788 + 0.48124);
+        assert!(
+            (b.spent / b.goals - want).abs() < 1e-9,
+            "{} {want}",
+            b.spent / b.goals
+        );
+        assert_eq!(goal(-1.0, 0.1), 0.0);
     }
 
     #[test]

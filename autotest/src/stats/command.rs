@@ -49,8 +49,8 @@ pub struct StatsArgs {
     pub moves: bool,
     /// With --moves, a Fischer clock MAIN+INC in seconds, for every
     /// player or with NAME= for one (given again for each): each side's
-    /// clock rebuilt from the move times, its lowest point a game and the
-    /// games in which it ran out
+    /// clock rebuilt from the move times, its lowest point a game, the
+    /// games in which it ran out, and its time over the default plan's goal
     #[arg(long, value_name = "[NAME=]MAIN+INC", requires = "moves", action = ArgAction::Append)]
     pub clock: Vec<move_figures::Clocks>,
     /// An SPRT of normalized Elo bounds ELO0 < ELO1, false-positive rate

@@ -178,6 +178,22 @@ mod tests {
         e.finish();
     }
 
+    /// `hash` sizes the new table (8 MB hold eight times 1 MB's entries)
+    /// and `tt_ways` its buckets, the size kept.
+    #[test]
+    fn hash_sizes_the_table_and_tt_ways_its_buckets() {
+        let mut e = engine();
+        send(&mut e, "setoption name hash value 1");
+        let one = e.shared.tt.entries();
+        send(&mut e, "setoption name hash value 8");
+        let eight = e.shared.tt.entries();
+        assert_eq!(eight, 8 * one);
+        assert_eq!(e.shared.tt.ways(), 4);
+        send(&mut e, "setoption name tt_ways value 2");
+        assert_eq!((e.shared.tt.ways(), e.shared.tt.entries()), (2, eight));
+        e.finish();
+    }
+
     #[test]
     fn a_file_that_fails_to_load_leaves_the_option_as_it_was() {
         let mut e = engine();

@@ -41,7 +41,7 @@ mod worker;
 use super::report::{Answer, Iteration};
 use super::root::Root;
 use super::shared::Shared;
-use super::time::{Plan, SearchLimits, Stability, Standing};
+use super::time::{Plan, SearchLimits, Stability};
 use super::{Params, MATE, MATE_BOUND};
 use order::{Order, MAX_PLY};
 use split_points::Splits;
@@ -151,13 +151,10 @@ pub fn think_planned(
             let best = |i: &Iteration| i.pv.first().copied();
             let same = last.as_ref().is_some_and(|l| best(l) == best(&it));
             streak = if same { streak + 1 } else { 1 };
-            let standing = Standing {
-                stability: Stability::of(streak, last.is_none()),
-                share: w.best_share,
-            };
+            let stability = Stability::of(streak, last.is_none());
             last = Some(it);
             let clock = !shared.pondering.load(Ordering::Relaxed);
-            if shared.stop.load(Ordering::Relaxed) || clock && plan.past_soft(standing) || proven {
+            if shared.stop.load(Ordering::Relaxed) || clock && plan.past_soft(stability) || proven {
                 break;
             }
         }
@@ -246,5 +243,55 @@ mod tests {
         // Without the game before it the same move is searched and scored.
         let fresh = Game::new(game.board().clone());
         assert_ne!(back_to_the_start(&fresh, params), 37);
+    }
+
+    /// The late-move reductions cut the tree: on four bench positions at
+    /// depth 6, moves reduced only after the first 24 (`lmr_r1` 24, where
+    /// the two-ply reductions start) search over twice the nodes, and
+    /// two-ply reductions only after the first 100 (`lmr_r2` 100) more.
+    #[test]
+    fn later_reductions_search_more_nodes() {
+        let nodes = |params: Params| -> u64 {
+            crate::search::bench::POSITIONS[..4]
+                .iter()
+                .map(|text| {
+                    let root = Root::new(fen::parse(text).unwrap());
+                    search_depth(&root, 6, params, 16, 4).nodes
+                })
+                .sum()
+        };
+        let default = Params::default();
+        let reduced = nodes(default);
+        let later_r1 = nodes(Params {
+            lmr_r1: 24,
+            ..default
+        });
+        let no_r2 = nodes(Params {
+            lmr_r2: 100,
+            ..default
+        });
+        assert!(later_r1 > 2 * reduced, "{later_r1} against {reduced}");
+        assert!(no_r2 > reduced, "{no_r2} against {reduced}");
+    }
+
+    /// `hmb` is added to the score of the side to move at the leaves: in
+    /// the two Kings' endgame, where nothing is zapped within two plies,
+    /// the root's score moves by it, down at depth 1 (the opponent moves
+    /// at the leaves) and up at depth 2.
+    #[test]
+    fn the_bonus_for_the_move_goes_to_the_side_to_move_at_the_leaves() {
+        let root = Root::new(fen::parse(fen::ENDGAME).unwrap());
+        let score = |depth, hmb| {
+            let params = Params {
+                hmb,
+                ..Params::default()
+            };
+            let answer = search_depth(&root, depth, params, 1, 4);
+            answer.last.expect("an iteration").score
+        };
+        for hmb in [5, 40] {
+            assert_eq!(score(1, hmb), score(1, 0) - hmb, "hmb {hmb}");
+            assert_eq!(score(2, hmb), score(2, 0) + hmb, "hmb {hmb}");
+        }
     }
 }

@@ -134,9 +134,6 @@ impl Worker<'_> {
         let alpha0 = alpha;
         // Worked out once a node: a test a move costs the one-thread search.
         let splits = self.splits_at(depth) && !futile;
-        // At the root: the nodes under the best move so far, of all.
-        let root_nodes = self.nodes;
-        let mut best_nodes = 0;
         for i in 0.. {
             if splits && self.may_split(i, beta - alpha0 > 1) && !moves.rest().is_empty() {
                 let found = Found {
@@ -146,8 +143,6 @@ impl Worker<'_> {
                     pv: std::mem::take(&mut self.pv[ply]),
                 };
                 let found = self.split(moves.by_ref().collect(), i, found, beta, depth, ply);
-                // Other threads' nodes are not counted: no share known.
-                best_nodes = 0;
                 (best, best_move) = (found.best, found.best_move);
                 self.pv[ply] = found.pv;
                 if self.stopped() && ply > 0 {
@@ -165,7 +160,6 @@ impl Worker<'_> {
                 best = best.max(stand + MARGIN[depth.clamp(0, 3) as usize]);
                 break;
             }
-            let before = self.nodes;
             let score = self.search_move(&s, i, alpha, beta, depth, ply);
             if self.stopped() {
                 if ply > 0 {
@@ -176,7 +170,6 @@ impl Worker<'_> {
             if score > best {
                 best = score;
                 best_move = Some(s.mv);
-                best_nodes = self.nodes - before;
                 if score > alpha {
                     alpha = score;
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
@@ -191,9 +184,6 @@ impl Worker<'_> {
                     }
                 }
             }
-        }
-        if ply == 0 {
-            self.root_share = best_nodes * 100 / (self.nodes - root_nodes).max(1);
         }
         if moves.is_empty() {
             return self.draw_score();

@@ -68,11 +68,6 @@ pub struct Worker<'a> {
     /// With `MultiPV`, the last iteration's lines (line k's aspiration
     /// centre).
     pub(super) last_lines: Vec<Line>,
-    /// The percent of the last root search's nodes spent under its best
-    /// move (0 when threads split the root's moves), and of the last
-    /// iteration's first line: how dominant its best move is.
-    pub(super) root_share: u64,
-    pub(super) best_share: u64,
     pub(super) pv: Vec<Vec<Move>>,
     /// A move list per ply, reused so that no node allocates.
     pub(super) lists: Vec<Vec<Scored>>,
@@ -128,8 +123,6 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             last_score: None,
             last_lines: Vec::new(),
-            root_share: 0,
-            best_share: 0,
             pv: vec![Vec::new(); MAX_PLY + 1],
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             eval_cache: vec![(0, 0); EVAL_CACHE],
@@ -239,7 +232,6 @@ impl<'a> Worker<'a> {
         self.depth = depth;
         self.root_only.clone_from(&self.searchmoves);
         let score = self.root_search(depth as i32, self.last_score);
-        self.best_share = self.root_share;
         check_rep!(self, self.check_iteration());
         // A stopped iteration is incomplete; depth 1 still counts if it
         // finished at least its first root move.

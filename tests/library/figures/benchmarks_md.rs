@@ -28,7 +28,7 @@ fn git(args: &[&str]) -> String {
 
 /// Words of `text` that name commits: 7 to 40 hexadecimal digits holding
 /// a letter and a digit, not after `sha256` (a file's hash).
-fn cited(text: &str) -> Vec<String> {
+pub fn cited(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut previous = "";
     for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
@@ -195,7 +195,7 @@ fn citing_files() -> Vec<std::path::PathBuf> {
 /// The section titles `text` cites (the file's name, a comma and the
 /// title in double quotes), each read across line breaks and comment
 /// markers.
-fn cited_sections(text: &str) -> Vec<String> {
+pub fn cited_sections(text: &str) -> Vec<String> {
     let joined: Vec<&str> = text
         .lines()
         .map(|l| {
@@ -215,31 +215,29 @@ fn cited_sections(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether BENCHMARKS.md (its text `text`) has a heading of `title`. A
+/// title may leave out the heading's closing parenthesis, which names
+/// the script or option: "Mutation testing" for "Mutation testing
+/// (`scripts/mutants.sh`)".
+pub fn has_heading(text: &str, title: &str) -> bool {
+    text.lines()
+        .filter(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#').trim())
+        .any(|t| t == title || t.strip_prefix(title).is_some_and(|r| r.starts_with(" (")))
+}
+
 /// A section a comment or a document names by its title exists under
 /// that title (a folded or renamed section leaves no dangling pointer).
 #[test]
 fn every_section_cited_elsewhere_exists() {
     let text = super::read(DOC);
-    let titles: Vec<&str> = text
-        .lines()
-        .filter(|l| l.starts_with('#'))
-        .map(|l| l.trim_start_matches('#').trim())
-        .collect();
-    // A title may leave out the heading's closing parenthesis, which names
-    // the script or option: "Mutation testing" for "Mutation testing
-    // (`scripts/mutants.sh`)".
-    let heading = |title: &str| {
-        titles
-            .iter()
-            .any(|t| *t == title || t.strip_prefix(title).is_some_and(|r| r.starts_with(" (")))
-    };
     let mut missing = Vec::new();
     let mut found = 0;
     for file in citing_files() {
         let body = std::fs::read_to_string(&file).unwrap();
         for title in cited_sections(&body) {
             found += 1;
-            if !heading(&title) {
+            if !has_heading(&text, &title) {
                 missing.push(format!("{}: \"{title}\"", file.display()));
             }
         }

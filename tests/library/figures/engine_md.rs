@@ -1,7 +1,7 @@
 //! docs/ENGINE.md's worked examples of the time plan, written from the
 //! plans the engine makes with the default options.
 
-use leiserchess::search::time::{Plan, SearchLimits, Stability, Standing};
+use leiserchess::search::time::{Plan, SearchLimits, Stability};
 use std::time::{Duration, Instant};
 
 /// A duration in ms, to the µs.
@@ -35,22 +35,21 @@ fn example(left: u64, inc: u64) -> String {
         "the plan is no longer the rest over time_moves plus 80% of the increment: \
          rewrite the example's words"
     );
-    let at = |stability, share| ms(plan.soft_at(Standing { stability, share }));
+    let at = |stability| ms(plan.soft_at(stability));
     let us = |x: u64| ms(Some(Duration::from_micros(x)));
     format!(
         "the overhead is {} ms, the goal {} / {} + {} = {} ms, the hard stop {} ms, and no \
-         iteration starts after {} ms once the move is settled ({} ms if it is also \
-         dominant), {} ms when it just changed, {} ms otherwise",
+         iteration starts after {} ms once the move is settled, {} ms when it just \
+         changed, {} ms otherwise",
         us(overhead),
         us(usable),
         c.moves,
         us(inc * 800),
         ms(plan.soft),
         ms(plan.hard),
-        at(Stability::Settled, 0),
-        at(Stability::Settled, 100),
-        at(Stability::Changed, 0),
-        at(Stability::Neutral, 0),
+        at(Stability::Settled),
+        at(Stability::Changed),
+        at(Stability::Neutral),
     )
 }
 

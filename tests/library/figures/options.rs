@@ -5,8 +5,11 @@
 //! engine declares; and every option a document or script sets
 //! (`setoption name X`, `--option X=`, autotest's `option.X=`) is one the
 //! engine has. docs/OPTIONS.md's table is checked whole by
-//! `tests/engine/options_table.rs`.
+//! `tests/engine/options_table.rs`; its table of what shows each option's
+//! effect here: a row for each option, and the tests, BENCHMARKS.md
+//! sections and commits it names all there.
 
+use super::benchmarks_md::{assert_in_history, cited, cited_sections, has_heading};
 use leiserchess::config::listing::rows;
 use std::collections::BTreeMap;
 
@@ -213,4 +216,145 @@ fn the_prose_patterns_read_what_they_should() {
     assert_eq!(stated(" (default off) a searched"), Some("false".into()));
     assert_eq!(stated(" is on, its default)."), None);
     assert_eq!(stated(" 0 turns it off"), None);
+}
+
+/// The heading of docs/OPTIONS.md's table of what shows each option's
+/// effect.
+const EVIDENCE: &str = "## What shows each option's effect";
+
+/// The rows of that table in `text` (docs/OPTIONS.md): each option's name
+/// and its "shown by" cell.
+fn evidence_rows(text: &str) -> Vec<(String, String)> {
+    let start = text
+        .find(EVIDENCE)
+        .unwrap_or_else(|| panic!("docs/OPTIONS.md: no {EVIDENCE:?}"));
+    text[start..]
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|row| {
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let name = cells[1].trim_matches('`').to_string();
+            (name, cells.get(2).copied().unwrap_or("").to_string())
+        })
+        .collect()
+}
+
+/// The tests a cell names, backticked as `path/to/file.rs::function`:
+/// (the file, the function).
+fn named_tests(cell: &str) -> Vec<(String, String)> {
+    cell.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter_map(|code| {
+            let (file, rest) = code.split_once(".rs::")?;
+            let function = rest.rsplit("::").next().unwrap_or(rest);
+            Some((format!("{file}.rs"), function.to_string()))
+        })
+        .collect()
+}
+
+/// Whether `source` defines a function named `name` (`fn name(` or
+/// `fn name<`, not a longer name that starts the same).
+fn defines(source: &str, name: &str) -> bool {
+    let mark = format!("fn {name}");
+    source.match_indices(&mark).any(|(at, _)| {
+        source[at + mark.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c == '(' || c == '<')
+    })
+}
+
+/// The faults of the evidence table in `text` against the declared
+/// options `declared`: a row missing, repeated, out of order or naming
+/// no evidence, a test that is not in its file, a section BENCHMARKS.md
+/// (its text `benchmarks`) does not have.
+fn evidence_faults(text: &str, declared: &[&str], benchmarks: &str) -> Vec<String> {
+    let rows = evidence_rows(text);
+    let names: Vec<&str> = rows.iter().map(|(n, _)| n.as_str()).collect();
+    let mut faults = Vec::new();
+    for option in declared {
+        let n = names.iter().filter(|n| *n == option).count();
+        if n != 1 {
+            faults.push(format!("`{option}`: {n} rows"));
+        }
+    }
+    for name in &names {
+        if !declared.contains(name) {
+            faults.push(format!("`{name}`: a row, but no such option"));
+        }
+    }
+    if faults.is_empty() && names != declared {
+        faults.push("the rows are not in the options' order".to_string());
+    }
+    for (option, cell) in &rows {
+        let (tests, sections) = (named_tests(cell), cited_sections(cell));
+        if tests.is_empty() && sections.is_empty() {
+            faults.push(format!("`{option}`: neither a test nor a section"));
+        }
+        for (file, function) in tests {
+            match std::fs::read_to_string(super::repo().join(&file)) {
+                Ok(source) if defines(&source, &function) => {}
+                Ok(_) => faults.push(format!("`{option}`: no fn {function} in {file}")),
+                Err(e) => faults.push(format!("`{option}`: {file}: {e}")),
+            }
+        }
+        for title in sections {
+            if !has_heading(benchmarks, &title) {
+                faults.push(format!(
+                    "`{option}`: no section \"{title}\" in BENCHMARKS.md"
+                ));
+            }
+        }
+    }
+    faults
+}
+
+#[test]
+fn every_option_has_one_row_of_evidence_and_its_citations_exist() {
+    let text = super::read("docs/OPTIONS.md");
+    let benchmarks = super::read("BENCHMARKS.md");
+    let declared: Vec<&str> = rows().iter().map(|r| r.name).collect();
+    let faults = evidence_faults(&text, &declared, &benchmarks);
+    assert!(
+        faults.is_empty(),
+        "docs/OPTIONS.md, {EVIDENCE:?}:\n{}",
+        faults.join("\n")
+    );
+    let start = text.find(EVIDENCE).unwrap();
+    assert_in_history(&cited(&text[start..]), "docs/OPTIONS.md");
+}
+
+/// The checker itself: a row missing, a test not in its file, a section
+/// not in BENCHMARKS.md and a row with nothing are each found.
+#[test]
+fn evidence_faults_are_found() {
+    let benchmarks = "# B\n## Threads (`threads`)\n";
+    let table = |rows: &str| format!("{EVIDENCE}\n\n| option | shown by |\n|---|---|\n{rows}\n");
+    let good = "| `threads` | BENCHMARKS.md, \"Threads\". \
+                `tests/library/figures/options.rs::evidence_faults_are_found` |";
+    assert_eq!(
+        evidence_faults(&table(good), &["threads"], benchmarks),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        evidence_faults(&table(good), &["threads", "hash"], benchmarks),
+        vec!["`hash`: 0 rows"]
+    );
+    let wrong = good.replace("are_found", "are_lost");
+    assert_eq!(
+        evidence_faults(&table(&wrong), &["threads"], benchmarks),
+        vec!["`threads`: no fn evidence_faults_are_lost in tests/library/figures/options.rs"]
+    );
+    let renamed = good.replace("\"Threads\"", "\"Cores\"");
+    assert_eq!(
+        evidence_faults(&table(&renamed), &["threads"], benchmarks),
+        vec!["`threads`: no section \"Cores\" in BENCHMARKS.md"]
+    );
+    assert_eq!(
+        evidence_faults(&table("| `threads` | nothing |"), &["threads"], benchmarks),
+        vec!["`threads`: neither a test nor a section"]
+    );
 }

@@ -1,6 +1,7 @@
 //! The playout's own tests: a leaf valued by alpha-beta (`mcts_ab`) with
 //! its best move's prior, and a node searched once it has earned its
-//! visits (`mcts_ab_visits`), and again as they grow (`mcts_ab_grow`).
+//! visits (`mcts_ab_visits`), and again as they grow (`mcts_ab_grow`);
+//! the priors the policy gives, or not (`mcts_policy`).
 
 use super::*;
 use crate::rules::fen;
@@ -149,4 +150,31 @@ fn a_node_is_searched_again_as_its_visits_grow() {
         }
     }
     assert_eq!(searched_at, vec![4, 8, 16, 32]);
+}
+
+/// With `mcts_policy` the root's priors are the trained policy's, which
+/// tells quiet moves apart; off, the plain heuristic's, which scores a
+/// move only by what its shot zaps: a handful of values at most.
+#[test]
+fn the_priors_come_from_the_policy_only_with_mcts_policy() {
+    let root = Root::new(fen::parse(crate::search::bench::POSITIONS[3]).unwrap());
+    let shared = Shared::new(16, 4);
+    let distinct = |mcts_policy| {
+        let params = Params {
+            mcts_policy,
+            ..Params::default()
+        };
+        let mut order = Order::default();
+        let s = fresh(&root, params, &shared, &mut order);
+        let mut priors: Vec<u32> = s.tree.edges[s.tree.range(ROOT)]
+            .iter()
+            .map(|e| e.prior().to_bits())
+            .collect();
+        priors.sort_unstable();
+        priors.dedup();
+        priors.len()
+    };
+    let (policy, plain) = (distinct(true), distinct(false));
+    assert!(plain <= 5, "{plain} distinct plain priors");
+    assert!(policy > 2 * plain, "{policy} distinct priors of the policy");
 }

@@ -1,5 +1,6 @@
 //! The searches' schedule (`due`), their priors (`lead`), selection among
-//! proven edges and the move played at the root.
+//! proven edges and by PUCT's constants (`mcts_cpuct`, `mcts_fpu`), and
+//! the move played at the root.
 
 use super::*;
 
@@ -128,4 +129,55 @@ fn the_move_is_a_proven_win_else_the_most_visited_edge_not_lost() {
     t.edges[0].set_proof(Some(Proof::Loss(1)));
     t.edges[1].set_proof(Some(Proof::Loss(4)));
     assert_eq!(t.best(ROOT), Some(1), "g4L holds out longest");
+}
+
+/// A root whose two moves `h0L` and `g4L` have priors `priors`, and
+/// (visits, summed value) `played` each; one more playout made the root.
+fn two_moves(priors: [f32; 2], played: [(u32, f64); 2]) -> Tree {
+    let mut t = Tree::new(1 << 20);
+    t.add_root(&[
+        Edge::new(mv("h0L"), priors[0], None),
+        Edge::new(mv("g4L"), priors[1], None),
+    ]);
+    for (e, (visits, w)) in t.edges.iter_mut().zip(played) {
+        e.visits = visits;
+        e.w = w;
+    }
+    t.nodes[0].visits = 1 + played[0].0 + played[1].0;
+    t
+}
+
+/// The move PUCT picks at the root under `params`' constants.
+fn picked(mut t: Tree, params: crate::search::Params) -> Move {
+    t.puct = Puct::of(&params);
+    let i = t.select(ROOT);
+    t.edges[i].mv
+}
+
+/// `mcts_cpuct` weighs the priors against the means: a low constant
+/// plays the move of the better mean (h0L, 0.6 over 20 playouts), the
+/// default explores the move of the larger prior (g4L, 0.3 over one).
+#[test]
+fn the_exploration_constant_trades_the_mean_for_the_prior() {
+    let t = || two_moves([0.2, 0.8], [(20, 12.0), (1, 0.3)]);
+    let with = |c| crate::search::Params {
+        mcts_cpuct: c,
+        ..Default::default()
+    };
+    assert_eq!(picked(t(), with(10)), mv("h0L"));
+    assert_eq!(picked(t(), with(150)), mv("g4L"));
+}
+
+/// `mcts_fpu` values an untried move below its node's mean (0.7 here):
+/// at the default 0.1 below, the untried g4L is tried; a whole point
+/// below, the tried h0L is played again.
+#[test]
+fn first_play_urgency_decides_whether_an_untried_move_comes_next() {
+    let t = || two_moves([0.7, 0.3], [(4, 2.8), (0, 0.0)]);
+    let with = |fpu| crate::search::Params {
+        mcts_fpu: fpu,
+        ..Default::default()
+    };
+    assert_eq!(picked(t(), with(10)), mv("g4L"));
+    assert_eq!(picked(t(), with(100)), mv("h0L"));
 }

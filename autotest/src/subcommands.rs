@@ -82,7 +82,7 @@ pub enum Subcommand {
     /// first (docs/STORE.md).
     #[command(subcommand)]
     Data(DataCommand),
-    /// The lab store's nets: ls, show HASH, verify
+    /// The lab store's nets: ls, show HASH, verify, reproduce HASH, default-md HASH
     ///
     /// Each reads the store's lineage records into the results database
     /// first (docs/STORE.md).
@@ -93,14 +93,16 @@ pub enum Subcommand {
     /// Each generation: leiserchess datagen with the best net, relabel with
     /// it (with --relabel-nodes), train a candidate on the newest
     /// generations' data, an SPRT of the candidate against the best; H1
-    /// promotes it (DIR/best.nnue), H0 or no decision within --games
-    /// rejects it. Then the next, until --generations, --hours or
-    /// --rejections (none: until stopped). The state is DIR/loop.json,
-    /// written after every step: the same command goes on at the step it
-    /// was in, a step done never run again, the one cut short run again
-    /// (datagen, relabel and train go on from their files, the SPRT from
-    /// its PGN). Another command is refused, naming what differs, unless
-    /// --force.
+    /// promotes it (DIR/best.nnue, marked in the store's record), H0 or no
+    /// decision within --games rejects it. Then the next, until
+    /// --generations, --hours or --rejections (none: until stopped). The
+    /// state is DIR/loop.json, written after every step: the same command
+    /// goes on at the step it was in, a step done never run again, the one
+    /// cut short run again (datagen, relabel and train go on from their
+    /// files, the SPRT from its PGN). Another command is refused, naming
+    /// what differs, unless --force. The loop, its generations and its
+    /// SPRTs (runs) are recorded in the results database as each step ends
+    /// (autotest serve shows them on /nets).
     Loop(LoopArgs),
 }
 

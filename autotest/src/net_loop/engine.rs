@@ -1,13 +1,19 @@
 //! The real executor: the engine's `datagen`, `relabel` and `train` as
 //! child processes (`child`), each step's output in `gen-NNN/STEP.log`,
-//! the SPRT in this process (`sprt`), the loop's own lines on standard
-//! error and in `DIR/loop.log`. Before a command runs, each file it reads
-//! that the loop made is checked against the sha256 the state recorded.
+//! the SPRT in this process (`sprt`), recorded as a run in the results
+//! database, a promotion marked in the store (`mark`), the loop's own
+//! lines on standard error and in `DIR/loop.log`, its record written to
+//! the results database (`db::loops`, best effort). Before a command runs,
+//! each file it reads that the loop made is checked against the sha256
+//! the state recorded.
 
 use super::args::Setup;
 use super::child;
 use super::executor::{Artifact, Executor, Job, SprtJob, SprtResult};
+use super::mark::mark;
 use super::sprt::{self, artifact};
+use crate::db::best_effort::BestEffort;
+use crate::db::loops::{self, LoopRow};
 use crate::interrupt;
 use std::fs::File;
 use std::io::Write;
@@ -20,10 +26,16 @@ pub const LOG: &str = "loop.log";
 pub struct EngineExecutor {
     setup: Setup,
     log: File,
+    /// The results database, until it fails.
+    db: Option<BestEffort>,
+    /// The loop's row in it, once written.
+    loop_id: Option<i64>,
 }
 
 impl EngineExecutor {
-    /// The executor of `setup`, its log opened to append to.
+    /// The executor of `setup`, its log opened to append to, the results
+    /// database `setup.db` names opened (said on standard error if it
+    /// cannot be, and the loop goes on without it).
     pub fn new(setup: Setup) -> Result<EngineExecutor, String> {
         let path = setup.dir.join(LOG);
         let log = std::fs::OpenOptions::new()
@@ -31,7 +43,13 @@ impl EngineExecutor {
             .append(true)
             .open(&path)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        Ok(EngineExecutor { setup, log })
+        let db = BestEffort::open(setup.db.as_deref());
+        Ok(EngineExecutor {
+            setup,
+            log,
+            db,
+            loop_id: None,
+        })
     }
 
     /// The command line of `job`, and its step's name (its log's); a
@@ -119,7 +137,7 @@ fn files(job: &Job) -> (Vec<&Artifact>, &Path) {
         Job::Datagen { out, net, .. } => (net.iter().collect(), out),
         Job::Relabel { data, out, net, .. } => (std::iter::once(data).chain(net).collect(), out),
         Job::Train { data, out, .. } => (data.iter().collect(), out),
-        Job::Promote { net, to } => (vec![net], to),
+        Job::Promote { net, to, .. } => (vec![net], to),
     }
 }
 
@@ -159,8 +177,20 @@ impl Executor for EngineExecutor {
             unchanged(a)?;
         }
         let Some((words, name)) = self.command(job) else {
-            if let Job::Promote { net, to } = job {
+            if let Job::Promote {
+                net,
+                to,
+                generation,
+                sprt,
+                against,
+            } = job
+            {
                 promote(&net.path, to)?;
+                if let Err(e) = mark(&self.setup, net, *generation, sprt, against.as_ref()) {
+                    self.say(&format!(
+                        "loop: the store's mark of the promoted net failed: {e}; the loop goes on"
+                    ));
+                }
             }
             return artifact(out);
         };
@@ -186,11 +216,18 @@ impl Executor for EngineExecutor {
         if let Some(best) = &job.best {
             unchanged(best)?;
         }
-        sprt::play(&self.setup, job)
+        let recording = self.db.as_mut().zip(self.loop_id);
+        sprt::play(&self.setup, job, recording)
     }
 
     fn stop_signal(&self) -> Option<&'static str> {
         interrupt::received().map(interrupt::name)
+    }
+
+    fn record(&mut self, row: &LoopRow) {
+        if let Some(db) = self.db.as_mut() {
+            self.loop_id = db.attempt(|conn| loops::write(conn, row));
+        }
     }
 }
 
@@ -198,12 +235,14 @@ impl Executor for EngineExecutor {
 mod tests {
     use super::*;
     use crate::config::spec::{EngineLimits, SprtSpec};
+    use crate::net_loop::executor::Verdict;
 
     fn setup(dir: &Path) -> Setup {
         Setup {
             dir: dir.to_path_buf(),
             engine: PathBuf::from("/e/leiserchess"),
             store: Some(PathBuf::from("/s")),
+            db: Some("none".to_string()),
             threads: 2,
             datagen_args: vec!["--nodes".to_string(), "20".to_string()],
             relabel_args: Vec::new(),
@@ -276,30 +315,46 @@ mod tests {
                 "train"
             ))
         );
-        let promote = Job::Promote {
-            net: net("/n"),
-            to: dir.join("best.nnue"),
-        };
+        let promote = promotion(net("/n"), dir.join("best.nnue"));
         assert_eq!(line(&promote), None);
     }
 
+    /// Generation 3's promotion of `net` to `to`, after an SPRT won.
+    fn promotion(net: Artifact, to: PathBuf) -> Job {
+        Job::Promote {
+            sprt: SprtResult {
+                pgn: net.clone(),
+                verdict: Verdict::H1,
+                llr: 3.0,
+                wdl: [5, 1, 0],
+            },
+            net,
+            to,
+            generation: 3,
+            against: None,
+        }
+    }
+
     #[test]
-    fn a_promotion_copies_the_net_and_a_changed_input_is_refused() {
+    fn a_promotion_copies_and_marks_the_net_and_a_changed_input_is_refused() {
         let dir = crate::scratch::dir("net_loop-engine-promote");
-        let mut exec = EngineExecutor::new(setup(&dir)).unwrap();
+        let mut with_store = setup(&dir);
+        with_store.store = Some(dir.join("store"));
+        let mut exec = EngineExecutor::new(with_store).unwrap();
         let candidate = dir.join("net.nnue");
         std::fs::write(&candidate, b"a net").unwrap();
         let made = artifact(&candidate).unwrap();
         let to = dir.join("best.nnue");
         std::fs::write(&to, b"an older net").unwrap();
-        let job = Job::Promote {
-            net: made.clone(),
-            to: to.clone(),
-        };
+        let job = promotion(made.clone(), to.clone());
         let copy = exec.make(&job).unwrap();
         assert_eq!((copy.path, copy.sha256), (to.clone(), made.sha256.clone()));
         assert_eq!(std::fs::read(&to).unwrap(), b"a net");
         assert!(!beside(&to, ".tmp").exists());
+        let store = leiserchess::lab::store::open(Some(&dir.join("store"))).unwrap();
+        let record = leiserchess::lab::store::read_record(&store, &made.sha256).unwrap();
+        assert_eq!(record.promoted.len(), 1);
+        assert_eq!(record.promoted[0].generation, 3);
         std::fs::write(&candidate, b"another net").unwrap();
         let e = exec.make(&job).unwrap_err();
         assert_eq!(
@@ -317,5 +372,29 @@ mod tests {
         exec.say("loop: a line");
         let log = std::fs::read_to_string(dir.join(LOG)).unwrap();
         assert_eq!(log, "loop: a line\n");
+    }
+
+    /// A store that cannot be written: the promotion is made, the mark's
+    /// failure said.
+    #[test]
+    fn a_mark_that_fails_is_said_and_the_promotion_stands() {
+        let dir = crate::scratch::dir("net_loop-engine-mark-fails");
+        let not_a_store = dir.join("a-file");
+        std::fs::write(&not_a_store, b"").unwrap();
+        let mut bad = setup(&dir);
+        bad.store = Some(not_a_store);
+        let mut exec = EngineExecutor::new(bad).unwrap();
+        let candidate = dir.join("net.nnue");
+        std::fs::write(&candidate, b"a net").unwrap();
+        let made = artifact(&candidate).unwrap();
+        let to = dir.join("best.nnue");
+        exec.make(&promotion(made, to.clone())).unwrap();
+        assert_eq!(std::fs::read(&to).unwrap(), b"a net");
+        let log = std::fs::read_to_string(dir.join(LOG)).unwrap();
+        assert!(
+            log.starts_with("loop: the store's mark of the promoted net failed: ")
+                && log.ends_with("; the loop goes on\n"),
+            "{log}"
+        );
     }
 }

@@ -1,9 +1,11 @@
 //! What the step machine asks of the world, behind a trait so that the
 //! machine is tested with a fake that records every call and can fail
 //! any of them (`net_loop/tests.rs`): the engine's commands that make a
-//! file, the SPRT, the clock, the log, and whether a stop signal came.
+//! file, the SPRT, the clock, the log, whether a stop signal came, and
+//! the loop's record in the results database.
 //! The real one is `net_loop::engine`.
 
+use crate::db::loops::LoopRow;
 use std::path::PathBuf;
 
 /// A file a step made, by path and content.
@@ -40,14 +42,23 @@ pub enum Job {
         epochs: usize,
         seed: u64,
     },
-    /// The promoted net copied to `to`, replacing it atomically.
-    Promote { net: Artifact, to: PathBuf },
+    /// The promoted net copied to `to`, replacing it atomically, and
+    /// marked in the store as promoted by generation `generation`'s
+    /// `sprt` against `against` (`None`: the engine's embedded net).
+    Promote {
+        net: Artifact,
+        to: PathBuf,
+        generation: u32,
+        sprt: SprtResult,
+        against: Option<Artifact>,
+    },
 }
 
 /// The SPRT of a candidate against the best: at most `games` games,
 /// written to `pgn` and taken up from it when it holds some already.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SprtJob {
+    pub generation: u32,
     pub candidate: Artifact,
     /// The best net; `None`: the engine's embedded one.
     pub best: Option<Artifact>,
@@ -112,4 +123,8 @@ pub trait Executor {
     /// The stop signal received (`SIGINT`, `SIGTERM`), if one was: the
     /// loop starts no new step, and a step it cut short is not done.
     fn stop_signal(&self) -> Option<&'static str>;
+    /// The loop's record as it stands (at the start, and after each step
+    /// once the state is saved), for the results database: best effort,
+    /// the state file being what the loop goes on from.
+    fn record(&mut self, row: &LoopRow);
 }

@@ -1,9 +1,11 @@
 //! The fake executor of the machine's tests (`tests.rs`): it records
-//! every call, answers each with a file named by what the call asked,
+//! every call and the loop's records, answers each call with a file named
+//! by what it asked,
 //! keeps a clock that each finished call moves on, and fails the call it
 //! is told to, as a crash or as a stop signal would end it.
 
 use super::executor::{Artifact, Executor, Job, SprtJob, SprtResult, Verdict};
+use crate::db::loops::LoopRow;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -32,6 +34,8 @@ pub struct Fake {
     dir: PathBuf,
     pub calls: Vec<Call>,
     pub said: Vec<String>,
+    /// The loop's records, in order.
+    pub records: Vec<LoopRow>,
     pub clock: f64,
     /// The SPRT's verdict by generation (H1 where none is given).
     verdicts: HashMap<u32, Verdict>,
@@ -132,5 +136,9 @@ impl Executor for Fake {
 
     fn stop_signal(&self) -> Option<&'static str> {
         self.signalled.then_some("SIGTERM")
+    }
+
+    fn record(&mut self, row: &LoopRow) {
+        self.records.push(row.clone());
     }
 }

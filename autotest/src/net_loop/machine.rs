@@ -10,11 +10,13 @@
 //! seed S+G-1 by the best net, scored again by it when the loop relabels,
 //! a candidate trained on the newest generations' data, played against
 //! the best by SPRT, and promoted on H1 (the best from then on) or
-//! rejected.
+//! rejected. The loop's record goes to the executor (the results
+//! database) at the start and after each step.
 
 use super::args::Plan;
 use super::executor::{Artifact, Executor, Job, SprtJob, Verdict};
 use super::progress;
+use super::record;
 use super::state::{Made, State, StepRecord};
 use super::steps::{steps, Step};
 use crate::tournament::progress::duration;
@@ -53,6 +55,7 @@ pub fn start(
     for c in changed {
         exec.say(&format!("loop: --force: {c}"));
     }
+    exec.record(&record::row(dir, &state));
     run(dir, plan, &mut state, exec)
 }
 
@@ -96,8 +99,8 @@ pub fn run(
                 ))
             }
         };
-        let seconds = exec.now() - start;
-        let decided = record(state, made, seconds);
+        let ended = exec.now();
+        let decided = done(state, made, ended - start, ended);
         if let Some(line) = decided {
             exec.say(&line);
         }
@@ -109,6 +112,7 @@ pub fn run(
             }
         }
         state.save(dir)?;
+        exec.record(&record::row(dir, state));
     }
 }
 
@@ -174,6 +178,7 @@ fn step(dir: &Path, plan: &Plan, state: &State, exec: &mut dyn Executor) -> Resu
         },
         Step::Sprt => {
             let job = SprtJob {
+                generation: g,
                 candidate: file(Step::Train)?,
                 best: state.best.clone(),
                 pgn: here.join("sprt.pgn"),
@@ -185,9 +190,14 @@ fn step(dir: &Path, plan: &Plan, state: &State, exec: &mut dyn Executor) -> Resu
         Step::Decide => {
             return match mine(Step::Sprt) {
                 Some(Made::Sprt(s)) if s.verdict == Verdict::H1 => {
-                    let net = file(Step::Train)?;
-                    let to = dir.join(BEST);
-                    exec.make(&Job::Promote { net, to }).map(Made::Promoted)
+                    let job = Job::Promote {
+                        net: file(Step::Train)?,
+                        to: dir.join(BEST),
+                        generation: g,
+                        sprt: s.clone(),
+                        against: state.best.clone(),
+                    };
+                    exec.make(&job).map(Made::Promoted)
                 }
                 Some(Made::Sprt(_)) => Ok(Made::Rejected),
                 _ => Err(format!("generation {g} has no SPRT")),
@@ -213,9 +223,10 @@ fn training_data(state: &State, window: u32) -> Vec<Artifact> {
         .collect()
 }
 
-/// `made` recorded as the step's, the best net and the rejections in a
-/// row brought up to date by a decision; the line that tells a decision.
-fn record(state: &mut State, made: Made, seconds: f64) -> Option<String> {
+/// `made` recorded as the step's, with its time and end, the best net
+/// and the rejections in a row brought up to date by a decision; the
+/// line that tells a decision.
+fn done(state: &mut State, made: Made, seconds: f64, ended: f64) -> Option<String> {
     let g = state.generation;
     let line = match &made {
         Made::Promoted(_) => {
@@ -248,6 +259,7 @@ fn record(state: &mut State, made: Made, seconds: f64) -> Option<String> {
     state.current().steps.push(StepRecord {
         step,
         seconds,
+        ended,
         made,
     });
     line

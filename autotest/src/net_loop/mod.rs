@@ -3,8 +3,9 @@
 //! datagen`), scores it again with that net if asked (`relabel`), trains a
 //! candidate on the newest generations' data (`train`), plays it against
 //! the best by SPRT (autotest's own tournament, in this process), and
-//! promotes it on H1 or rejects it; then the next, until a stop rule
-//! (generations, hours, rejections in a row) or a stop signal.
+//! promotes it on H1 (marked in the lab store) or rejects it; then the
+//! next, until a stop rule (generations, hours, rejections in a row) or a
+//! stop signal. Each step is recorded in the results database as it ends.
 //!
 //! * `args`: the command line, its plan and setup;
 //! * `steps`: a generation's steps;
@@ -12,8 +13,10 @@
 //! * `machine`: the step machine and the stop rules;
 //! * `progress`: the line before each step, with the time left;
 //! * `executor`: what the machine asks of the world, a trait;
-//! * `engine`: the real executor, `child` its child processes and
-//!   `sprt` its SPRT;
+//! * `record`: the loop's state as the results database records it;
+//! * `engine`: the real executor, `child` its child processes, `sprt`
+//!   its SPRT (a run in the results database) and `mark` the store's
+//!   mark of a promoted net;
 //! * `tests.rs`: the machine against a fake executor, `fake`.
 //!
 //! Started again with the same command, the loop goes on at the step it
@@ -24,7 +27,9 @@ pub mod child;
 pub mod engine;
 pub mod executor;
 pub mod machine;
+pub mod mark;
 pub mod progress;
+pub mod record;
 pub mod sprt;
 pub mod state;
 pub mod steps;

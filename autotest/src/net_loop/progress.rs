@@ -59,6 +59,7 @@ mod tests {
         StepRecord {
             step,
             seconds,
+            ended: 0.0,
             made: Made::Rejected,
         }
     }

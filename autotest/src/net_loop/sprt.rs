@@ -5,20 +5,30 @@
 //! order seeded by the generation, at most the budget's games, written
 //! to the generation's PGN and taken up from it when started again (as
 //! `-resume`). The running report and the final table go to standard
-//! error and to `sprt.log` beside the PGN.
+//! error and to `sprt.log` beside the PGN. It is a run of kind `sprt` in
+//! the results database, set on its generation's row (`db::loops`): a
+//! started again SPRT goes on in the same run, its games made those of
+//! the PGN.
 
 use super::args::Setup;
 use super::executor::{Artifact, SprtJob, SprtResult, Verdict};
 use crate::config::spec::{EngineSpec, OpeningsSpec, TournamentSpec};
 use crate::config::validate;
+use crate::db::best_effort::BestEffort;
+use crate::db::loops;
 use crate::db::provenance::sha256;
+use crate::db::text_enums::Status;
+use crate::db::write;
+use crate::interrupt;
 use crate::openings;
+use crate::pgn::write::to_pgn;
 use crate::stats::sprt::SprtDecision;
 use crate::tournament::progress::Progress;
-use crate::tournament::resume;
-use crate::tournament::run::run_resumed;
+use crate::tournament::resume::{self, Resumed};
+use crate::tournament::run::{run_jobs, OutsideKill, Summary};
 use crate::tournament::schedule::to_play;
 use crate::tournament::table::table;
+use rusqlite::Connection;
 use std::io::Write;
 use std::path::Path;
 
@@ -36,7 +46,11 @@ pub fn spec(setup: &Setup, job: &SprtJob) -> TournamentSpec {
         restart: true,
     };
     TournamentSpec {
-        title: "autotest loop".to_string(),
+        title: format!(
+            "autotest loop {}, generation {}",
+            setup.dir.display(),
+            job.generation
+        ),
         engines: vec![
             engine("candidate", Some(&job.candidate)),
             engine("best", job.best.as_ref()),
@@ -57,8 +71,13 @@ pub fn spec(setup: &Setup, job: &SprtJob) -> TournamentSpec {
     }
 }
 
-/// Plays `job` to its decision or its last game.
-pub fn play(setup: &Setup, job: &SprtJob) -> Result<SprtResult, String> {
+/// Plays `job` to its decision or its last game; with `recording` (the
+/// results database and the loop's row), records it as a run.
+pub fn play(
+    setup: &Setup,
+    job: &SprtJob,
+    recording: Option<(&mut BestEffort, i64)>,
+) -> Result<SprtResult, String> {
     let spec = spec(setup, job);
     validate(&spec).map_err(|e| e.to_string())?;
     let log_path = job.pgn.with_file_name("sprt.log");
@@ -80,13 +99,33 @@ pub fn play(setup: &Setup, job: &SprtJob) -> Result<SprtResult, String> {
             progress.count_resumed(&g.white, &g.black, &g.result);
         }
     }
-    let summary = run_resumed(&spec, &book, resumed.as_ref(), |rec, done, _, llr| {
-        let mut text = progress.game(rec, done);
-        if let Some(llr) = llr {
-            text += &progress.sprt(llr);
-        }
-        tell(&text);
-    })?;
+    let command: Vec<String> = std::env::args().collect();
+    let mut run = recording.and_then(|(db, loop_id)| {
+        let g = job.generation;
+        let id = db.attempt(|c| begin(c, loop_id, g, &spec, &command, resumed.as_ref()))?;
+        Some((db, id))
+    });
+    let played = run_jobs(
+        &spec,
+        &book,
+        resumed.as_ref(),
+        OutsideKill::Loss,
+        |job, rec, done, _, llr| {
+            let mut text = progress.game(rec, done);
+            if let Some(llr) = llr {
+                text += &progress.sprt(llr);
+            }
+            tell(&text);
+            if let Some((db, id)) = run.as_mut() {
+                let row = write::played_now(job, rec, to_pgn(rec, spec.pgn_style), llr);
+                db.attempt(|c| write::insert_game(c, *id, &row));
+            }
+        },
+    );
+    if let Some((db, id)) = run.as_mut() {
+        db.attempt(|c| write::set_status(c, *id, status(&played)));
+    }
+    let summary = played?;
     tell(&table(&spec, &summary));
     let st = &summary.standings[0];
     let played = st.games();
@@ -109,6 +148,51 @@ pub fn play(setup: &Setup, job: &SprtJob) -> Result<SprtResult, String> {
         llr,
         wdl: [st.wins, st.draws, st.losses],
     })
+}
+
+/// The SPRT's run: its generation's, made `running` again, or a new one
+/// set on its generation; its games made those of the PGN file.
+fn begin(
+    conn: &mut Connection,
+    loop_id: i64,
+    generation: u32,
+    spec: &TournamentSpec,
+    command: &[String],
+    resumed: Option<&Resumed>,
+) -> rusqlite::Result<i64> {
+    let run = match loops::sprt_run(conn, loop_id, generation)? {
+        Some(id) => {
+            write::set_status(conn, id, Status::Running)?;
+            id
+        }
+        None => {
+            let id = write::insert_run(conn, spec, command)?;
+            loops::set_sprt_run(conn, loop_id, generation, id)?;
+            id
+        }
+    };
+    let rows: Vec<write::GameRow> = resumed.map_or(Vec::new(), |r| {
+        r.games
+            .iter()
+            .zip(&r.texts)
+            .map(|(g, t)| write::played_before(g, t))
+            .collect()
+    });
+    write::keep_only(conn, run, &rows)?;
+    Ok(run)
+}
+
+/// The run's status once its games end.
+fn status(played: &Result<Summary, String>) -> Status {
+    match played {
+        Err(_) => Status::Failed,
+        Ok(s) => match s.sprt {
+            Some((_, SprtDecision::H0)) => Status::H0,
+            Some((_, SprtDecision::H1)) => Status::H1,
+            _ if interrupt::received().is_some() => Status::Stopped,
+            _ => Status::Finished,
+        },
+    }
 }
 
 /// The file at `path` with its sha256.

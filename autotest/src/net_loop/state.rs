@@ -1,7 +1,7 @@
 //! The loop's state file, `DIR/loop.json`: the settings it was started
 //! with, when it started, where it is (the generation and the step to
 //! run next), the best net, the rejections in a row, and every step done
-//! with its time and what it made (paths and sha256 of the data and net
+//! with its time, its end and what it made (paths and sha256 of the data and net
 //! files, the SPRT's PGN and verdict). It is written after each step
 //! ends, to a temporary file renamed over the old one, so a kill leaves
 //! the old state or the new, never a torn one.
@@ -35,6 +35,8 @@ pub struct StepRecord {
     pub step: Step,
     /// How long its last (finished) run took.
     pub seconds: f64,
+    /// When that run ended, seconds since the Unix epoch.
+    pub ended: f64,
     pub made: Made,
 }
 
@@ -266,7 +268,7 @@ fn step_json(r: &StepRecord) -> Value {
         Made::Promoted(a) => json!({ "promoted": artifact_json(a) }),
         Made::Rejected => json!({ "rejected": true }),
     };
-    json!({ "step": r.step.name(), "seconds": r.seconds, "made": made })
+    json!({ "step": r.step.name(), "seconds": r.seconds, "ended": r.ended, "made": made })
 }
 
 fn field<'a>(v: &'a Value, name: &str) -> Result<&'a Value, String> {
@@ -346,6 +348,7 @@ fn step_record_from(v: &Value) -> Result<StepRecord, String> {
     Ok(StepRecord {
         step,
         seconds: number(v, "seconds")?,
+        ended: number(v, "ended")?,
         made,
     })
 }

@@ -4,9 +4,12 @@
 //! training window, a bad state file.
 
 use super::args::{Budget, Plan, StopRules};
-use super::executor::{Artifact, Job, SprtJob, Verdict};
+use super::executor::{Artifact, Job, SprtJob, SprtResult, Verdict};
 use super::fake::{text, Call, Fake};
 use super::machine::{start, Ending, BEST};
+use super::record::row;
+use crate::db::loops::SprtFigures;
+use crate::db::text_enums::{Decision, LoopStep, LoopVerdict};
 use super::state::{Made, State, FILE};
 use super::steps::Step;
 use std::path::{Path, PathBuf};
@@ -52,6 +55,13 @@ fn artifact(state: &State, g: u32, step: Step) -> Artifact {
     }
 }
 
+fn sprt(state: &State, g: u32) -> SprtResult {
+    match state.generation(g).unwrap().made(Step::Sprt) {
+        Some(Made::Sprt(s)) => s.clone(),
+        other => panic!("generation {g}, sprt: {other:?}"),
+    }
+}
+
 /// Generation 1 promoted, generation 2 rejected.
 const VERDICTS: [(u32, Verdict); 1] = [(2, Verdict::H0)];
 
@@ -85,6 +95,7 @@ fn two_generations_run_every_step_with_the_best_net() {
             seed: 7,
         }),
         Call::Sprt(SprtJob {
+            generation: 1,
             candidate: net1.clone(),
             best: None,
             pgn: g1.join("sprt.pgn"),
@@ -94,6 +105,9 @@ fn two_generations_run_every_step_with_the_best_net() {
         Call::Make(Job::Promote {
             net: net1.clone(),
             to: dir.join(BEST),
+            generation: 1,
+            sprt: sprt(&state, 1),
+            against: None,
         }),
         // Generation 2 plays, relabels and is measured with generation
         // 1's net, and trains on both generations' data.
@@ -116,6 +130,7 @@ fn two_generations_run_every_step_with_the_best_net() {
             seed: 8,
         }),
         Call::Sprt(SprtJob {
+            generation: 2,
             candidate: artifact(&state, 2, Step::Train),
             best: Some(net1.clone()),
             pgn: g2.join("sprt.pgn"),
@@ -185,6 +200,63 @@ fn two_generations_run_every_step_with_the_best_net() {
     assert_eq!(ending, Ending::Done("2 generations made".to_string()));
     assert!(again.calls.is_empty());
     assert_eq!(saved(&dir), state);
+    assert_eq!(again.records, [fake.records.last().unwrap().clone()]);
+}
+
+/// The loop's record: at the start, then after each of the ten steps the
+/// state saved then, the last one each generation's best, data,
+/// candidate, SPRT, decision and steps.
+#[test]
+fn the_record_follows_the_state_step_by_step() {
+    let dir = crate::scratch::dir("net_loop-record");
+    let mut fake = Fake::new(&dir, &VERDICTS);
+    start(&dir, &two_generations(), false, &mut fake).unwrap();
+    let state = saved(&dir);
+    let steps_done: Vec<usize> = fake
+        .records
+        .iter()
+        .map(|r| r.generations.iter().map(|g| g.steps.len()).sum())
+        .collect();
+    assert_eq!(steps_done, (0..=10).collect::<Vec<_>>());
+    let last = fake.records.last().unwrap();
+    assert_eq!(last, &row(&dir, &state));
+    assert_eq!(last.dir, dir.display().to_string());
+    assert_eq!(last.started, 1_000_000.0);
+    assert_eq!(
+        last.settings,
+        r#"{"--positions":"5000","--relabel-nodes":"50","--store":null}"#
+    );
+    let sha = |g, step| Some(artifact(&state, g, step).sha256);
+    assert_eq!(last.best, sha(1, Step::Train));
+    let [g1, g2] = &last.generations[..] else {
+        panic!("{last:?}")
+    };
+    assert_eq!(g1.best, None);
+    assert_eq!(g2.best, sha(1, Step::Train));
+    assert_eq!(
+        (&g2.data, &g2.relabelled, &g2.candidate),
+        (&sha(2, Step::Datagen), &sha(2, Step::Relabel), &sha(2, Step::Train))
+    );
+    let figures = |wdl, llr, verdict| {
+        Some(SprtFigures {
+            wdl,
+            llr,
+            verdict,
+        })
+    };
+    assert_eq!(g1.sprt, figures([10, 5, 1], 2.95, LoopVerdict::H1));
+    assert_eq!(g2.sprt, figures([10, 5, 2], -2.95, LoopVerdict::H0));
+    assert_eq!(
+        (g1.decision, g2.decision),
+        (Some(Decision::Promoted), Some(Decision::Rejected))
+    );
+    // Each step's time and end on the fake clock: generation 2's train
+    // ended 201 + 120 + 50 seconds after the start.
+    let train = g2.steps[2];
+    assert_eq!(
+        (train.step, train.seconds, train.ended),
+        (LoopStep::Train, 50.0, Some(1_000_371.0))
+    );
 }
 
 /// The uninterrupted run's folder, calls and final state.
@@ -224,7 +296,9 @@ fn a_crash_in_any_step_then_the_same_command_ends_as_an_unbroken_run() {
                 text(&first.calls, &dir),
                 text(&calls[..=n].to_vec(), &unbroken)
             );
+            // The clock goes on from where the first run stopped.
             let mut second = Fake::new(&dir, &VERDICTS);
+            second.clock = first.clock;
             start(&dir, &two_generations(), false, &mut second).unwrap();
             let after = format!("restarted after call {n}, signal {signal}");
             assert_eq!(
@@ -233,6 +307,11 @@ fn a_crash_in_any_step_then_the_same_command_ends_as_an_unbroken_run() {
                 "{after}"
             );
             assert_eq!(text(&saved(&dir), &dir), text(&state, &unbroken), "{after}");
+            assert_eq!(
+                text(second.records.last().unwrap(), &dir),
+                text(&row(&unbroken, &state), &unbroken),
+                "{after}"
+            );
         }
     }
 }

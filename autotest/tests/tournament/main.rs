@@ -2,7 +2,8 @@
 //! config files, the referee's games against the scripted fake engine
 //! (`tests/fake/scripted.sh`) and the real one, the `autotest` program end
 //! to end (a run, a signal, `-resume`, `tune`, the help), what the results
-//! database records and imports, SPSA, `autotest loop`, the soak's
+//! database records and imports, SPSA, `autotest loop` and the
+//! `default.md` made from its record, the soak's
 //! report, and the layout of `src/`. A module a subject;
 //! `cargo test -p autotest --test tournament -- NAME::` runs one.
 
@@ -22,6 +23,7 @@ mod course_config;
 mod db;
 mod db_import;
 mod db_records;
+mod default_md;
 mod faults;
 mod flags;
 mod games;

@@ -3,10 +3,14 @@
 //! with the sha256 it records; the same loop killed (its whole process
 //! group, as a lost machine would be) while it trains and while it plays
 //! its SPRT, then started again with the same command, ends with the same
-//! data and nets (sha256) and the same decisions as the unbroken run;
-//! a second loop in the same folder refused; `autotest loop --help`.
+//! data and nets (sha256) and the same decisions as the unbroken run, and
+//! the same record in its results database, each row once; a second loop
+//! in the same folder refused; `autotest loop --help`.
 
 use crate::common::{programs::leiserchess, scratch};
+use autotest::db::loops::{self, LoopRow};
+use autotest::db::open;
+use autotest::db::text_enums::LoopVerdict;
 use autotest::net_loop::executor::Artifact;
 use autotest::net_loop::state::{Made, State};
 use autotest::net_loop::steps::Step;
@@ -18,7 +22,8 @@ use std::time::{Duration, Instant};
 /// How long one tiny loop may take on a busy machine.
 const LIMIT: Duration = Duration::from_secs(600);
 
-/// The loop's command line in `dir`, its store `store`.
+/// The loop's command line in `dir`, its store `store`, its results
+/// database `DIR.db`.
 fn args(dir: &Path, store: &Path) -> Vec<String> {
     let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings.txt");
     let mut words: Vec<String> = [
@@ -31,6 +36,8 @@ fn args(dir: &Path, store: &Path) -> Vec<String> {
         &store.display().to_string(),
         "--openings",
         &openings.display().to_string(),
+        "--db",
+        &dir.with_extension("db").display().to_string(),
     ]
     .iter()
     .map(|w| w.to_string())
@@ -149,6 +156,79 @@ fn check_files(s: &State) {
     }
 }
 
+/// `r` with its times rounded to the millisecond.
+fn to_ms(mut r: LoopRow) -> LoopRow {
+    let ms = |t: f64| (t * 1000.0).round() / 1000.0;
+    r.started = ms(r.started);
+    for g in &mut r.generations {
+        for s in &mut g.steps {
+            s.seconds = ms(s.seconds);
+            s.ended = s.ended.map(ms);
+        }
+        if let Some(f) = g.sprt.as_mut() {
+            f.llr = ms(f.llr);
+        }
+    }
+    r
+}
+
+/// What the results database of the loop in `dir` (in state `s`)
+/// records, checked against the state: one loop; each generation and
+/// step once, with what the state says it made; each SPRT a run whose
+/// games are its PGN file's, once each. The generations' rows without
+/// their run ids and times.
+fn recorded(dir: &Path, s: &State) -> String {
+    let conn = open::open(&dir.with_extension("db")).unwrap();
+    let count = |query: &str| -> i64 { conn.query_row(query, [], |r| r.get(0)).unwrap() };
+    assert_eq!(count("SELECT COUNT(*) FROM loops"), 1);
+    assert_eq!(count("SELECT COUNT(*) FROM loop_generations"), 2);
+    assert_eq!(count("SELECT COUNT(*) FROM loop_steps"), 10);
+    assert_eq!(count("SELECT COUNT(*) FROM runs WHERE kind = 'sprt'"), 2);
+    let [l] = &loops::all(&conn).unwrap()[..] else {
+        panic!("not one loop")
+    };
+    let mut without_runs = l.row.clone();
+    for g in &mut without_runs.generations {
+        g.sprt_run = None;
+    }
+    // The state file's times, read back, may differ from the ones
+    // written in their last bit.
+    assert_eq!(
+        to_ms(without_runs),
+        to_ms(autotest::net_loop::record::row(dir, s))
+    );
+    let mut out = String::new();
+    for g in &l.row.generations {
+        let run = g.sprt_run.expect("the SPRT's run");
+        let status: String = conn
+            .query_row("SELECT status FROM runs WHERE id = ?1", [run], |r| r.get(0))
+            .unwrap();
+        let games: i64 = conn
+            .query_row("SELECT COUNT(*) FROM games WHERE run_id = ?1", [run], |r| r.get(0))
+            .unwrap();
+        let pgn = dir.join(format!("gen-{:03}/sprt.pgn", g.number));
+        let in_pgn = std::fs::read_to_string(pgn).unwrap().matches("[Result ").count();
+        assert_eq!(games as usize, in_pgn, "generation {}", g.number);
+        let verdict = g.sprt.map(|f| f.verdict);
+        let expected = match verdict {
+            Some(LoopVerdict::H1) => "H1",
+            Some(LoopVerdict::H0) => "H0",
+            _ => "finished",
+        };
+        assert_eq!(status, expected, "generation {}", g.number);
+        out += &format!(
+            "{} {:?} {:?} {:?} {:?} {:?} {games}\n",
+            g.number,
+            g.best,
+            g.data,
+            g.candidate,
+            g.sprt.map(|f| (f.wdl, verdict)),
+            g.decision
+        );
+    }
+    out
+}
+
 #[test]
 fn a_loop_killed_mid_training_and_mid_sprt_ends_as_an_unbroken_one() {
     let root = scratch::dir("net_loop/kill");
@@ -167,7 +247,8 @@ fn a_loop_killed_mid_training_and_mid_sprt_ends_as_an_unbroken_one() {
     }
     check_files(&whole);
     for line in [
-        "loop: generation 1, step datagen (1 of 5), elapsed 0s, no estimate",
+        "loop: generation 1, step datagen (1 of 5), elapsed ",
+        "s, no estimate before a generation has run the step",
         "loop: generation 2, step train (3 of 5), elapsed ",
         "loop: stopped: 2 generations made",
         "train: ",
@@ -207,6 +288,8 @@ fn a_loop_killed_mid_training_and_mid_sprt_ends_as_an_unbroken_one() {
     let restarted = state(&broken).unwrap();
     check_files(&restarted);
     assert_eq!(outcome(&restarted), outcome(&whole));
+    // The same record, once, in each loop's database.
+    assert_eq!(recorded(&broken, &restarted), recorded(&unbroken, &whole));
     // Nothing of the unbroken loop is redone by the same command.
     let out = finish(start(&args(&unbroken, &store)));
     assert!(text(&out.stderr).contains("loop: stopped: 2 generations made"));
@@ -289,6 +372,7 @@ fn the_help_page_names_every_flag() {
         "--hours",
         "--rejections",
         "--force",
+        "--db",
     ] {
         assert!(page.contains(flag), "{flag} not in:\n{page}");
     }

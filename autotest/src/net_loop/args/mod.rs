@@ -7,6 +7,7 @@
 use crate::config::numbers::time_control;
 use crate::config::spec::{EngineLimits, SprtSpec};
 use crate::config::split_command;
+use crate::db::path::DbFlag;
 use clap::builder::RangedU64ValueParser;
 use clap::{value_parser, ArgGroup, Parser};
 use std::path::{Path, PathBuf};
@@ -115,6 +116,9 @@ pub struct LoopArgs {
     /// (they apply from the step it is at)
     #[arg(long)]
     pub force: bool,
+    /// Where the loop, its generations and its SPRTs are recorded
+    #[command(flatten)]
+    pub db: DbFlag,
 }
 
 /// What a generation spends.
@@ -154,6 +158,8 @@ pub struct Setup {
     pub dir: PathBuf,
     pub engine: PathBuf,
     pub store: Option<PathBuf>,
+    /// The results database (`--db`), as `db::path::choose` takes it.
+    pub db: Option<String>,
     pub threads: usize,
     pub datagen_args: Vec<String>,
     pub relabel_args: Vec<String>,
@@ -242,6 +248,7 @@ impl LoopArgs {
             dir: absolute(&self.dir)?,
             engine: absolute(&self.engine)?,
             store: self.store.as_deref().map(absolute).transpose()?,
+            db: self.db.db.clone(),
             threads: self.threads,
             datagen_args,
             relabel_args,
@@ -270,7 +277,8 @@ impl LoopArgs {
     }
 
     /// The settings a restart must repeat: all but the stop rules,
-    /// `--threads` and `--force`, which change nothing a step makes.
+    /// `--threads`, `--force` and `--db`, which change nothing a step
+    /// makes.
     fn settings(&self, setup: &Setup) -> Vec<(String, Option<String>)> {
         let path = |p: &Path| Some(p.display().to_string());
         [

@@ -103,7 +103,7 @@ pub enum Subcommand {
     /// what differs, unless --force. The loop, its generations and its
     /// SPRTs (runs) are recorded in the results database as each step ends
     /// (autotest serve shows them on /nets).
-    Loop(LoopArgs),
+    Loop(Box<LoopArgs>),
 }
 
 /// Whether `word` names one of these subcommands.

@@ -84,7 +84,11 @@ fn promotion(r: &rusqlite::Row) -> rusqlite::Result<Promotion> {
 
 /// The promotions of the net `sha256`, oldest first.
 pub fn of(conn: &Connection, sha256: &str) -> Result<Vec<Promotion>, String> {
-    let query = [COLUMNS, " WHERE sha256 = ?1 ORDER BY date, loop_dir, generation"].concat();
+    let query = [
+        COLUMNS,
+        " WHERE sha256 = ?1 ORDER BY date, loop_dir, generation",
+    ]
+    .concat();
     let mut stmt = conn.prepare(&query).map_err(sql)?;
     let rows = stmt.query_map([sha256], promotion).map_err(sql)?;
     rows.collect::<Result<_, _>>().map_err(sql)

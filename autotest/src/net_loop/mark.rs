@@ -63,7 +63,9 @@ fn embedded_from_data(store: &Store, sha256: &str) -> Option<String> {
         })
         .find_map(|data| {
             data.parents.into_iter().find_map(|p| match p.source {
-                Source::Object { sha256, .. } if matches!(p.role, Role::Played | Role::Labelled) => {
+                Source::Object { sha256, .. }
+                    if matches!(p.role, Role::Played | Role::Labelled) =>
+                {
                     Some(sha256)
                 }
                 _ => None,
@@ -140,7 +142,13 @@ mod tests {
         assert_eq!((first.generation, second.generation), (1, 2));
         let s = &first.sprt;
         assert_eq!(
-            (s.elo1, s.beta, s.limits.as_str(), [s.wins, s.draws, s.losses], s.llr),
+            (
+                s.elo1,
+                s.beta,
+                s.limits.as_str(),
+                [s.wins, s.draws, s.losses],
+                s.llr
+            ),
             (5.0, 0.1, "nodes=40", [9, 4, 2], 2.5)
         );
     }

@@ -8,10 +8,10 @@ use super::executor::{Artifact, Job, SprtJob, SprtResult, Verdict};
 use super::fake::{text, Call, Fake};
 use super::machine::{start, Ending, BEST};
 use super::record::row;
-use crate::db::loops::SprtFigures;
-use crate::db::text_enums::{Decision, LoopStep, LoopVerdict};
 use super::state::{Made, State, FILE};
 use super::steps::Step;
+use crate::db::loops::SprtFigures;
+use crate::db::text_enums::{Decision, LoopStep, LoopVerdict};
 use std::path::{Path, PathBuf};
 
 fn settings(positions: u64) -> Vec<(String, Option<String>)> {
@@ -235,15 +235,13 @@ fn the_record_follows_the_state_step_by_step() {
     assert_eq!(g2.best, sha(1, Step::Train));
     assert_eq!(
         (&g2.data, &g2.relabelled, &g2.candidate),
-        (&sha(2, Step::Datagen), &sha(2, Step::Relabel), &sha(2, Step::Train))
+        (
+            &sha(2, Step::Datagen),
+            &sha(2, Step::Relabel),
+            &sha(2, Step::Train)
+        )
     );
-    let figures = |wdl, llr, verdict| {
-        Some(SprtFigures {
-            wdl,
-            llr,
-            verdict,
-        })
-    };
+    let figures = |wdl, llr, verdict| Some(SprtFigures { wdl, llr, verdict });
     assert_eq!(g1.sprt, figures([10, 5, 1], 2.95, LoopVerdict::H1));
     assert_eq!(g2.sprt, figures([10, 5, 2], -2.95, LoopVerdict::H0));
     assert_eq!(

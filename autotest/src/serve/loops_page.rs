@@ -25,9 +25,11 @@ fn link(kind: ArtifactKind, sha256: &str) -> String {
 
 /// A net, or the engine's embedded one for `None`.
 fn net(sha256: &Option<String>) -> String {
-    sha256.as_deref().map_or("the engine's embedded net".to_string(), |s| {
-        link(ArtifactKind::Net, s)
-    })
+    sha256
+        .as_deref()
+        .map_or("the engine's embedded net".to_string(), |s| {
+            link(ArtifactKind::Net, s)
+        })
 }
 
 /// The section: a heading, then a table a loop.
@@ -96,8 +98,8 @@ fn row(g: &GenerationRow) -> String {
     let (wdl, elo_text, llr, verdict) = match &g.sprt {
         Some(s) => {
             let [w, d, l] = s.wdl;
-            let shown = elo::estimate_wdl(w, d, l)
-                .map_or(dash(), |e| elo::elo_shown(&e, w + d + l, 1));
+            let shown =
+                elo::estimate_wdl(w, d, l).map_or(dash(), |e| elo::elo_shown(&e, w + d + l, 1));
             (
                 format!("{w}/{d}/{l}"),
                 format!("<span class=\"elo\">{}</span>", escape(&shown)),

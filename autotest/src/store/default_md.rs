@@ -31,7 +31,10 @@ pub fn page(
     let net = artifacts::get(conn, sha256)?.ok_or(format!("no artifact {sha256}"))?;
     let generation = generation_of(conn, sha256)?;
     let bytes = std::fs::read(store.object_path(sha256)).map_err(|e| {
-        format!("{sha256} is not in the store {}: {e}", store.root().display())
+        format!(
+            "{sha256} is not in the store {}: {e}",
+            store.root().display()
+        )
     })?;
     let mut out = String::from(INTRO);
     out += &table(&net, generation, &bytes, bench)?;
@@ -255,8 +258,8 @@ fn data(conn: &Connection, sha256: &str) -> Result<String, String> {
 /// The SPRT of a promotion, in words.
 fn sprt_text(p: &Promotion) -> String {
     let [w, d, l] = p.wdl;
-    let shown = elo::estimate_wdl(w, d, l)
-        .map_or("-".to_string(), |e| elo::elo_shown(&e, w + d + l, 1));
+    let shown =
+        elo::estimate_wdl(w, d, l).map_or("-".to_string(), |e| elo::elo_shown(&e, w + d + l, 1));
     format!(
         "SPRT at {}, elo0 {} elo1 {}: W {w} D {d} L {l}, {shown}, LLR {:.2}, H1",
         p.limits, p.elo0, p.elo1, p.llr
@@ -286,8 +289,9 @@ fn accepted(conn: &Connection, promoted: &[Promotion]) -> Result<String, String>
         return Ok(out + "Its record holds no promotion by `autotest loop`.\n");
     }
     for p in promoted {
-        let run = run_of(conn, p)?
-            .map_or(String::new(), |id| format!(" (run {id} of the results database)"));
+        let run = run_of(conn, p)?.map_or(String::new(), |id| {
+            format!(" (run {id} of the results database)")
+        });
         out += &format!(
             "- `autotest loop` in `{}`, generation {}, against `{}`: {}{run}, {} UTC.\n",
             p.loop_dir,

@@ -81,13 +81,7 @@ fn lab(test: &str) -> Lab {
         seconds,
         ended: Some(2000.0),
     };
-    let sprt = |wdl, llr, verdict| {
-        Some(SprtFigures {
-            wdl,
-            llr,
-            verdict,
-        })
-    };
+    let sprt = |wdl, llr, verdict| Some(SprtFigures { wdl, llr, verdict });
     let row = LoopRow {
         dir: "/loops/night".to_string(),
         settings: "{}".to_string(),
@@ -203,7 +197,10 @@ fn the_nets_page_shows_each_loop_s_generations() {
     }
     let second = &rows[1];
     for part in [
-        format!("<td>2</td><td><a class=\"hash\" href=\"/nets/{}\"", lab.first),
+        format!(
+            "<td>2</td><td><a class=\"hash\" href=\"/nets/{}\"",
+            lab.first
+        ),
         format!("href=\"/nets/{}\"", lab.second),
         "<td>-</td><td>2/4/9</td>".to_string(),
         "<td>-2.97</td><td><span class=\"status H0\">H0</span></td>".to_string(),

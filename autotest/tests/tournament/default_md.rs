@@ -38,7 +38,13 @@ fn default_md_is_made_from_the_embedded_net_s_record() {
     let dir = scratch::dir("default_md/embedded");
     let signature = repo_file("bench/signature.txt");
     let out = autotest(
-        &["nets", "default-md", "ba3fde78", "--bench", signature.trim()],
+        &[
+            "nets",
+            "default-md",
+            "ba3fde78",
+            "--bench",
+            signature.trim(),
+        ],
         &dir,
     );
     assert!(out.status.success(), "{}", text(&out.stderr));

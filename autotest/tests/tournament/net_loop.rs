@@ -204,10 +204,15 @@ fn recorded(dir: &Path, s: &State) -> String {
             .query_row("SELECT status FROM runs WHERE id = ?1", [run], |r| r.get(0))
             .unwrap();
         let games: i64 = conn
-            .query_row("SELECT COUNT(*) FROM games WHERE run_id = ?1", [run], |r| r.get(0))
+            .query_row("SELECT COUNT(*) FROM games WHERE run_id = ?1", [run], |r| {
+                r.get(0)
+            })
             .unwrap();
         let pgn = dir.join(format!("gen-{:03}/sprt.pgn", g.number));
-        let in_pgn = std::fs::read_to_string(pgn).unwrap().matches("[Result ").count();
+        let in_pgn = std::fs::read_to_string(pgn)
+            .unwrap()
+            .matches("[Result ")
+            .count();
         assert_eq!(games as usize, in_pgn, "generation {}", g.number);
         let verdict = g.sprt.map(|f| f.verdict);
         let expected = match verdict {

@@ -297,9 +297,8 @@ pub fn register(
 /// it, is returned.
 pub fn promote(store: &Store, file: &Path, promotion: Promotion) -> Result<Record, StoreError> {
     let mut record = register(store, file, Kind::Net, Vec::new(), &[])?;
-    let same = |p: &Promotion| {
-        p.loop_dir == promotion.loop_dir && p.generation == promotion.generation
-    };
+    let same =
+        |p: &Promotion| p.loop_dir == promotion.loop_dir && p.generation == promotion.generation;
     if !record.promoted.iter().any(same) {
         record.promoted.push(promotion);
         store.write_record(&record.sha256, record.to_json().as_bytes())?;

@@ -19,7 +19,7 @@ fn files(test: &str) -> (PathBuf, String) {
 
 fn args(words: &[String]) -> Result<LoopArgs, String> {
     match parse(words) {
-        Ok(Subcommand::Loop(a)) => Ok(a),
+        Ok(Subcommand::Loop(a)) => Ok(*a),
         Ok(other) => panic!("{other:?}"),
         Err(e) => Err(e.to_string()),
     }

@@ -93,6 +93,63 @@ pub fn row(dir: &Path, state: &State) -> LoopRow {
 mod tests {
     use super::*;
     use crate::db::text_enums::{words, TextEnum};
+    use crate::net_loop::fake::Fake;
+    use crate::net_loop::machine::start;
+    use crate::net_loop::tests::{artifact, saved, two_generations, VERDICTS};
+
+    /// The loop's record: at the start, then after each of the ten steps the
+    /// state saved then, the last one each generation's best, data,
+    /// candidate, SPRT, decision and steps.
+    #[test]
+    fn the_record_follows_the_state_step_by_step() {
+        let dir = crate::scratch::dir("net_loop-record");
+        let mut fake = Fake::new(&dir, &VERDICTS);
+        start(&dir, &two_generations(), false, &mut fake).unwrap();
+        let state = saved(&dir);
+        let steps_done: Vec<usize> = fake
+            .records
+            .iter()
+            .map(|r| r.generations.iter().map(|g| g.steps.len()).sum())
+            .collect();
+        assert_eq!(steps_done, (0..=10).collect::<Vec<_>>());
+        let last = fake.records.last().unwrap();
+        assert_eq!(last, &row(&dir, &state));
+        assert_eq!(last.dir, dir.display().to_string());
+        assert_eq!(last.started, 1_000_000.0);
+        assert_eq!(
+            last.settings,
+            r#"{"--positions":"5000","--relabel-nodes":"50","--store":null}"#
+        );
+        let sha = |g, step| Some(artifact(&state, g, step).sha256);
+        assert_eq!(last.best, sha(1, Step::Train));
+        let [g1, g2] = &last.generations[..] else {
+            panic!("{last:?}")
+        };
+        assert_eq!(g1.best, None);
+        assert_eq!(g2.best, sha(1, Step::Train));
+        assert_eq!(
+            (&g2.data, &g2.relabelled, &g2.candidate),
+            (
+                &sha(2, Step::Datagen),
+                &sha(2, Step::Relabel),
+                &sha(2, Step::Train)
+            )
+        );
+        let figures = |wdl, llr, verdict| Some(SprtFigures { wdl, llr, verdict });
+        assert_eq!(g1.sprt, figures([10, 5, 1], 2.95, LoopVerdict::H1));
+        assert_eq!(g2.sprt, figures([10, 5, 2], -2.95, LoopVerdict::H0));
+        assert_eq!(
+            (g1.decision, g2.decision),
+            (Some(Decision::Promoted), Some(Decision::Rejected))
+        );
+        // Each step's time and end on the fake clock: generation 2's train
+        // ended 201 + 120 + 50 seconds after the start.
+        let train = g2.steps[2];
+        assert_eq!(
+            (train.step, train.seconds, train.ended),
+            (LoopStep::Train, 50.0, Some(1_000_371.0))
+        );
+    }
 
     /// Every step and verdict has its database word, the same as the
     /// state file's.

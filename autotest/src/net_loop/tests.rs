@@ -10,8 +10,6 @@ use super::machine::{start, Ending, BEST};
 use super::record::row;
 use super::state::{Made, State, FILE};
 use super::steps::Step;
-use crate::db::loops::SprtFigures;
-use crate::db::text_enums::{Decision, LoopStep, LoopVerdict};
 use std::path::{Path, PathBuf};
 
 fn settings(positions: u64) -> Vec<(String, Option<String>)> {
@@ -37,18 +35,18 @@ fn plan(stop: StopRules) -> Plan {
     }
 }
 
-fn two_generations() -> Plan {
+pub(super) fn two_generations() -> Plan {
     plan(StopRules {
         generations: Some(2),
         ..StopRules::default()
     })
 }
 
-fn saved(dir: &Path) -> State {
+pub(super) fn saved(dir: &Path) -> State {
     State::from_json(&std::fs::read_to_string(dir.join(FILE)).unwrap()).unwrap()
 }
 
-fn artifact(state: &State, g: u32, step: Step) -> Artifact {
+pub(super) fn artifact(state: &State, g: u32, step: Step) -> Artifact {
     match state.generation(g).unwrap().made(step) {
         Some(Made::File(a)) => a.clone(),
         other => panic!("generation {g}, {step}: {other:?}"),
@@ -63,7 +61,7 @@ fn sprt(state: &State, g: u32) -> SprtResult {
 }
 
 /// Generation 1 promoted, generation 2 rejected.
-const VERDICTS: [(u32, Verdict); 1] = [(2, Verdict::H0)];
+pub(super) const VERDICTS: [(u32, Verdict); 1] = [(2, Verdict::H0)];
 
 #[test]
 fn two_generations_run_every_step_with_the_best_net() {
@@ -201,60 +199,6 @@ fn two_generations_run_every_step_with_the_best_net() {
     assert!(again.calls.is_empty());
     assert_eq!(saved(&dir), state);
     assert_eq!(again.records, [fake.records.last().unwrap().clone()]);
-}
-
-/// The loop's record: at the start, then after each of the ten steps the
-/// state saved then, the last one each generation's best, data,
-/// candidate, SPRT, decision and steps.
-#[test]
-fn the_record_follows_the_state_step_by_step() {
-    let dir = crate::scratch::dir("net_loop-record");
-    let mut fake = Fake::new(&dir, &VERDICTS);
-    start(&dir, &two_generations(), false, &mut fake).unwrap();
-    let state = saved(&dir);
-    let steps_done: Vec<usize> = fake
-        .records
-        .iter()
-        .map(|r| r.generations.iter().map(|g| g.steps.len()).sum())
-        .collect();
-    assert_eq!(steps_done, (0..=10).collect::<Vec<_>>());
-    let last = fake.records.last().unwrap();
-    assert_eq!(last, &row(&dir, &state));
-    assert_eq!(last.dir, dir.display().to_string());
-    assert_eq!(last.started, 1_000_000.0);
-    assert_eq!(
-        last.settings,
-        r#"{"--positions":"5000","--relabel-nodes":"50","--store":null}"#
-    );
-    let sha = |g, step| Some(artifact(&state, g, step).sha256);
-    assert_eq!(last.best, sha(1, Step::Train));
-    let [g1, g2] = &last.generations[..] else {
-        panic!("{last:?}")
-    };
-    assert_eq!(g1.best, None);
-    assert_eq!(g2.best, sha(1, Step::Train));
-    assert_eq!(
-        (&g2.data, &g2.relabelled, &g2.candidate),
-        (
-            &sha(2, Step::Datagen),
-            &sha(2, Step::Relabel),
-            &sha(2, Step::Train)
-        )
-    );
-    let figures = |wdl, llr, verdict| Some(SprtFigures { wdl, llr, verdict });
-    assert_eq!(g1.sprt, figures([10, 5, 1], 2.95, LoopVerdict::H1));
-    assert_eq!(g2.sprt, figures([10, 5, 2], -2.95, LoopVerdict::H0));
-    assert_eq!(
-        (g1.decision, g2.decision),
-        (Some(Decision::Promoted), Some(Decision::Rejected))
-    );
-    // Each step's time and end on the fake clock: generation 2's train
-    // ended 201 + 120 + 50 seconds after the start.
-    let train = g2.steps[2];
-    assert_eq!(
-        (train.step, train.seconds, train.ended),
-        (LoopStep::Train, 50.0, Some(1_000_371.0))
-    );
 }
 
 /// The uninterrupted run's folder, calls and final state.

@@ -22,6 +22,8 @@
 //!   (`autotest data`, `autotest nets`);
 //! * `slurm`: a tournament or SPRT as a Slurm job array, its shards
 //!   merged by a coordinator;
+//! * `net_loop`: `autotest loop`, net generations made unattended
+//!   (data, training, SPRT, promotion), resumable step by step;
 //! * `subcommands`: the command lines clap reads (`openings`, `stats`,
 //!   `runs`, ... each declared beside its work), one-dash long options
 //!   taken as two;
@@ -35,6 +37,7 @@ pub mod config;
 pub mod db;
 pub mod interrupt;
 pub mod machine_name;
+pub mod net_loop;
 pub mod openings;
 pub mod pgn;
 pub mod referee;

@@ -2,14 +2,14 @@
 //! cutechess-style flags (`config`), `autotest tune` and `autotest
 //! datagen` in the same syntax, and the subcommands clap reads
 //! (`subcommands`): `openings`, `stats`, `runs`, `show`, `report`,
-//! `bench-record`, `import`, `serve`, `slurm`, `data`, `nets`. Each subcommand has a help
+//! `bench-record`, `import`, `serve`, `slurm`, `data`, `nets`, `loop`. Each subcommand has a help
 //! page of its own; `autotest --help` is the tournament's.
 
 #![forbid(unsafe_code)]
 
 use autotest::subcommands::{self, Subcommand};
 use autotest::tournament::play::play_and_record;
-use autotest::{config, db, interrupt, openings, serve, slurm, stats, store, tune};
+use autotest::{config, db, interrupt, net_loop, openings, serve, slurm, stats, store, tune};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -201,7 +201,10 @@ fn run() -> ExitCode {
         false => None,
     };
     let long_run = match &sub {
-        Some(s) => matches!(s, Subcommand::BenchRecord(_) | Subcommand::Slurm(_)),
+        Some(s) => matches!(
+            s,
+            Subcommand::BenchRecord(_) | Subcommand::Slurm(_) | Subcommand::Loop(_)
+        ),
         None => true,
     };
     if long_run {
@@ -240,6 +243,7 @@ fn run_subcommand(sub: Subcommand, command: &[String]) -> Result<(), String> {
         Subcommand::Slurm(c) => slurm::command(&c).map(|()| String::new()),
         Subcommand::Data(c) => store::data(&c),
         Subcommand::Nets(c) => store::nets(&c),
+        Subcommand::Loop(a) => net_loop::command(&a).map(|()| String::new()),
     };
     output.map(|out| print!("{out}"))
 }

@@ -1,6 +1,6 @@
 //! The subcommands whose command lines clap reads: `openings`, `stats`,
 //! `runs`, `show`, `report`, `bench-record`, `import`, `serve`, `slurm`,
-//! `data` and `nets`, each with its own `--help` and typed values; a bad argument
+//! `data`, `nets` and `loop`, each with its own `--help` and typed values; a bad argument
 //! is refused naming it (exit status 2). Their long options are taken
 //! with one dash too, as the tournament flags are spelt (`-db PATH`):
 //! [`double_dashed`]. The tournament's flags, a course config file,
@@ -11,6 +11,7 @@ use crate::db::bench_record::BenchRecordArgs;
 use crate::db::import::ImportArgs;
 use crate::db::report::ReportArgs;
 use crate::db::runs_and_show::{RunsArgs, ShowArgs};
+use crate::net_loop::args::LoopArgs;
 use crate::openings::OpeningsArgs;
 use crate::serve::args::ServeArgs;
 use crate::slurm::SlurmCommand;
@@ -81,12 +82,28 @@ pub enum Subcommand {
     /// first (docs/STORE.md).
     #[command(subcommand)]
     Data(DataCommand),
-    /// The lab store's nets: ls, show HASH, verify
+    /// The lab store's nets: ls, show HASH, verify, reproduce HASH, default-md HASH
     ///
     /// Each reads the store's lineage records into the results database
     /// first (docs/STORE.md).
     #[command(subcommand)]
     Nets(NetsCommand),
+    /// Make net generations unattended: data, training, SPRT, promotion
+    ///
+    /// Each generation: leiserchess datagen with the best net, relabel with
+    /// it (with --relabel-nodes), train a candidate on the newest
+    /// generations' data, an SPRT of the candidate against the best; H1
+    /// promotes it (DIR/best.nnue, marked in the store's record), H0 or no
+    /// decision within --games rejects it. Then the next, until
+    /// --generations, --hours or --rejections (none: until stopped). The
+    /// state is DIR/loop.json, written after every step: the same command
+    /// goes on at the step it was in, a step done never run again, the one
+    /// cut short run again (datagen, relabel and train go on from their
+    /// files, the SPRT from its PGN). Another command is refused, naming
+    /// what differs, unless --force. The loop, its generations and its
+    /// SPRTs (runs) are recorded in the results database as each step ends
+    /// (autotest serve shows them on /nets).
+    Loop(Box<LoopArgs>),
 }
 
 /// Whether `word` names one of these subcommands.
@@ -257,7 +274,7 @@ mod tests {
         let names: Vec<String> = summaries().into_iter().map(|(n, _)| n).collect();
         assert_eq!(
             names,
-            words("openings stats runs show report bench-record import serve slurm data nets")
+            words("openings stats runs show report bench-record import serve slurm data nets loop")
         );
         assert!(summaries().iter().all(|(_, about)| !about.is_empty()));
         assert!(is_subcommand("bench-record") && !is_subcommand("tune"));

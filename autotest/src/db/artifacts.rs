@@ -4,6 +4,7 @@
 //! nets` read. The records are the truth (they live beside the objects,
 //! where every Slurm node sees them); these tables are rebuilt from them.
 
+use crate::db::promotions;
 use crate::db::text_enums::{ArtifactKind, ArtifactStatus, ParentRole};
 use leiserchess::lab::store::{self, Kind, Record, Role, Source, Store};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -38,13 +39,15 @@ fn sql(e: rusqlite::Error) -> String {
 /// Rebuilds the artifact tables from `store`'s records: each record a row
 /// (kept if its object is there, else lost), each parent a row of
 /// `artifact_parents`, a lost parent a lost row of its own (its prefix
-/// joined to a record's full hash when one starts with it). Returns the
-/// records indexed.
+/// joined to a record's full hash when one starts with it), each
+/// promotion a row of `artifact_promotions`. Returns the records indexed.
 pub fn sync(conn: &mut Connection, store: &Store) -> Result<usize, String> {
     let records = store::records(store)?;
     let objects: BTreeSet<String> = store.objects()?.into_iter().collect();
     let full: Vec<&str> = records.iter().map(|r| r.sha256.as_str()).collect();
     let tx = conn.transaction().map_err(sql)?;
+    tx.execute("DELETE FROM artifact_promotions", [])
+        .map_err(sql)?;
     tx.execute("DELETE FROM artifacts", []).map_err(sql)?;
     for r in &records {
         let status = match objects.contains(&r.sha256) {
@@ -82,6 +85,7 @@ pub fn sync(conn: &mut Connection, store: &Store) -> Result<usize, String> {
             .map_err(sql)?;
         }
     }
+    promotions::index(&tx, &records)?;
     tx.commit().map_err(sql)?;
     Ok(records.len())
 }

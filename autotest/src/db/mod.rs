@@ -19,13 +19,15 @@
 //! * `recorder`: the tournament's side of it; `cluster`: a Slurm
 //!   coordinator's (`crate::slurm::record`);
 //! * `tune`: `autotest tune`'s run and its SPSA iterations;
+//! * `loops`: `autotest loop`'s loops, generations and steps;
 //! * `bench` and `bench_record`: the engine's benchmarks, measured and
 //!   recorded by `autotest bench-record`;
 //! * `import`: `autotest import PGN...`;
 //! * `read` and `runs_and_show`: `autotest runs` and `autotest show RUN`;
 //! * `report`: `autotest report`, the figures as markdown tables;
 //! * `artifacts`: the lab store's datasets and nets, indexed from their
-//!   records (`autotest data`, `autotest nets`).
+//!   records (`autotest data`, `autotest nets`); `promotions`: the nets
+//!   those records mark as promoted by `autotest loop`.
 
 pub mod artifacts;
 pub mod bench;
@@ -33,8 +35,10 @@ pub mod bench_record;
 pub mod best_effort;
 pub mod cluster;
 pub mod import;
+pub mod loops;
 pub mod open;
 pub mod path;
+pub mod promotions;
 pub mod provenance;
 pub mod read;
 pub mod recorder;

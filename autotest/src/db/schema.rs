@@ -182,11 +182,82 @@ CREATE TRIGGER run_results_change AFTER UPDATE OF run_id, white, black, result O
 END;
 ";
 
+/// Version 7: `autotest loop`'s loops (a folder and its first start),
+/// their generations (what each made, its SPRT and the decision) and
+/// the time of each step, written by the loop as each step ends; and the
+/// promotions the store's records mark, indexed with the artifacts.
+const V7: &str = "
+CREATE TABLE artifact_promotions (
+    sha256 TEXT NOT NULL REFERENCES artifacts (sha256) ON DELETE CASCADE,
+    -- The loop's folder and generation whose SPRT promoted the net.
+    loop_dir TEXT NOT NULL,
+    generation INTEGER NOT NULL,
+    -- The net it was played against (sha256), if known.
+    against TEXT,
+    elo0 REAL NOT NULL,
+    elo1 REAL NOT NULL,
+    limits TEXT NOT NULL,
+    wins INTEGER NOT NULL,
+    draws INTEGER NOT NULL,
+    losses INTEGER NOT NULL,
+    llr REAL NOT NULL,
+    -- Unix seconds.
+    date INTEGER NOT NULL,
+    UNIQUE (sha256, loop_dir, generation)
+);
+CREATE TABLE loops (
+    id INTEGER PRIMARY KEY,
+    -- The loop's folder, absolute.
+    dir TEXT NOT NULL,
+    -- The settings a restart must repeat: a JSON object, flag to value
+    -- (null: not given).
+    settings TEXT NOT NULL,
+    -- Unix seconds: the loop's first start (a new loop in the same
+    -- folder is a new row).
+    started REAL NOT NULL,
+    -- The best net's sha256 now; null: the engine's embedded net.
+    best TEXT,
+    UNIQUE (dir, started)
+);
+CREATE TABLE loop_generations (
+    loop_id INTEGER NOT NULL REFERENCES loops (id) ON DELETE CASCADE,
+    generation INTEGER NOT NULL,
+    -- The best net it made its data with and played its SPRT against
+    -- (sha256); null: the engine's embedded net.
+    best TEXT,
+    -- The sha256 of its datagen's data, and of the data relabelled.
+    data TEXT,
+    relabelled TEXT,
+    candidate TEXT,
+    -- The SPRT's run, and the candidate's wins, draws and losses, the
+    -- log-likelihood ratio after its last game and the verdict.
+    sprt_run INTEGER REFERENCES runs (id) ON DELETE SET NULL,
+    wins INTEGER,
+    draws INTEGER,
+    losses INTEGER,
+    llr REAL,
+    verdict TEXT CHECK (verdict IN ('H1', 'H0', 'undecided')),
+    decision TEXT CHECK (decision IN ('promoted', 'rejected')),
+    PRIMARY KEY (loop_id, generation)
+);
+CREATE TABLE loop_steps (
+    loop_id INTEGER NOT NULL,
+    generation INTEGER NOT NULL,
+    step TEXT NOT NULL CHECK (step IN ('datagen', 'relabel', 'train', 'sprt', 'decide')),
+    -- How long its finished run took, and when it ended (Unix seconds).
+    seconds REAL NOT NULL,
+    ended REAL,
+    PRIMARY KEY (loop_id, generation, step),
+    FOREIGN KEY (loop_id, generation)
+        REFERENCES loop_generations (loop_id, generation) ON DELETE CASCADE
+);
+";
+
 /// The tables the schema's triggers keep: never written but by them.
 pub const DERIVED: &[&str] = &["run_results"];
 
 /// Every step, in order.
-pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7];
 
 /// The version this program writes.
 pub const LATEST: usize = STEPS.len();

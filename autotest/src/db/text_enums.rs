@@ -1,6 +1,7 @@
 //! The words the results database stores for a run's kind, a run's
-//! status, a benchmark's measure, and a store artifact's kind, status and
-//! parent's role, each declared once as an enum: its
+//! status, a benchmark's measure, a store artifact's kind, status and
+//! parent's role, and a loop's step, verdict and decision, each declared
+//! once as an enum: its
 //! text, the list of all its values (which the schema's CHECKs spell, a
 //! test says so), parsing, and SQLite's conversions, so that rows bind
 //! and read them typed and no SQL spells one as a literal.
@@ -186,6 +187,37 @@ text_enum! {
     }
 }
 
+text_enum! {
+    /// A step of an `autotest loop` generation (`loop_steps.step`): the
+    /// loop's `net_loop::steps::Step`.
+    pub enum LoopStep ("step") {
+        Datagen = "datagen",
+        Relabel = "relabel",
+        Train = "train",
+        Sprt = "sprt",
+        Decide = "decide",
+    }
+}
+
+text_enum! {
+    /// How a loop's SPRT ended (`loop_generations.verdict`): the loop's
+    /// `net_loop::executor::Verdict`.
+    pub enum LoopVerdict ("verdict") {
+        H1 = "H1",
+        H0 = "H0",
+        /// Every game played without a decision.
+        Undecided = "undecided",
+    }
+}
+
+text_enum! {
+    /// What became of a loop's candidate (`loop_generations.decision`).
+    pub enum Decision ("decision") {
+        Promoted = "promoted",
+        Rejected = "rejected",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,6 +255,9 @@ mod tests {
         round_trips::<ArtifactKind>();
         round_trips::<ArtifactStatus>();
         round_trips::<ParentRole>();
+        round_trips::<LoopStep>();
+        round_trips::<LoopVerdict>();
+        round_trips::<Decision>();
         assert_eq!(format!("[{:<10}]", Status::H1), "[H1        ]");
     }
 
@@ -270,6 +305,15 @@ mod tests {
         assert_eq!(
             check_list(&conn, "artifact_parents", "role"),
             words::<ParentRole>()
+        );
+        assert_eq!(check_list(&conn, "loop_steps", "step"), words::<LoopStep>());
+        assert_eq!(
+            check_list(&conn, "loop_generations", "verdict"),
+            words::<LoopVerdict>()
+        );
+        assert_eq!(
+            check_list(&conn, "loop_generations", "decision"),
+            words::<Decision>()
         );
     }
 }

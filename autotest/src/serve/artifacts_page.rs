@@ -1,7 +1,8 @@
 //! The nets page and the data page (`/nets`, `/data`): every artifact of
 //! the kind with its record and its parents and children, the whole
 //! lineage as a graph, and on the nets page which net was the embedded
-//! default since which commit; an artifact's page (`/nets/HASH`,
+//! default since which commit and each `autotest loop`'s generations
+//! (`loops_page`); an artifact's page (`/nets/HASH`,
 //! `/data/HASH`): its record, its lineage, and for a net the runs that
 //! name it with their W/D/L and Elo. Each request indexes the store
 //! first (`store_sync`).
@@ -11,9 +12,11 @@ use super::connection::Db;
 use super::html::{self, escape};
 use super::lineage::{self, Lineage};
 use super::lineage_svg::{self, href};
+use super::loops_page;
 use super::net_runs::{self, NamingRun};
 use super::store_sync;
 use crate::db::artifacts::{self, Artifact, HAND_WRITTEN};
+use crate::db::loops::{self, Loop};
 use crate::db::text_enums::{ArtifactKind, TextEnum};
 use crate::stats::elo;
 use axum::extract::{Path as UrlPath, State};
@@ -24,6 +27,7 @@ struct Listing {
     rows: Vec<Artifact>,
     lineage: Lineage,
     embedded: Vec<Artifact>,
+    loops: Vec<Loop>,
 }
 
 pub async fn nets(State(db): State<Db>) -> Result<Html<String>, Answer> {
@@ -59,12 +63,17 @@ async fn list(db: Db, kind: ArtifactKind) -> Result<Html<String>, Answer> {
             rows: artifacts::list(conn, kind).map_err(db_error)?,
             lineage: lineage::whole(conn).map_err(db_error)?,
             embedded: artifacts::embedded(conn).map_err(db_error)?,
+            loops: match kind {
+                ArtifactKind::Net => loops::all(conn).map_err(db_error)?,
+                ArtifactKind::Dataset => Vec::new(),
+            },
         })
     })
     .await?;
     let mut body = String::new();
     if kind == ArtifactKind::Net {
         body += &embedded_html(&listing.embedded);
+        body += &loops_page::html(&listing.loops);
     }
     body += &table_html(kind, &listing.rows, &listing.lineage);
     body += "<h2>Lineage</h2>\n<p>Each column a generation: a net, the data it played, \

@@ -17,7 +17,8 @@
 //! * `charts`: the SVG charts, drawn with the engine crate's `lab::chart`;
 //! * `store_sync`: the lab store indexed anew for the nets and data
 //!   pages (`artifacts_page`), with their lineage (`lineage`, drawn by
-//!   `lineage_svg`) and the runs that name a net (`net_runs`).
+//!   `lineage_svg`), the runs that name a net (`net_runs`) and the
+//!   loops' generations (`loops_page`).
 
 pub mod answer;
 pub mod args;
@@ -31,6 +32,7 @@ pub mod lineage;
 pub mod lineage_svg;
 pub mod list;
 pub mod live;
+pub mod loops_page;
 pub mod net_runs;
 pub mod routes;
 pub mod run;

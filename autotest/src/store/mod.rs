@@ -4,13 +4,16 @@
 //! (`db::artifacts::sync`), then reads it: `ls`, `show HASH` (the record
 //! and its lineage, `show`), `verify` (every object re-hashed), and for
 //! datasets `gc` (those nothing kept needs, deleted), for nets
-//! `reproduce` (a net trained again from its record).
+//! `reproduce` (a net trained again from its record) and `default-md`
+//! (`src/eval/nnue/default.md` made from its record, `default_md`).
 
+mod default_md;
 mod reproduce;
 mod show;
 
 use crate::db::artifacts::{self, Artifact};
 use crate::db::path::{self, DbFlag};
+use crate::db::promotions::{self, Promotion};
 use crate::db::text_enums::{ArtifactKind, TextEnum};
 use leiserchess::lab::store::{self, Store};
 use rusqlite::Connection;
@@ -32,6 +35,19 @@ pub struct Places {
 pub struct ReproduceArgs {
     /// A net's sha256 or its prefix of 8 hex digits or more
     pub hash: String,
+    #[command(flatten)]
+    pub places: Places,
+}
+
+/// `nets default-md`'s command line.
+#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
+pub struct DefaultMdArgs {
+    /// The net's sha256 or its prefix of 8 hex digits or more
+    pub hash: String,
+    /// The `leiserchess bench` node total with this net
+    /// (bench/signature.txt) [the row says it was not given]
+    #[arg(long, value_name = "NODES")]
+    pub bench: Option<u64>,
     #[command(flatten)]
     pub places: Places,
 }
@@ -74,7 +90,8 @@ pub enum DataCommand {
 /// `autotest nets …`.
 #[derive(clap::Subcommand, Clone, Debug, PartialEq, Eq)]
 pub enum NetsCommand {
-    /// The nets, kept and lost: hash, status, size, date, file
+    /// The nets, kept and lost: hash, status, size, date, file; then the
+    /// best net of each autotest loop
     Ls(Places),
     /// A net's record and lineage: its parents, theirs, and its children
     Show(ShowArgs),
@@ -83,6 +100,14 @@ pub enum NetsCommand {
     /// Train a net again as its record says, on the store's copies of its
     /// data, and check the result is the same file, byte for byte
     Reproduce(ReproduceArgs),
+    /// src/eval/nnue/default.md for a net, from its record and the results
+    /// database, on standard output
+    ///
+    /// Its generation, file, shape, store name and bench signature; its
+    /// parents, training command and data; the SPRTs of autotest loop that
+    /// promoted it, and the generations before it back to generation 5,
+    /// whose history written by hand ends the file.
+    DefaultMd(DefaultMdArgs),
 }
 
 /// The store and the database `places` name, the database brought up to
@@ -128,13 +153,44 @@ pub fn nets(c: &NetsCommand) -> Result<String, String> {
             let sha = find(&conn, &store, &a.hash)?;
             reproduce::reproduce(&store, &sha)
         }
+        NetsCommand::DefaultMd(a) => {
+            let command = "nets default-md";
+            let (store, conn) = open(command, &a.places)?;
+            let sha = find(&conn, &store, &a.hash)?;
+            default_md::page(&conn, &store, &sha, a.bench).map_err(|e| format!("{command}: {e}"))
+        }
     }
 }
 
 fn ls(command: &str, kind: ArtifactKind, places: &Places) -> Result<String, String> {
     let (_, conn) = open(command, places)?;
     let rows = artifacts::list(&conn, kind)?;
-    Ok(table(&rows))
+    let mut out = table(&rows);
+    if kind == ArtifactKind::Net {
+        out += &bests(&promotions::bests(&conn)?);
+    }
+    Ok(out)
+}
+
+/// Each loop's best net, as the store marks it: a line a loop, none
+/// without a promotion.
+fn bests(rows: &[Promotion]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\nthe best net of each autotest loop (its latest promotion):\n");
+    for p in rows {
+        let [w, d, l] = p.wdl;
+        out += &format!(
+            "{}  {}  generation {}, SPRT +{w} ={d} -{l}, llr {:.2}, {}\n",
+            &p.sha256[..16],
+            p.loop_dir,
+            p.generation,
+            p.llr,
+            p.limits
+        );
+    }
+    out
 }
 
 /// A line per artifact.

@@ -4,7 +4,8 @@
 //! `LEISERCHESS_REQUIRE_ALL=1` it fails (tests/common/needs.rs). Every
 //! document's code blocks (`doc_examples`: curl for docs/GUI.md's), the
 //! dashboard through its router and in Chromium (`serve`; its nets and
-//! data pages, `serve_lineage`), and `autotest
+//! data pages, `serve_lineage`; the loops on its nets page,
+//! `serve_loops`), and `autotest
 //! -slurm` on the one-node Slurm of `scripts/slurm-local.sh` (`slurm`).
 //! Each module hands its trials to `main` named `MODULE::NAME`, as libtest
 //! names a module's tests, so that
@@ -27,6 +28,7 @@ mod common {
 mod doc_examples;
 mod serve;
 mod serve_lineage;
+mod serve_loops;
 mod slurm;
 
 fn main() {
@@ -35,6 +37,7 @@ fn main() {
         doc_examples::trials(),
         serve::trials(),
         serve_lineage::trials(),
+        serve_loops::trials(),
         slurm::trials(),
     ]
     .into_iter()

@@ -465,7 +465,7 @@ fn serve_store_sets_the_store() {
 }
 
 /// `autotest serve` on `db` and `store` on a free port.
-fn start_server(db: &Path, store: &Path) -> (Child, String) {
+pub(crate) fn start_server(db: &Path, store: &Path) -> (Child, String) {
     use std::io::{BufRead, BufReader};
     let mut child = Command::new(env!("CARGO_BIN_EXE_autotest"))
         .args([

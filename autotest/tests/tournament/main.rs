@@ -2,8 +2,9 @@
 //! config files, the referee's games against the scripted fake engine
 //! (`tests/fake/scripted.sh`) and the real one, the `autotest` program end
 //! to end (a run, a signal, `-resume`, `tune`, the help), what the results
-//! database records and imports, SPSA, the soak's report, and the layout
-//! of `src/`. A module a subject;
+//! database records and imports, SPSA, `autotest loop` and the
+//! `default.md` made from its record, the soak's
+//! report, and the layout of `src/`. A module a subject;
 //! `cargo test -p autotest --test tournament -- NAME::` runs one.
 
 /// The shared helpers these modules use: autotest's
@@ -22,12 +23,14 @@ mod course_config;
 mod db;
 mod db_import;
 mod db_records;
+mod default_md;
 mod faults;
 mod flags;
 mod games;
 mod interrupt;
 mod kept;
 mod layout;
+mod net_loop;
 mod options;
 mod resume;
 mod short_clock;

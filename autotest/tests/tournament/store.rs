@@ -319,3 +319,58 @@ fn nets_reproduce_trains_a_net_again_byte_for_byte() {
         "{err}"
     );
 }
+
+/// A promotion of generation `g` of the loop in `dir`, with `wins`.
+fn promotion(dir: &str, g: u32, date: u64, wins: u64) -> store::Promotion {
+    store::Promotion {
+        loop_dir: dir.to_string(),
+        generation: g,
+        against: None,
+        sprt: store::SprtSummary {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            limits: "nodes=40".to_string(),
+            wins,
+            draws: 2,
+            losses: 1,
+            llr: 2.96,
+        },
+        host: None,
+        date,
+    }
+}
+
+/// `nets ls` names each loop's best net, its latest promotion, from the
+/// store's marks; without one it adds nothing to the table.
+#[test]
+fn nets_ls_names_each_loop_s_best() {
+    let dir = scratch::dir("store-loop-best");
+    let (s, l) = lineage(&dir);
+    let plain = text(&autotest(&["nets", "ls"], &dir).stdout);
+    assert!(!plain.contains("autotest loop"), "{plain}");
+    let file = |sha: &str| {
+        let path = dir.join(format!("{sha}.copy"));
+        std::fs::write(&path, std::fs::read(s.object_path(sha)).unwrap()).unwrap();
+        path
+    };
+    let first = file(&l.net);
+    let second = dataset(&dir, "second.nnue", 9, 2);
+    store::promote(&s, &first, promotion("/loops/a", 1, 1000, 7)).unwrap();
+    let later = store::promote(&s, &second, promotion("/loops/a", 3, 2000, 8)).unwrap();
+    let gen5 = s.find("ba3fde78").unwrap().sha256;
+    let embedded = file(&gen5);
+    store::promote(&s, &embedded, promotion("/loops/b", 1, 1500, 9)).unwrap();
+    let ls = autotest(&["nets", "ls"], &dir);
+    assert!(ls.status.success(), "{}", text(&ls.stderr));
+    let out = text(&ls.stdout);
+    let tail = format!(
+        "\nthe best net of each autotest loop (its latest promotion):\n\
+         {}  /loops/a  generation 3, SPRT +8 =2 -1, llr 2.96, nodes=40\n\
+         {}  /loops/b  generation 1, SPRT +9 =2 -1, llr 2.96, nodes=40\n",
+        &later.sha256[..16],
+        &gen5[..16]
+    );
+    assert!(out.ends_with(&tail), "{out}");
+}

@@ -1,8 +1,9 @@
 //! Generation 5, the embedded net, in the store with its committed record
-//! (`generation5.json`): what `src/eval/nnue/default.md` still knows of it
-//! (the training command, the 37 shards by sha256 prefix, lost, and
-//! generation 4, which it was measured against), so that its lineage is
-//! in every store a lab command opens.
+//! (`generation5.json`): what its hand-written history (`generation5.md`,
+//! which `src/eval/nnue/default.md` carries) knows of it (the training
+//! command, the 37 shards by sha256 prefix, lost, and generation 4, which
+//! it was measured against), so that its lineage is in every store a lab
+//! command opens.
 
 use super::{Record, Store, StoreError};
 use crate::eval::nnue::Network;
@@ -94,6 +95,8 @@ mod tests {
         ] {
             assert!(md.contains(part) && words.contains(part), "{part}");
         }
+        // The hand-written history, carried whole.
+        assert!(md.contains(crate::lab::store::GENERATION5_HISTORY));
     }
 
     /// Opening a store puts the embedded net in with the record, once.

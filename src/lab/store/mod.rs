@@ -8,7 +8,8 @@
 //!
 //! `datagen`, `relabel` and `train` call [`register`] when they have
 //! written their file (`src/main.rs`); [`open`] puts the embedded net in
-//! with its committed record (`generation5`).
+//! with its committed record (`generation5`); `autotest loop` marks the
+//! net it promotes ([`promote`]).
 
 mod generation5;
 
@@ -130,7 +131,7 @@ impl Build {
 }
 
 /// An object's lineage record, `meta/SHA256.json`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     pub kind: Kind,
     pub sha256: String,
@@ -152,7 +153,44 @@ pub struct Record {
     /// A net that became the engine's embedded default: since when.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub embedded: Option<Embedded>,
+    /// The SPRTs that made a net an `autotest loop`'s best.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub promoted: Vec<Promotion>,
     pub parents: Vec<Parent>,
+}
+
+/// An `autotest loop` generation whose SPRT made a net the loop's best.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Promotion {
+    /// The loop's folder, absolute.
+    #[serde(rename = "loop")]
+    pub loop_dir: String,
+    pub generation: u32,
+    /// The net it was played against, by sha256 (`None`: not known by
+    /// hash).
+    pub against: Option<String>,
+    pub sprt: SprtSummary,
+    /// The machine and the time (Unix seconds) of the promotion.
+    pub host: Option<String>,
+    pub date: u64,
+}
+
+/// An SPRT as a promotion records it: its bounds, its games' limits, the
+/// candidate's wins, draws and losses, and the log-likelihood ratio after
+/// its last game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtSummary {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    /// Each engine's limits, as autotest writes them (`nodes=40`,
+    /// `tc=10+0.1`).
+    pub limits: String,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub llr: f64,
 }
 
 /// The commit that made a net the embedded default
@@ -170,6 +208,16 @@ impl Record {
         serde_json::to_string_pretty(self).expect("a record is JSON") + "\n"
     }
 }
+
+/// Generation 5's committed record (`generation5.json`).
+pub fn generation5_record() -> Record {
+    generation5::record()
+}
+
+/// What is known of generation 5 beyond its record, written by hand
+/// (`generation5.md`): the section `autotest nets default-md` carries
+/// into `src/eval/nnue/default.md` after the net's own.
+pub const GENERATION5_HISTORY: &str = include_str!("generation5.md");
 
 /// The store `flag` (`--store DIR`) names, else the environment's or the
 /// default, with the embedded net in it under its committed record.
@@ -235,9 +283,26 @@ pub fn register(
         file: Some(file.display().to_string()),
         note: None,
         embedded: None,
+        promoted: Vec::new(),
         parents,
     };
     store.write_record(&record.sha256, record.to_json().as_bytes())?;
+    Ok(record)
+}
+
+/// Marks the net `file` as promoted by `promotion` in its record (the
+/// net put in the store with a record of no command or parents if it is
+/// not there); a promotion of the same loop's generation already marked
+/// is kept as it was. The record, rewritten whole as `register` writes
+/// it, is returned.
+pub fn promote(store: &Store, file: &Path, promotion: Promotion) -> Result<Record, StoreError> {
+    let mut record = register(store, file, Kind::Net, Vec::new(), &[])?;
+    let same =
+        |p: &Promotion| p.loop_dir == promotion.loop_dir && p.generation == promotion.generation;
+    if !record.promoted.iter().any(same) {
+        record.promoted.push(promotion);
+        store.write_record(&record.sha256, record.to_json().as_bytes())?;
+    }
     Ok(record)
 }
 

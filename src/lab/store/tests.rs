@@ -98,3 +98,55 @@ fn a_bad_record_is_named() {
     assert!(e.contains("it names sha256 ba3fde78"), "{e}");
     assert!(records(&store).is_err());
 }
+
+fn promotion(generation: u32) -> Promotion {
+    Promotion {
+        loop_dir: "/loops/a".to_string(),
+        generation,
+        against: Some(generation5::record().sha256),
+        sprt: SprtSummary {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            limits: "nodes=40".to_string(),
+            wins: 12,
+            draws: 3,
+            losses: 1,
+            llr: 2.97,
+        },
+        host: Some("node7".to_string()),
+        date: 1_800_000_000,
+    }
+}
+
+/// A promoted net's record gains the promotion, once a loop's
+/// generation, after its lineage is kept as it was; a net not in the
+/// store goes in with a record of its own; a record without promotions
+/// (generation 5's) writes none.
+#[test]
+fn a_promotion_marks_the_net_s_record_once() {
+    let (dir, store) = store("store-promote");
+    let net = dir.join("net.nnue");
+    std::fs::write(&net, b"a candidate").unwrap();
+    let data = Parent::object(Role::TrainedOn, Kind::Dataset, &"cd".repeat(32));
+    let trained = register(&store, &net, Kind::Net, vec![data.clone()], &[]).unwrap();
+    let marked = promote(&store, &net, promotion(1)).unwrap();
+    assert_eq!(marked.promoted, [promotion(1)]);
+    assert_eq!(marked.parents, [data]);
+    assert_eq!(read_record(&store, &trained.sha256).unwrap(), marked);
+    let again = promote(&store, &net, promotion(1)).unwrap();
+    assert_eq!(again, marked);
+    let twice = promote(&store, &net, promotion(3)).unwrap();
+    assert_eq!(twice.promoted, [promotion(1), promotion(3)]);
+    let text = std::fs::read_to_string(store.record_path(&trained.sha256)).unwrap();
+    assert!(text.contains("\"loop\": \"/loops/a\""), "{text}");
+    assert!(text.contains("\"limits\": \"nodes=40\""), "{text}");
+    // A net the store did not have.
+    let other = dir.join("other.nnue");
+    std::fs::write(&other, b"another candidate").unwrap();
+    let r = promote(&store, &other, promotion(2)).unwrap();
+    assert!(r.command.is_empty() && r.parents.is_empty() && r.kind == Kind::Net);
+    assert_eq!(r.promoted, [promotion(2)]);
+    assert!(!generation5::record().to_json().contains("promoted"));
+}

@@ -19,13 +19,13 @@ use crate::db::loops;
 use crate::db::provenance::sha256;
 use crate::db::text_enums::Status;
 use crate::db::write;
-use crate::interrupt;
 use crate::openings;
 use crate::pgn::write::to_pgn;
 use crate::stats::sprt::SprtDecision;
+use crate::tournament::play;
 use crate::tournament::progress::Progress;
 use crate::tournament::resume::{self, Resumed};
-use crate::tournament::run::{run_jobs, OutsideKill, Summary};
+use crate::tournament::run::{run_jobs, OutsideKill};
 use crate::tournament::schedule::to_play;
 use crate::tournament::table::table;
 use rusqlite::Connection;
@@ -123,7 +123,7 @@ pub fn play(
         },
     );
     if let Some((db, id)) = run.as_mut() {
-        db.attempt(|c| write::set_status(c, *id, status(&played)));
+        db.attempt(|c| write::set_status(c, *id, play::status(&played)));
     }
     let summary = played?;
     tell(&table(&spec, &summary));
@@ -180,19 +180,6 @@ fn begin(
     });
     write::keep_only(conn, run, &rows)?;
     Ok(run)
-}
-
-/// The run's status once its games end.
-fn status(played: &Result<Summary, String>) -> Status {
-    match played {
-        Err(_) => Status::Failed,
-        Ok(s) => match s.sprt {
-            Some((_, SprtDecision::H0)) => Status::H0,
-            Some((_, SprtDecision::H1)) => Status::H1,
-            _ if interrupt::received().is_some() => Status::Stopped,
-            _ => Status::Finished,
-        },
-    }
 }
 
 /// The file at `path` with its sha256.

@@ -80,8 +80,8 @@ fn play_with(
     Ok(())
 }
 
-/// The run's status in the results database.
-fn status(outcome: &Result<Summary, String>) -> Status {
+/// The run's status in the results database (the loop's SPRT's too).
+pub fn status(outcome: &Result<Summary, String>) -> Status {
     match outcome {
         Err(_) => Status::Failed,
         Ok(s) => match s.sprt {

@@ -58,18 +58,20 @@ test: deps slurm-local lint ## fmt, clippy -D warnings, every test (with and wit
 	LEISERCHESS_REQUIRE_ALL=1 $(CARGO) test --workspace
 	$(MAKE) signature
 
-# The release build must search exactly as the test build does: its bench
-# node total must equal bench/signature.txt, `bench --search mcts`'s
-# tree signature bench/signature-mcts.txt, and `bench --search hybrid`'s
+# The release build must search exactly as the test build does: `bench
+# --search pvs`'s node total must equal bench/signature-pvs.txt, `bench
+# --search mcts`'s tree signature bench/signature-mcts.txt, and `bench
+# --search hybrid`'s and plain `bench`'s (the default search's)
 # bench/signature-hybrid.txt (update them when a search changes).
-signature: build ## `leiserchess bench` (pvs, mcts, hybrid) signatures must equal bench/signature*.txt
+signature: build ## `leiserchess bench` (default, pvs, mcts, hybrid) signatures must equal bench/signature-*.txt
 	@check() { \
 	  want=$$(cat $$1); got=$$(./target/release/leiserchess bench $$2 | awk "/^$$3/ {print \$$2}"); \
 	  if [ "$$got" = "$$want" ]; then echo "bench $$2 signature $$got: ok"; \
 	  else echo "bench $$2 signature $$got, expected $$want ($$1)"; return 1; fi; }; \
-	check bench/signature.txt "--search pvs" nodes && \
+	check bench/signature-pvs.txt "--search pvs" nodes && \
 	check bench/signature-mcts.txt "--search mcts" signature && \
-	check bench/signature-hybrid.txt "--search hybrid" signature
+	check bench/signature-hybrid.txt "--search hybrid" signature && \
+	check bench/signature-hybrid.txt "" signature
 
 lint: ## cargo fmt --check, and clippy -D warnings with and without debug-commands
 	mkdir -p target/tmp

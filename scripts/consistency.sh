@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The consistency run: the engine built in several flavours, each playing
 # self-play games through `autotest` with `check_rep` on and 2 threads, and
-# running `perft 4` (one and two threads) and `bench 4`.
+# running `perft 4` (one and two threads) and `bench --search pvs 4`.
 #
 # usage: scripts/consistency.sh [--quick] [--max-rss-mb N] [--games N]
 #                               [--flavours asan,tsan,valgrind,debug]
@@ -163,7 +163,7 @@ fi
 cp target/debug/autotest target/release/leiserchess "$logs/"
 autotest=$root/$logs/autotest
 release_bin=$root/$logs/leiserchess
-bench_reference=$("$release_bin" bench $bench_depth | awk '/^nodes/ {print $2}')
+bench_reference=$("$release_bin" bench --search pvs $bench_depth | awk '/^nodes/ {print $2}')
 
 # One flavour: build, then play and measure. Sets `verdict`.
 run_flavour() {
@@ -288,7 +288,7 @@ EOF
   done
 
   # bench: the node count is the search's fingerprint.
-  measured bench bench $bench_depth
+  measured bench bench --search pvs $bench_depth
   local bench_nodes
   bench_nodes=$(awk '/^nodes/ {print $2}' "$dir/bench.out")
   if [ "$bench_nodes" != "$bench_reference" ]; then
@@ -313,6 +313,7 @@ EOF
   } >"$wrapper"
   chmod +x "$wrapper"
   local common="option.check_rep=true option.threads=2"
+  local pvs="option.Search=pvs"
   local status=0
   # A gauntlet: a plays a third of the games against each of b, c (the
   # Monte-Carlo search tree-parallel on two threads with a 16 MB tree) and d
@@ -322,8 +323,8 @@ EOF
   local per_pairing=$(((n_games + 2) / 3))
   n_games=$((3 * per_pairing))
   "$autotest" -tournament gauntlet \
-    -engine cmd="$wrapper" name=a depth=$depth_a nodes=150000 $common option.hash=1 option.tt_ways=2 option.split_depth=2 \
-    -engine cmd="$wrapper" name=b depth=$depth_b nodes=150000 $common option.split_depth=0 option.lmr_r1=100 option.lmr_r2=100 option.use_nnue=false \
+    -engine cmd="$wrapper" name=a depth=$depth_a nodes=150000 $common $pvs option.hash=1 option.tt_ways=2 option.split_depth=2 \
+    -engine cmd="$wrapper" name=b depth=$depth_b nodes=150000 $common $pvs option.split_depth=0 option.lmr_r1=100 option.lmr_r2=100 option.use_nnue=false \
     -engine cmd="$wrapper" name=c nodes=500 $common option.Search=mcts option.mcts_tree_mb=16 \
     -engine cmd="$wrapper" name=d nodes=30000 $common option.Search=bestfirst option.hash=1 \
     -games "$per_pairing" -concurrency 2 -maxmoves "$n_moves" \

@@ -7,7 +7,8 @@
 # search's own time and nodes (the last info line: every node searched)
 # and the last completed iteration's (the line before, when the last one
 # repeats it); then what `isready` and the last game's `position` cost
-# outside a search. `leiserchess bench`'s nodes a second beside it, for
+# outside a search. `leiserchess bench --search pvs`'s nodes a second
+# (at these clocks the default search is PVS alone) beside it, for
 # comparison (run first, twice: the second is taken, the first warms up).
 #
 # usage: scripts/short_tc.sh [ENGINE] [TIME_MS] [INC_MS] [GAMES]
@@ -24,7 +25,7 @@ games=${4:-6}
 now() { local t=${EPOCHREALTIME/./}; echo "${t#0}"; }
 field() { awk -v k="$2" '{for (i = 1; i < NF; i++) if ($i == k) print $(i + 1)}' <<<"$1"; }
 
-bench_nps() { "$engine" bench | awk '/^nodes/ {print $4}'; }
+bench_nps() { "$engine" bench --search pvs | awk '/^nodes/ {print $4}'; }
 bench_nps >/dev/null
 bench=$(bench_nps)
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Time to complete a fixed depth on the bench positions without a forced
-# King zap, with a given number of threads: the thread speed-up measure.
+# Time for PVS (`Search=pvs`, unless an option names another) to complete
+# a fixed depth on the bench positions without a forced King zap, with a
+# given number of threads: the thread speed-up measure.
 # Also the nodes all threads searched by then: with the speed per thread,
 # they say how much of the threads' work was duplicated.
 # usage: scripts/time_to_depth.sh <depth> [threads] [NAME=VALUE ...]
@@ -13,7 +14,7 @@ cd "$(dirname "$0")/.."
 depth=${1:?usage: $0 <depth> [threads]}
 threads=${2:-1}
 shift $(( $# >= 2 ? 2 : 1 ))
-options=""
+options="setoption name Search value pvs"$'\n'
 for o in "$@"; do options+="setoption name ${o%%=*} value ${o#*=}"$'\n'; done
 bin=${LEISERCHESS:-}
 if [ -z "$bin" ]; then
@@ -25,7 +26,7 @@ positions() {
   if [ -n "${POSITIONS:-}" ]; then
     cat "$POSITIONS"
   else
-    "$bin" bench 4 | awk '/bestmove/ && !/mate/ {print $(NF - 1), $NF}'
+    "$bin" bench --search pvs 4 | awk '/bestmove/ && !/mate/ {print $(NF - 1), $NF}'
   fi
 }
 total=0

@@ -115,10 +115,13 @@ struct PerftArgs {
 
 /// Search the bench positions; the search's signature ends the run.
 ///
-/// Each of the fixed positions is searched on one thread: by PVS to the
-/// depth with a fresh table, the run ending with the node total and nps;
-/// or, with `--search mcts`, by a fixed number of playouts with a fresh
-/// tree, the run ending with the trees' signature and playouts/s.
+/// Each of the fixed positions is searched on one thread by the default
+/// search (the hybrid: a fresh tree's playouts, then a final PVS to the
+/// depth), the run ending with its signature, nodes and nps; with
+/// `--search pvs` by PVS to the depth with a fresh table, the run ending
+/// with the node total and nps; with `--search mcts` by a fixed number of
+/// playouts with a fresh tree, the run ending with the trees' signature
+/// and playouts/s.
 #[derive(clap::Args)]
 struct BenchArgs {
     /// Depth of each PVS or best-first search, 1..30 [default: 6]; of the
@@ -128,8 +131,8 @@ struct BenchArgs {
         allow_negative_numbers = true,
     )]
     depth: Option<u32>,
-    /// The search: the `Search` option's choices, pvs (the default), mcts,
-    /// bestfirst or hybrid.
+    /// The search: the `Search` option's choices, pvs, mcts, bestfirst or
+    /// hybrid (the default, as `Search`'s).
     #[arg(long, value_name = "NAME", value_parser = flag_value("Search"))]
     search: Option<String>,
     /// Playouts of each MCTS search, or of the hybrid's tree,
@@ -524,7 +527,9 @@ fn bench_command(a: &BenchArgs) -> Result<(), String> {
 }
 
 /// `bench --latency`: the games replayed through the UCI loop with the
-/// flags' options, then the fixed-depth bench's nps (PVS) to compare.
+/// flags' options, then the fixed-depth bench's nps (PVS) to compare,
+/// under PVS or the hybrid (whose every node is a PVS node: under a 100
+/// ms goal it is PVS alone).
 fn latency_bench(pgn: &Path, a: &BenchArgs, config: &EngineConfig) -> Result<(), String> {
     if a.depth.is_some() || a.playouts.is_some() {
         return Err(
@@ -550,7 +555,8 @@ fn latency_bench(pgn: &Path, a: &BenchArgs, config: &EngineConfig) -> Result<(),
     // file written line by line (the null device).
     let sink = std::fs::File::create("/dev/null").map_err(|e| format!("/dev/null: {e}"))?;
     let run = latency::run(&games, clock, &setup, Output::new(sink))?;
-    let bench_nps = (config.algorithm == Algorithm::Pvs).then(|| {
+    let pvs_nodes = matches!(config.algorithm, Algorithm::Pvs | Algorithm::Hybrid);
+    let bench_nps = pvs_nodes.then(|| {
         let table = config.table;
         let depth = search::bench::DEFAULT_DEPTH;
         let lines = search::bench::run(depth, config.search, table.hash_mb, table.ways);

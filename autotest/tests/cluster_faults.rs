@@ -235,10 +235,11 @@ fn fixture() -> &'static Fixture {
     FIXTURE.get_or_init(|| {
         nodes(&["start", &NODES.to_string()]);
         let dir = scratch::dir("local");
-        // Wide SPRT bounds: it plays on to the end.
+        // Wide SPRT bounds: it plays on to the end. PVS's nodes (the
+        // default search reads nodes as its tree's playouts).
         let args = tournament(
-            "nodes=2000",
-            "nodes=1500",
+            "nodes=2000 option.Search=pvs",
+            "nodes=1500 option.Search=pvs",
             PAIRS,
             30,
             "elo0=0 elo1=10 alpha=0.001 beta=0.001",

@@ -83,7 +83,7 @@ mod tests {
         assert!(rows.contains(&"| `threads` | 1 | 1..64 | Search threads |"));
         assert!(rows
             .iter()
-            .any(|r| r.starts_with("| `Search` | pvs | pvs, mcts, bestfirst, hybrid |")));
+            .any(|r| r.starts_with("| `Search` | hybrid | pvs, mcts, bestfirst, hybrid |")));
         assert!(rows
             .iter()
             .any(|r| r.starts_with("| `use_nnue` | true | true, false |")));

@@ -72,7 +72,7 @@ pub const ENGINE_FIRST: &[Declaration<EngineConfig>] = &[
     ),
     Declaration::combo(
         "Search",
-        0,
+        3,
         algorithm::NAMES,
         Store::Number {
             set: |c, v| c.algorithm = Algorithm::from_index(v),

@@ -73,6 +73,7 @@ mod tests {
     fn an_option_its_search_does_not_read_says_so() {
         let tree_only = "; no effect while Search is pvs (it serves mcts and hybrid)";
         check_notes(&[
+            ("Search=pvs", ""),
             ("mcts_cpuct=200", tree_only),
             ("mcts_tree_mb=64", tree_only),
             ("lmr_r1=4", ""),

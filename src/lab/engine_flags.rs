@@ -1,5 +1,8 @@
 //! The flags that choose the engine of a fixed-node lab search
 //! (`datagen`'s and `relabel`'s): its evaluation and any engine option.
+//! The search is PVS unless `--option Search=…` names another: a lab
+//! search is counted in PVS's nodes, where the engine's default (the
+//! hybrid) would read a node budget as its tree's playouts.
 
 use crate::config::EngineConfig;
 use std::path::PathBuf;
@@ -39,6 +42,7 @@ impl EngineFlags {
     fn build(&self, report: impl FnMut(String)) -> Result<EngineConfig, String> {
         let net = self.net.as_ref().map(|p| p.display().to_string());
         let mut flags: Vec<(&str, Option<&str>)> = vec![
+            ("Search", Some("pvs")),
             ("hash", Some(HASH_MB)),
             ("EvalFile", net.as_deref()),
             ("use_nnue", self.hand.then_some("false")),
@@ -61,4 +65,24 @@ fn engine_option(text: &str) -> Result<(String, String), String> {
         .set(name, Some(value))
         .map_err(|e| e.to_string())?;
     Ok((name.to_string(), value.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::algorithm::Algorithm;
+
+    /// A lab search is PVS's whatever the engine's default, unless an
+    /// option names another search.
+    #[test]
+    fn the_search_is_pvs_unless_an_option_names_another() {
+        assert_ne!(EngineConfig::default().algorithm, Algorithm::Pvs);
+        let plain = EngineFlags::default().engine_quietly().unwrap();
+        assert_eq!(plain.algorithm, Algorithm::Pvs);
+        let mcts = EngineFlags {
+            options: vec![("Search".to_string(), "mcts".to_string())],
+            ..EngineFlags::default()
+        };
+        assert_eq!(mcts.engine_quietly().unwrap().algorithm, Algorithm::Mcts);
+    }
 }

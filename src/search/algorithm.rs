@@ -116,7 +116,8 @@ pub fn think(
             threads: setup.threads.max(1),
         },
     };
-    // Under a short goal the hybrid is PVS alone (`hybrid::limits`).
+    // Under a short goal, or for `go mate`, the hybrid is PVS alone
+    // (`hybrid::limits`).
     let mut note = Some(note);
     let mut say = |text: &str| {
         if let Some(note) = note.take() {
@@ -125,8 +126,8 @@ pub fn think(
     };
     let algorithm = match setup.algorithm {
         Algorithm::Hybrid => match hybrid::limits::pvs_alone(limits) {
-            Some(goal) => {
-                say(&hybrid::pvs_alone_note(goal));
+            Some(why) => {
+                say(&hybrid::pvs_alone_note(why));
                 Algorithm::Pvs
             }
             None => Algorithm::Hybrid,

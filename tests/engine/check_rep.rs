@@ -201,8 +201,8 @@ fn check_rep_changes_no_search() {
             .to_string()
     };
     assert_eq!(
-        total(&["bench", "3", "--check-rep"]),
-        total(&["bench", "3"])
+        total(&["bench", "3", "--search", "pvs", "--check-rep"]),
+        total(&["bench", "3", "--search", "pvs"])
     );
     // MCTS runs none of the checks: asking for them is refused.
     let o = run(&["bench", "--search", "mcts", "--check-rep"], "");
@@ -234,7 +234,12 @@ fn dump_lists_and_prints_every_structure() {
     assert!(out.contains("King square h0"), "{out}");
     assert!(out.contains("check_rep ok"), "{out}");
 
-    let out = Session::new().send("go depth 4\ndump tt\n").finish();
+    // The table, killers and history are PVS's: the hybrid's tree would
+    // fill them with its own small searches first.
+    const PVS: &str = "setoption name Search value pvs\n";
+    let out = Session::new()
+        .send(&format!("{PVS}go depth 4\ndump tt\n"))
+        .finish();
     assert!(out.contains("16 MB"), "{out}");
     assert!(out.contains("hashfull "), "{out}");
     assert!(
@@ -244,7 +249,7 @@ fn dump_lists_and_prints_every_structure() {
     assert!(out.contains("first 10 non-empty entries:"), "{out}");
 
     let out = Session::new()
-        .send("go depth 5\ndump killers\ndump history\n")
+        .send(&format!("{PVS}go depth 5\ndump killers\ndump history\n"))
         .finish();
     assert!(out.contains("ply   1: "), "{out}");
     let history = out

@@ -390,8 +390,9 @@ fn nodes(out: &Output) -> String {
 
 #[test]
 fn bench_table_flags_clamp_as_setoption_does() {
-    let clamped = engine::run(&["bench", "1", "--hash", "0", "--ways", "99"], "");
-    let exact = engine::run(&["bench", "1", "--hash", "1", "--ways", "16"], "");
+    let pvs = ["bench", "1", "--search", "pvs"];
+    let clamped = engine::run(&[&pvs[..], &["--hash", "0", "--ways", "99"]].concat(), "");
+    let exact = engine::run(&[&pvs[..], &["--hash", "1", "--ways", "16"]].concat(), "");
     assert_eq!(nodes(&clamped), nodes(&exact));
     assert_eq!(text(&exact.stderr), "");
     // The report lines are `setoption`'s, without its `info string`.
@@ -413,7 +414,12 @@ fn bench_table_flags_clamp_as_setoption_does() {
 #[test]
 fn bench_runs_each_search_and_refuses_the_other_ones_flags() {
     let pvs = engine::run(&["bench", "1", "--search", "pvs"], "");
-    assert_eq!(nodes(&pvs), nodes(&engine::run(&["bench", "1"], "")));
+    assert!(pvs.status.success(), "{}", text(&pvs.stderr));
+    assert!(text(&pvs.stdout)
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .starts_with("nodes "));
     let mcts = engine::run(&["bench", "--search", "mcts", "--playouts", "200"], "");
     let stdout = text(&mcts.stdout);
     assert!(mcts.status.success(), "{stdout}{}", text(&mcts.stderr));
@@ -448,6 +454,9 @@ fn bench_runs_each_search_and_refuses_the_other_ones_flags() {
         "{stdout}"
     );
     assert!(last[1].parse::<u64>().is_ok_and(|s| s > 0), "{stdout}");
+    // The default search is the hybrid.
+    let plain = engine::run(&["bench", "2", "--playouts", "100"], "");
+    assert_eq!(nodes(&plain), last[1], "{}", text(&plain.stdout));
     for (args, named) in [
         (&["bench", "4", "--search", "mcts"][..], "a depth"),
         (&["bench", "--search", "mcts", "--hash", "8"][..], "--hash"),
@@ -456,7 +465,11 @@ fn bench_runs_each_search_and_refuses_the_other_ones_flags() {
             &["bench", "--search", "hybrid", "--hash", "8"][..],
             "--hash",
         ),
-        (&["bench", "--playouts", "100"][..], "--playouts"),
+        (
+            &["bench", "--search", "pvs", "--playouts", "100"][..],
+            "--playouts",
+        ),
+        (&["bench", "--hash", "8"][..], "--hash"),
     ] {
         let out = engine::run(args, "");
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");

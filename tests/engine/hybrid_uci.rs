@@ -96,6 +96,10 @@ fn an_option_the_search_does_not_read_says_so() {
     let mut e = Engine::spawn();
     for (line, said) in [
         (
+            "setoption name Search value pvs",
+            "info string Search set to pvs",
+        ),
+        (
             "setoption name mcts_cpuct value 200",
             "info string mcts_cpuct set to 200; no effect while Search is pvs (it serves mcts and hybrid)",
         ),

@@ -135,21 +135,30 @@ fn a_full_tree_reused_with_room_again_stays_consistent() {
 }
 
 #[test]
-fn a_bad_choice_is_refused_and_pvs_stays() {
+fn a_bad_choice_is_refused_and_the_search_stays() {
     let mut e = Engine::spawn();
     e.send("uci");
     let (_, line) = e.until(PATIENCE, |l| l.starts_with("option name Search "));
     assert_eq!(
         line,
-        "option name Search type combo default pvs var pvs var mcts var bestfirst var hybrid"
+        "option name Search type combo default hybrid var pvs var mcts var bestfirst var hybrid"
     );
+    e.send("setoption name Search value pvs");
+    e.until(PATIENCE, |l| l == "info string Search set to pvs");
     e.send("setoption name Search value alphabeta");
     let (_, said) = e.until(PATIENCE, |l| l.starts_with("info string"));
     assert_eq!(
         said,
         "info string error: option 'Search' wants one of pvs, mcts, bestfirst, hybrid, got 'alphabeta'"
     );
-    // Still PVS: its iterations go depth by depth from 1.
+    // Still PVS: an MCTS option says it has no effect, and the iterations
+    // go depth by depth from 1.
+    e.send("setoption name mcts_cpuct value 200");
+    let (_, said) = e.line(PATIENCE);
+    assert_eq!(
+        said,
+        "info string mcts_cpuct set to 200; no effect while Search is pvs (it serves mcts and hybrid)"
+    );
     e.send("position startpos");
     e.send("go depth 3");
     let a = e.answer(PATIENCE);

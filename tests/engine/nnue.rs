@@ -360,12 +360,14 @@ fn the_record_beside_the_embedded_net_names_its_size_sha256_and_bench_signature(
         record.contains(&line),
         "src/eval/nnue/default.md does not say: {line}"
     );
-    let signature: usize =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/signature.txt"))
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
+    let signature: usize = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/bench/signature-pvs.txt"
+    ))
+    .unwrap()
+    .trim()
+    .parse()
+    .unwrap();
     let line = format!("| bench signature | {} nodes", thousands(signature));
     assert!(
         record.contains(&line),

@@ -60,27 +60,32 @@ fn quiet_game() -> Vec<String> {
 #[test]
 fn a_game_past_the_no_zap_limit_is_taken_and_answered() {
     let moves = quiet_game();
-    let mut model = game(fen::ENDGAME, &moves);
-    assert_eq!(model.outcome(), Some(Outcome::NoZap));
-    let mut e = Engine::spawn();
-    // A draw score no evaluation lands on by chance.
-    e.send("setoption name draw value -333");
-    e.send(&format!("position endgame moves {}", moves.join(" ")));
-    e.send("display");
-    let (_, line) = e.until(PATIENCE, |l| l.starts_with("fen ") || l.contains("error"));
-    assert_eq!(line, format!("fen {}", fen::to_fen(model.board())));
-    e.send("go depth 4");
-    let a = e.answer(PROMPT);
-    assert_legal(&e, &mut model, &a.best);
-    // Every reply is a draw by our 100-ply rule (the root's draw score);
-    // with the course referee's 200 plies it is not.
-    assert_eq!(a.last().score, Score::Cp(-333), "{:?}", a.last());
-    e.send("setoption name no_zap_plies value 200");
-    e.send("go depth 4");
-    let a = e.answer(PROMPT);
-    assert_legal(&e, &mut model, &a.best);
-    assert_ne!(a.last().score, Score::Cp(-333), "{:?}", a.last());
-    e.quit();
+    // Each search scores the draw as `draw` says (MCTS and the hybrid by
+    // their tree's proof, PVS by its search).
+    for search in ["pvs", "mcts", "hybrid"] {
+        let mut model = game(fen::ENDGAME, &moves);
+        assert_eq!(model.outcome(), Some(Outcome::NoZap));
+        let mut e = Engine::spawn();
+        e.send(&format!("setoption name Search value {search}"));
+        // A draw score no evaluation lands on by chance.
+        e.send("setoption name draw value -333");
+        e.send(&format!("position endgame moves {}", moves.join(" ")));
+        e.send("display");
+        let (_, line) = e.until(PATIENCE, |l| l.starts_with("fen ") || l.contains("error"));
+        assert_eq!(line, format!("fen {}", fen::to_fen(model.board())));
+        e.send("go depth 4");
+        let a = e.answer(PROMPT);
+        assert_legal(&e, &mut model, &a.best);
+        // Every reply is a draw by our 100-ply rule (the root's draw score);
+        // with the course referee's 200 plies it is not.
+        assert_eq!(a.last().score, Score::Cp(-333), "{search}: {:?}", a.last());
+        e.send("setoption name no_zap_plies value 200");
+        e.send("go depth 4");
+        let a = e.answer(PROMPT);
+        assert_legal(&e, &mut model, &a.best);
+        assert_ne!(a.last().score, Score::Cp(-333), "{search}: {:?}", a.last());
+        e.quit();
+    }
 }
 
 #[test]

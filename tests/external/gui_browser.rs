@@ -431,8 +431,10 @@ async fn play(page: Page, url: String, dir: PathBuf, downloads: PathBuf) {
     );
 
     // A tab closed mid-search frees the search: the engine is given a
-    // minute, the page goes away after its first iteration, and the game
-    // is soon idle with nothing played.
+    // minute, the page goes away once the server says it is searching
+    // (the default search, the hybrid, reports no iteration while its
+    // tree grows: half the minute), and the game is soon idle with
+    // nothing played.
     let kind = page.c.find(Locator::Css("#limit-kind")).await.unwrap();
     kind.select_by_value("movetime").await.unwrap();
     let limit = page.c.find(Locator::Css("#limit")).await.unwrap();
@@ -447,8 +449,12 @@ async fn play(page: Page, url: String, dir: PathBuf, downloads: PathBuf) {
     page.says("New game.").await;
     page.click("#go").await;
     page.until(
-        "the first iteration",
-        "return !!S.search && document.getElementById('info-depth').textContent !== '–';",
+        "the server searching",
+        "if (!S.search) return false; \
+         const r = new XMLHttpRequest(); \
+         r.open('GET', '/api/games/' + S.game.id, false); \
+         r.send(); \
+         return JSON.parse(r.responseText).searching === true;",
     )
     .await;
     let id = page.js("return S.game.id;").await;
@@ -561,7 +567,7 @@ async fn play(page: Page, url: String, dir: PathBuf, downloads: PathBuf) {
         let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/gui-analysis.png");
         std::fs::write(&docs, &png).unwrap();
     }
-    assert_eq!(page.text("#info-search").await, "pvs");
+    assert_eq!(page.text("#info-search").await, "hybrid");
     mcts_analysis(&page, &dir).await;
 
     // The engine's options: opened, the panel lists the engine's declared

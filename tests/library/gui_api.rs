@@ -34,8 +34,16 @@ fn long_search() -> Value {
 struct App(Router);
 
 impl App {
+    /// The server with PVS as its search: its iterations stream from the
+    /// first millisecond, where the default search (the hybrid) first
+    /// grows its tree (`the_default_search_notes_its_tree_then_streams_pvs`).
     fn new() -> App {
-        App(router(Config::default()))
+        let mut config = Config::default();
+        config
+            .engine
+            .set("Search", Some("pvs"))
+            .expect("pvs is a search");
+        App(router(config))
     }
 
     fn with(config: Config) -> App {
@@ -403,6 +411,32 @@ async fn a_zapped_king_or_a_draw_ends_the_game() {
     .await;
 }
 
+/// The server's default search is the hybrid: its tree's note comes
+/// first, then the final search's iterations, each saying `hybrid`, and
+/// the move is the last one's.
+#[tokio::test]
+async fn the_default_search_notes_its_tree_then_streams_pvs() {
+    let app = App::with(Config::default());
+    let id = app.new_game(None).await["id"].as_u64().unwrap();
+    let mut body = app.search(id, json!({ "depth": 3 })).await.into_body();
+    let seen = events(&mut body, &["move", "stopped"], Duration::from_secs(30)).await;
+    let (first, rest) = seen.split_first().unwrap();
+    assert_eq!(first.0, "note", "{seen:?}");
+    let note = first.1["text"].as_str().unwrap();
+    assert!(note.starts_with("hybrid tree: "), "{note}");
+    let (last, infos) = rest.split_last().unwrap();
+    let depths: Vec<u64> = infos
+        .iter()
+        .map(|(n, d)| {
+            assert_eq!((n.as_str(), d["search"].as_str()), ("info", Some("hybrid")));
+            d["depth"].as_u64().unwrap()
+        })
+        .collect();
+    assert_eq!(depths, [1, 2, 3], "{seen:?}");
+    assert_eq!(last.0, "move", "{seen:?}");
+    assert_eq!(infos[2].1["pv"][0], last.1["move"]);
+}
+
 #[tokio::test]
 async fn the_engine_streams_its_iterations_and_plays() {
     let app = App::new();
@@ -536,7 +570,7 @@ async fn a_later_request_cancels_the_search_and_move_now_plays() {
 /// Checks an analysis's `info` event of `fen`'s position (after `played`)
 /// for `want` lines: best first, each a different legal root move whose
 /// whole line the rules allow, its chances summing to 1000, the best line
-/// the event's own figures. PVS's lines are by score and carry no visits;
+/// the event's own figures. PVS's (and the hybrid's) lines are by score and carry no visits;
 /// MCTS's carry their shares of the playouts (`check_shares`).
 fn check_lines(info: &Value, fen: &str, played: &[&str], want: usize) {
     let mut game = Game::from_fen(fen).unwrap();
@@ -551,7 +585,11 @@ fn check_lines(info: &Value, fen: &str, played: &[&str], want: usize) {
     if mcts {
         check_shares(info);
     } else {
-        assert_eq!(info["search"], "pvs", "{info}");
+        // The hybrid's lines are its final PVS's.
+        assert!(
+            ["pvs", "hybrid"].contains(&info["search"].as_str().unwrap_or("")),
+            "{info}"
+        );
     }
     let mut firsts = BTreeSet::new();
     let mut last = i64::MAX;

@@ -229,7 +229,7 @@ fn the_bench_signature_is_the_committed_one() {
          update bench/signature-hybrid.txt"
     );
     assert!(finals > 0 && total > finals);
-    for other in ["bench/signature.txt", "bench/signature-mcts.txt"] {
+    for other in ["bench/signature-pvs.txt", "bench/signature-mcts.txt"] {
         assert_ne!(total, committed(other), "{other}");
     }
 }

@@ -185,7 +185,7 @@ fn bench_is_deterministic() {
         legal_move(&mut g, &best, a.fen);
     }
     let total: u64 = first.iter().map(|l| l.nodes).sum();
-    let path = manifest_path("bench/signature.txt");
+    let path = manifest_path("bench/signature-pvs.txt");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{} is missing: {e}", path.display()));
     let signature: u64 = text
@@ -195,7 +195,7 @@ fn bench_is_deterministic() {
     assert_eq!(
         total, signature,
         "the bench node total changed: the search's behaviour changed; if on purpose, \
-         update bench/signature.txt"
+         update bench/signature-pvs.txt"
     );
     eprintln!(
         "bench depth {DEFAULT_DEPTH} twice: {total} nodes each, {:?}",
@@ -292,7 +292,10 @@ fn aspiration_windows_widen_until_the_score_is_inside() {
 // ---------------------------------------------------------------------------
 // 2. Node-limited searches repeat exactly.
 
+/// PVS's nodes (the default search, the hybrid, reads `go nodes` as its
+/// tree's playouts; `tests/library/hybrid.rs` checks that it repeats).
 fn startpos_nodes(e: &mut Engine) -> (String, u64) {
+    e.send("setoption name Search value pvs");
     e.send("ucinewgame");
     e.send("position startpos");
     e.send("go nodes 20000");
@@ -328,6 +331,7 @@ fn go_nodes_is_repeatable() {
 fn the_last_info_line_counts_every_node_searched() {
     let _cpu = cpu::shared();
     let mut e = Engine::spawn();
+    e.send("setoption name Search value pvs");
     e.send("setoption name OwnBook value false");
     e.send("position startpos");
     e.send("go nodes 5000");
@@ -361,18 +365,21 @@ fn every_reference_position_gets_a_legal_move() {
     let rows = reference_rows("positions.txt");
     assert_eq!(rows.len(), 300, "positions.txt should hold 300 positions");
     let mut e = Engine::spawn();
-    for (i, row) in rows.iter().enumerate() {
-        let fen = &row[0];
-        e.send(&format!("position fen {fen}"));
-        e.send("go depth 3");
-        let a = e.answer(PATIENCE);
-        let mut g = game(fen);
-        legal_answer(&e, &mut g, &a, &format!("position {} ({fen})", i + 1));
-        if a.last().depth != 3 {
-            e.fail(&format!(
-                "position {}: the search did not reach depth 3",
-                i + 1
-            ));
+    // The default search (the hybrid), then PVS, which reaches the depth
+    // asked (the hybrid's move is its tree's when the tree proves it).
+    for search in ["hybrid", "pvs"] {
+        e.send(&format!("setoption name Search value {search}"));
+        for (i, row) in rows.iter().enumerate() {
+            let fen = &row[0];
+            e.send(&format!("position fen {fen}"));
+            e.send("go depth 3");
+            let a = e.answer(PATIENCE);
+            let mut g = game(fen);
+            let what = format!("{search}, position {} ({fen})", i + 1);
+            legal_answer(&e, &mut g, &a, &what);
+            if search == "pvs" && a.last().depth != 3 {
+                e.fail(&format!("{what}: the search did not reach depth 3"));
+            }
         }
     }
     // The same positions with every search cut short by the next command:

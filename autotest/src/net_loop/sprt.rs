@@ -1,7 +1,9 @@
 //! The SPRT of a generation, in this process by autotest's own tournament
 //! code: the candidate against the best, both the loop's engine with its
 //! net as `EvalFile` (the best's embedded net when it has none), at the
-//! loop's clock or nodes, colour-swapped pairs from its openings in an
+//! loop's clock or nodes (at nodes, `Search=pvs`: the engine's default,
+//! the hybrid, reads a node budget as its tree's playouts), colour-swapped
+//! pairs from its openings in an
 //! order seeded by the generation, at most the budget's games, written
 //! to the generation's PGN and taken up from it when started again (as
 //! `-resume`). The running report and the final table go to standard
@@ -34,6 +36,7 @@ use std::path::Path;
 
 /// The tournament `job` plays.
 pub fn spec(setup: &Setup, job: &SprtJob) -> TournamentSpec {
+    let by_nodes = setup.limits.nodes.is_some();
     let engine = |name: &str, net: Option<&Artifact>| EngineSpec {
         name: name.to_string(),
         command: vec![setup.engine.display().to_string()],
@@ -41,6 +44,7 @@ pub fn spec(setup: &Setup, job: &SprtJob) -> TournamentSpec {
         options: net
             .map(|a| ("EvalFile".to_string(), a.path.display().to_string()))
             .into_iter()
+            .chain(by_nodes.then(|| ("Search".to_string(), "pvs".to_string())))
             .collect(),
         limits: setup.limits.clone(),
         restart: true,
@@ -188,4 +192,72 @@ pub fn artifact(path: &Path) -> Result<Artifact, String> {
         path: path.to_path_buf(),
         sha256: sha256(path).ok_or_else(|| format!("cannot read {}", path.display()))?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::spec::{Clock, EngineLimits, SprtSpec};
+    use std::path::PathBuf;
+
+    fn setup(limits: EngineLimits) -> Setup {
+        Setup {
+            dir: PathBuf::from("/l"),
+            engine: PathBuf::from("/e/leiserchess"),
+            store: None,
+            db: Some("none".to_string()),
+            threads: 2,
+            datagen_args: Vec::new(),
+            relabel_args: Vec::new(),
+            train_args: Vec::new(),
+            limits,
+            sprt: SprtSpec {
+                elo0: 0.0,
+                elo1: 5.0,
+                alpha: 0.05,
+                beta: 0.05,
+            },
+            openings: PathBuf::from("/o"),
+        }
+    }
+
+    /// At fixed nodes both engines are PVS; on a clock, the default
+    /// search; the candidate has its net, the best the embedded one.
+    #[test]
+    fn at_nodes_the_games_are_pvs_s_on_a_clock_the_default_search_s() {
+        let job = SprtJob {
+            generation: 2,
+            candidate: Artifact {
+                path: PathBuf::from("/l/gen-002/net.nnue"),
+                sha256: "ab".to_string(),
+            },
+            best: None,
+            pgn: PathBuf::from("/l/gen-002/sprt.pgn"),
+            games: 40,
+            seed: 7,
+        };
+        let options = |limits| -> Vec<Vec<(String, String)>> {
+            spec(&setup(limits), &job)
+                .engines
+                .into_iter()
+                .map(|e| e.options)
+                .collect()
+        };
+        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+        let nodes = EngineLimits {
+            nodes: Some(200),
+            ..EngineLimits::default()
+        };
+        let net = pair("EvalFile", "/l/gen-002/net.nnue");
+        let pvs = pair("Search", "pvs");
+        assert_eq!(options(nodes), [vec![net.clone(), pvs.clone()], vec![pvs]]);
+        let clock = EngineLimits {
+            clock: Some(Clock::Fischer {
+                base_ms: 10_000,
+                inc_ms: 100,
+            }),
+            ..EngineLimits::default()
+        };
+        assert_eq!(options(clock), [vec![net], vec![]]);
+    }
 }

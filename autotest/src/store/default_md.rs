@@ -130,7 +130,7 @@ fn table(
     };
     let bench = bench.map_or(
         "not given (`autotest nets default-md --bench NODES`)".to_string(),
-        |n| format!("{} nodes (`bench/signature.txt`)", thousands(n)),
+        |n| format!("{} nodes (`bench/signature-pvs.txt`)", thousands(n)),
     );
     let rows = [
         ("generation", generation.to_string()),

@@ -45,7 +45,7 @@ pub struct DefaultMdArgs {
     /// The net's sha256 or its prefix of 8 hex digits or more
     pub hash: String,
     /// The `leiserchess bench` node total with this net
-    /// (bench/signature.txt) [the row says it was not given]
+    /// (bench/signature-pvs.txt) [the row says it was not given]
     #[arg(long, value_name = "NODES")]
     pub bench: Option<u64>,
     #[command(flatten)]

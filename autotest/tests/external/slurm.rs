@@ -113,10 +113,11 @@ pub fn trials() -> Vec<Trial> {
 fn a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run() {
     let dir = scratch::dir("slurm/requeue");
     // 18 pairs in shards of 2: 9 array tasks. Wide SPRT bounds: it plays
-    // on to the end.
+    // on to the end. PVS's nodes (the default search reads nodes as its
+    // tree's playouts).
     let args = tournament(
-        "nodes=90",
-        "nodes=60",
+        "nodes=90 option.Search=pvs",
+        "nodes=60 option.Search=pvs",
         18,
         20,
         "elo0=0 elo1=10 alpha=0.001 beta=0.001",
@@ -207,7 +208,7 @@ fn an_sprt_decision_cancels_the_tasks_left() {
     // after two thirds of them (game 32 when this was written), with
     // tasks still to run.
     let args = tournament(
-        "nodes=1000",
+        "nodes=1000 option.Search=pvs",
         "nodes=30 option.Search=mcts",
         24,
         40,

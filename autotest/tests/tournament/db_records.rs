@@ -55,6 +55,7 @@ fn tune_in(
         &engine,
         "-each",
         "nodes=200",
+        "option.Search=pvs",
         "-openings",
         &book,
         "-param",

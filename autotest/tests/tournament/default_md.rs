@@ -36,7 +36,7 @@ fn repo_file(path: &str) -> String {
 #[test]
 fn default_md_is_made_from_the_embedded_net_s_record() {
     let dir = scratch::dir("default_md/embedded");
-    let signature = repo_file("bench/signature.txt");
+    let signature = repo_file("bench/signature-pvs.txt");
     let out = autotest(
         &[
             "nets",

@@ -52,6 +52,7 @@ fn a_short_tune_of_the_real_engine_and_its_resumption() {
                 &engine,
                 "-each",
                 "nodes=200",
+                "option.Search=pvs",
                 "-openings",
                 &book,
                 "-param",

@@ -6,8 +6,9 @@
 //! that `go depth 1` answers at once). `depth`, `mate` and `infinite` are
 //! the final search's, as PVS reads them, and `nodes` too when nothing
 //! else bounds it (`go nodes N` alone: N playouts, then a PVS of N
-//! nodes). Under a goal of [`LEAST_TREE_GOAL`] there is no tree: the
-//! move is PVS's alone.
+//! nodes). Under a goal of [`LEAST_TREE_GOAL`], and for `go mate` (a
+//! question the tree's solver answers at no bounded distance), there is
+//! no tree: the move is PVS's alone.
 
 use crate::search::time::{Plan, SearchLimits};
 use std::time::{Duration, Instant};
@@ -16,20 +17,35 @@ use std::time::{Duration, Instant};
 /// runs. At 10+0.1 (goals 119 ms and more in every hybrid move of the
 /// SPRT) the hybrid beat PVS by 92 Elo; at 0.1+0.001 (goals of 2 to 4
 /// ms) it lost by 115, the tree's share leaving the final PVS a
-/// millisecond or less; at 2+0.02 (goals 30 to 96 ms) it had scored
-/// 44.2% over 60 games (BENCHMARKS.md, "The hybrid against PVS at equal
-/// time"). Between 96 and 119 ms nothing was measured.
+/// millisecond or less (BENCHMARKS.md, "The hybrid against PVS at equal
+/// time"). 2+0.02's goals run from 30 to 96 ms; between 96 and 119 ms
+/// nothing was measured.
 pub const LEAST_TREE_GOAL: Duration = Duration::from_millis(100);
 
-/// The move's goal when it is under [`LEAST_TREE_GOAL`]: then PVS
-/// searches alone, as `Search=pvs` would.
-pub fn pvs_alone(limits: &SearchLimits) -> Option<Duration> {
+/// Why the hybrid leaves a move to PVS alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Alone {
+    /// The move's goal, under [`LEAST_TREE_GOAL`].
+    ShortGoal(Duration),
+    /// `go mate N`: PVS proves a mate within N moves or stops at the
+    /// depth that rules one out; the tree's solver would answer with
+    /// whatever mate it found first.
+    Mate,
+}
+
+/// When PVS searches alone, as `Search=pvs` would: `go mate`, or a goal
+/// under [`LEAST_TREE_GOAL`].
+pub fn pvs_alone(limits: &SearchLimits) -> Option<Alone> {
+    if limits.mate.is_some() {
+        return Some(Alone::Mate);
+    }
     if limits.infinite || limits.ponder {
         return None;
     }
     Plan::new(limits, limits.start())
         .soft
         .filter(|&goal| goal < LEAST_TREE_GOAL)
+        .map(Alone::ShortGoal)
 }
 
 /// The most playouts of a tree when the `go` gives neither a clock nor
@@ -83,7 +99,9 @@ mod tests {
             inc,
             ..SearchLimits::default()
         };
-        let goal = pvs_alone(&clock(100, 1)).expect("0.1+0.001 is PVS's");
+        let Some(Alone::ShortGoal(goal)) = pvs_alone(&clock(100, 1)) else {
+            panic!("0.1+0.001 is PVS's");
+        };
         assert!(goal < Duration::from_millis(5), "{goal:?}");
         assert!(pvs_alone(&clock(2_000, 20)).is_some());
         assert_eq!(pvs_alone(&clock(10_000, 100)), None);
@@ -91,7 +109,7 @@ mod tests {
         assert_eq!(pvs_alone(&clock(1_224, 100)), None);
         assert_eq!(
             pvs_alone(&SearchLimits::movetime(99)),
-            Some(Duration::from_millis(99))
+            Some(Alone::ShortGoal(Duration::from_millis(99)))
         );
         assert_eq!(pvs_alone(&SearchLimits::movetime(100)), None);
         assert_eq!(pvs_alone(&SearchLimits::depth(5)), None);
@@ -101,6 +119,14 @@ mod tests {
             ..clock(100, 1)
         };
         assert_eq!(pvs_alone(&pondering), None);
+        // `go mate`, on a clock or not, is PVS's question.
+        for go in [SearchLimits::default(), clock(10_000, 100)] {
+            let mate = SearchLimits {
+                mate: Some(2),
+                ..go
+            };
+            assert_eq!(pvs_alone(&mate), Some(Alone::Mate));
+        }
     }
 
     /// On a clock the tree keeps it (and `go nodes`) and drops the final

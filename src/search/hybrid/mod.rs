@@ -49,13 +49,16 @@ pub fn tree_note(playouts: u64, searched: u64) -> String {
     format!("hybrid tree: {playouts} playouts, {searched} nodes in its searches")
 }
 
-/// What is said when a move's goal is too short for a tree.
-pub fn pvs_alone_note(goal: Duration) -> String {
-    format!(
-        "hybrid: a goal of {} µs is under {} ms: PVS alone",
-        goal.as_micros(),
-        limits::LEAST_TREE_GOAL.as_millis()
-    )
+/// What is said when the move is PVS's alone (`limits::pvs_alone`).
+pub fn pvs_alone_note(why: limits::Alone) -> String {
+    match why {
+        limits::Alone::ShortGoal(goal) => format!(
+            "hybrid: a goal of {} µs is under {} ms: PVS alone",
+            goal.as_micros(),
+            limits::LEAST_TREE_GOAL.as_millis()
+        ),
+        limits::Alone::Mate => "hybrid: go mate is PVS's: PVS alone".to_string(),
+    }
 }
 
 /// Searches `inputs.root` within `limits`: the tree within the inputs'

@@ -16,7 +16,8 @@
 //! playout reaches N. The best move is the quickest proven win, else the
 //! most visited root edge not proven lost; the line below it follows the
 //! same rule. The score is the best edge's mean turned back into
-//! centipawns, or for a proven root `±(MATE − plies)` (a draw: 0). With
+//! centipawns, or for a proven root `±(MATE − plies)` (a draw: `draw`,
+//! as PVS scores one). With
 //! `MultiPV` k, the root's first k edges by the same rule, then by visits,
 //! each with its share of the playouts. `go mate` stops at a proven win
 //! like any other limit does. The tree is kept for the next search
@@ -230,6 +231,7 @@ impl Inputs<'_> {
             sent_at: start,
             next: FIRST_REPORT,
             multipv: params.multipv,
+            draw: params.draw,
             last: None,
         };
         if params.mcts_ab > 0 {
@@ -329,6 +331,8 @@ struct Reports<R> {
     sent_at: Instant,
     next: u64,
     multipv: usize,
+    /// A proven draw's score for the root's side to move (`draw`).
+    draw: i32,
     last: Option<Iteration>,
 }
 
@@ -344,7 +348,7 @@ impl<R: FnMut(&Iteration, Duration, u64)> Reports<R> {
             self.next *= 2;
         }
         self.sent_at = Instant::now();
-        let it = iteration(tree, depth, self.multipv, playouts);
+        let it = iteration(tree, depth, self.multipv, self.draw, playouts);
         (self.report)(&it, self.start.elapsed(), playouts);
         self.last = Some(it);
     }
@@ -360,8 +364,8 @@ impl<R: FnMut(&Iteration, Duration, u64)> Reports<R> {
 
 /// The report of `tree` as it stands, its longest playout `depth` plies:
 /// the first `multipv` root edges of [`Tree::ranked`], each scored by its
-/// proof or its mean.
-fn iteration(tree: &Tree, depth: u32, multipv: usize, playouts: u64) -> Iteration {
+/// proof (a draw: `draw`) or its mean.
+fn iteration(tree: &Tree, depth: u32, multipv: usize, draw: i32, playouts: u64) -> Iteration {
     let root = u64::from(tree.nodes[ROOT as usize].visits);
     let lines: Vec<Line> = tree
         .ranked(ROOT)
@@ -370,7 +374,7 @@ fn iteration(tree: &Tree, depth: u32, multipv: usize, playouts: u64) -> Iteratio
         .map(|e| {
             let edge = tree.edges[e];
             Line {
-                score: score(edge.proof(), edge.q()),
+                score: score(edge.proof(), edge.q(), draw),
                 pv: tree.line_from(e),
                 visits: Some(Visits {
                     edge: u64::from(edge.visits),
@@ -392,12 +396,13 @@ fn iteration(tree: &Tree, depth: u32, multipv: usize, playouts: u64) -> Iteratio
 
 /// A root edge's score for the side to move: a proven King zap `k` plies
 /// away counting the edge's move as `MATE − k` (lost: its negative), a
-/// proven draw 0, else its mean in centipawns (unvisited: even).
-fn score(proof: Option<Proof>, q: Option<f64>) -> i32 {
+/// proven draw `draw` (the `draw` option, as PVS scores a draw at the
+/// root), else its mean in centipawns (unvisited: even).
+fn score(proof: Option<Proof>, q: Option<f64>, draw: i32) -> i32 {
     match proof {
         Some(Proof::Win(k)) => MATE - i32::from(k),
         Some(Proof::Loss(k)) => -(MATE - i32::from(k)),
-        Some(Proof::Draw) => 0,
+        Some(Proof::Draw) => draw,
         None => value::centipawns(q.unwrap_or(0.5)),
     }
 }

@@ -54,7 +54,7 @@ fn bench_record_sample_signatures_are_the_engines() {
     let signature = |m: &str| rows.get(m).unwrap_or_else(|| panic!("{DOC}: no {m} row")).1;
     assert_eq!(
         signature("bench-pvs"),
-        super::signature("signature.txt"),
+        super::signature("signature-pvs.txt"),
         "bench-pvs"
     );
     assert_eq!(

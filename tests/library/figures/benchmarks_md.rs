@@ -102,13 +102,17 @@ fn current_rows(text: &str) -> Vec<(String, String, Vec<String>)> {
 }
 
 /// The paths of `paths` that changed from `commit` to the work tree, a
-/// file moved whole not counted.
+/// file moved whole (renamed to one of `paths`) not counted. The whole
+/// tree is diffed: a rename is seen only with its old path too.
 fn changed_since(commit: &str, paths: &[String]) -> Vec<String> {
-    let mut args = vec!["diff", "--name-status", "--find-renames=100%", commit, "--"];
-    args.extend(paths.iter().map(String::as_str));
-    git(&args)
+    git(&["diff", "--name-status", "--find-renames=100%", commit])
         .lines()
         .filter(|l| !l.starts_with("R100"))
+        .filter(|l| {
+            l.split('\t')
+                .next_back()
+                .is_some_and(|p| paths.iter().any(|w| w == p))
+        })
         .map(str::to_string)
         .collect()
 }

@@ -1,0 +1,118 @@
+//! `--slurm` parsed and refused, its run directories and flags, and the
+//! place its steps' children run in.
+
+use super::*;
+use crate::config::spec::{EngineLimits, SprtSpec};
+
+/// A loop's setup in `dir` (its folder `dir/loop`, made), an openings
+/// file there, run here.
+pub fn setup(dir: &Path) -> Setup {
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "f3f4 d5U\n").unwrap();
+    std::fs::create_dir_all(dir.join("loop")).unwrap();
+    Setup {
+        dir: dir.join("loop"),
+        engine: PathBuf::from("/e/leiserchess"),
+        store: None,
+        db: Some("none".to_string()),
+        threads: 2,
+        datagen_args: Vec::new(),
+        relabel_args: Vec::new(),
+        train_args: Vec::new(),
+        limits: EngineLimits {
+            nodes: Some(40),
+            ..EngineLimits::default()
+        },
+        sprt: SprtSpec {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        },
+        openings,
+        slurm: None,
+    }
+}
+
+#[test]
+fn the_settings_are_slurm_s_and_read_back_from_their_text() {
+    let s = LoopSlurm::parse("dir=runs tasks=4 sbatch=\"-p main --time=30\" pairs=2").unwrap();
+    assert_eq!(s.dir, std::env::current_dir().unwrap().join("runs"));
+    assert_eq!(s.settings, ["tasks=4", "sbatch=-p main --time=30", "pairs=2"]);
+    assert_eq!(
+        s.text(),
+        format!(
+            "dir={} tasks=4 \"sbatch=-p main --time=30\" pairs=2",
+            s.dir.display()
+        )
+    );
+    assert_eq!(LoopSlurm::parse(&s.text()).unwrap(), s);
+    // Each step's run directory, and its flag without the other's key.
+    assert_eq!(s.run_dir(12, "sprt"), s.dir.join("gen-012/sprt"));
+    let shown = |v: Vec<String>| v.join(" ").replace(&s.dir.display().to_string(), "D");
+    assert_eq!(
+        shown(s.flag(3, "datagen", "pairs")),
+        "-slurm dir=D/gen-003/datagen tasks=4 sbatch=-p main --time=30"
+    );
+    assert_eq!(
+        shown(s.flag(3, "sprt", "tasks")),
+        "-slurm dir=D/gen-003/sprt sbatch=-p main --time=30 pairs=2"
+    );
+}
+
+#[test]
+fn bad_settings_are_refused_naming_the_flag_and_the_setting() {
+    let refused = |text: &str| LoopSlurm::parse(text).unwrap_err();
+    assert_eq!(
+        refused("tasks=4"),
+        "--slurm 'tasks=4': needs dir=RUN, the run directory"
+    );
+    assert_eq!(
+        refused("dir=r pairs=0"),
+        "--slurm 'dir=r pairs=0': pairs=0: pairs must be at least 1"
+    );
+    assert!(refused("dir=r colour=red").starts_with(
+        "--slurm 'dir=r colour=red': colour=red: unknown -slurm key 'colour'"
+    ));
+    assert_eq!(
+        refused("dir=r cpus"),
+        "--slurm 'dir=r cpus': cpus: expected key=value"
+    );
+    assert_eq!(
+        refused("dir=r --cpus=2"),
+        "--slurm 'dir=r --cpus=2': --cpus=2: expected key=value"
+    );
+    assert_eq!(
+        refused("dir=r dir=s"),
+        "--slurm 'dir=r dir=s': dir=s: 'dir' is given twice"
+    );
+    assert!(refused("dir=r sbatch=\"-p").starts_with("--slurm 'dir=r sbatch=\"-p': unterminated"));
+    assert_eq!(refused(""), "--slurm '': the command line is empty");
+}
+
+/// A step's child runs in the loop's folder with the loop's database, a
+/// path made absolute; `none` as it is; without `--db`, the loop's own
+/// environment's.
+#[test]
+fn a_step_s_child_runs_in_the_loop_s_folder_with_its_database() {
+    let dir = crate::scratch::dir("net_loop-slurm-place");
+    let mut s = setup(&dir);
+    let log = dir.join("step.log");
+    let words: Vec<String> = ["sh", "-c", "pwd; echo \"db ${AUTOTEST_DB-unset}\""]
+        .map(str::to_string)
+        .to_vec();
+    let seen = |s: &Setup| {
+        let _ = std::fs::remove_file(&log);
+        run(s, &words, &log).unwrap();
+        let text = std::fs::read_to_string(&log).unwrap();
+        text.lines().skip(1).map(str::to_string).collect::<Vec<_>>()
+    };
+    let here = s.dir.canonicalize().unwrap().display().to_string();
+    assert_eq!(seen(&s), [here.clone(), "db none".to_string()]);
+    s.db = Some("results.db".to_string());
+    let db = std::env::current_dir().unwrap().join("results.db");
+    assert_eq!(seen(&s), [here.clone(), format!("db {}", db.display())]);
+    s.db = None;
+    let inherited = std::env::var(ENV).unwrap_or("unset".to_string());
+    assert_eq!(seen(&s), [here, format!("db {inherited}")]);
+}

@@ -223,7 +223,13 @@ impl Executor for EngineExecutor {
         }
         self.say(&format!("loop: {}", child::shown(&words)));
         let log = out.with_file_name(format!("{name}.log"));
-        if let (Job::Datagen { generation, net, .. }, Some(on)) = (job, &self.setup.slurm) {
+        if let (
+            Job::Datagen {
+                generation, net, ..
+            },
+            Some(on),
+        ) = (job, &self.setup.slurm)
+        {
             let run = on.run_dir(*generation, "datagen");
             if let Err(e) = slurm::run(&self.setup, &words, &log) {
                 if self.stop_signal().is_some() {
@@ -251,14 +257,16 @@ impl Executor for EngineExecutor {
         if let Some(best) = &job.best {
             unchanged(best)?;
         }
-        let recording = self.db.as_mut().zip(self.loop_id);
-        let Some(on) = &self.setup.slurm else {
+        let Some(on) = self.setup.slurm.clone() else {
+            let recording = self.db.as_mut().zip(self.loop_id);
             return sprt::play(&self.setup, job, recording);
         };
-        let played = slurm::sprt::play(&self.autotest, &self.setup, on, job, recording);
+        let (words, _) = slurm::sprt::command(&self.autotest, &self.setup, &on, job);
+        self.say(&format!("loop: {}", child::shown(&words)));
+        let recording = self.db.as_mut().zip(self.loop_id);
+        let played = slurm::sprt::play(&self.setup, &on, job, &words, recording);
         if played.is_err() && self.stop_signal().is_some() {
-            let run = on.run_dir(job.generation, "sprt");
-            self.say(&slurm::detached(&run));
+            self.say(&slurm::detached(&on.run_dir(job.generation, "sprt")));
         }
         played
     }

@@ -8,7 +8,8 @@
 //! next, until a stop rule (generations, hours, rejections in a row) or a
 //! stop signal. Each step is recorded in the results database as it ends.
 //!
-//! * `args`: the command line, its plan and setup;
+//! * `args`: the command line (`--slurm`'s value in `args/slurm.rs`),
+//!   its plan and setup;
 //! * `steps`: a generation's steps;
 //! * `state`: the state file, written after every step;
 //! * `machine`: the step machine and the stop rules;

@@ -116,7 +116,10 @@ fn kill_when(mut child: Child, dir: &Path, ready: impl Fn() -> bool) -> Step {
             let out = child.wait_with_output().map(|o| text(&o.stderr));
             panic!("the loop ended ({status}) before the point it was to be killed at: {out:?}");
         }
-        assert!(Instant::now() < deadline, "the loop never came to the point");
+        assert!(
+            Instant::now() < deadline,
+            "the loop never came to the point"
+        );
         std::thread::sleep(Duration::from_millis(10));
     }
     let group = format!("-{}", child.id());
@@ -159,7 +162,10 @@ fn check_made(dir: &Path, runs: &Path, store_dir: &Path, s: &State) {
     assert_eq!((s.generation, s.step), (2, Step::Datagen));
     let g = &s.generations[0];
     let steps: Vec<Step> = g.steps.iter().map(|r| r.step).collect();
-    assert_eq!(steps, [Step::Datagen, Step::Train, Step::Sprt, Step::Decide]);
+    assert_eq!(
+        steps,
+        [Step::Datagen, Step::Train, Step::Sprt, Step::Decide]
+    );
     for step in ["datagen", "sprt"] {
         let run = runs.join("gen-001").join(step);
         assert_eq!(submitted(&run).len(), 1, "{}", run.display());
@@ -194,10 +200,8 @@ fn check_made(dir: &Path, runs: &Path, store_dir: &Path, s: &State) {
     let one = |query: &str| -> i64 { conn.query_row(query, [], |r| r.get(0)).unwrap() };
     assert_eq!(one("SELECT COUNT(*) FROM runs WHERE kind = 'datagen'"), 1);
     assert_eq!(one("SELECT COUNT(*) FROM runs WHERE kind = 'sprt'"), 1);
-    let games = one(
-        "SELECT COUNT(*) FROM games WHERE run_id =
-            (SELECT sprt_run FROM loop_generations WHERE generation = 1)",
-    );
+    let games = one("SELECT COUNT(*) FROM games WHERE run_id =
+            (SELECT sprt_run FROM loop_generations WHERE generation = 1)");
     let in_pgn = std::fs::read_to_string(&merged)
         .unwrap()
         .matches("[Result ")
@@ -235,10 +239,16 @@ fn a_loop_killed_in_its_slurm_steps_ends_as_an_unbroken_one() {
     assert_eq!(at, Step::Sprt);
     let out = finish(start(&root, &words));
     let said = text(&out.stderr);
-    let going_on = format!("autotest: {} holds this run: going on with it", sprt.display());
+    let going_on = format!(
+        "autotest: {} holds this run: going on with it",
+        sprt.display()
+    );
     assert!(said.contains(&going_on), "{said}");
     let datagen_log = std::fs::read_to_string(broken.join("gen-001/datagen.log")).unwrap();
-    let going_on = format!("autotest: {} holds this run: going on with it", datagen.display());
+    let going_on = format!(
+        "autotest: {} holds this run: going on with it",
+        datagen.display()
+    );
     assert!(datagen_log.contains(&going_on), "{datagen_log}");
     let restarted = state(&broken).unwrap();
     check_made(&broken, &runs, &store, &restarted);

@@ -4,14 +4,16 @@
 //! The options forwarded to `leiserchess datagen`, `relabel` and `train`
 //! are checked here, by those commands' own parsers, before anything runs.
 
-use super::slurm::LoopSlurm;
 use crate::config::numbers::time_control;
 use crate::config::spec::{EngineLimits, SprtSpec};
 use crate::config::split_command;
 use crate::db::path::DbFlag;
 use clap::builder::RangedU64ValueParser;
 use clap::{value_parser, ArgGroup, Parser};
+use slurm::LoopSlurm;
 use std::path::{Path, PathBuf};
+
+pub mod slurm;
 
 /// The command line of `autotest loop`.
 #[derive(clap::Args, Clone, Debug, PartialEq)]

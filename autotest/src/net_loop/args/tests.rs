@@ -98,7 +98,10 @@ fn the_flags_become_the_plan_and_the_settings() {
     assert!(setup.limits.clock.is_some() && setup.limits.nodes.is_none());
     // On Slurm: the settings, their run directories' base absolute, and
     // a setting a restart must repeat.
-    let line = format!("{base} --nodes 5 --slurm \"dir={d}/runs tasks=6 cpus=2\"", d = dir.display());
+    let line = format!(
+        "{base} --nodes 5 --slurm \"dir={d}/runs tasks=6 cpus=2\"",
+        d = dir.display()
+    );
     let (plan, setup) = args(&split(&line)).unwrap().plan().unwrap();
     let slurm = setup.slurm.unwrap();
     assert_eq!(slurm.dir, dir.join("runs"));

@@ -19,68 +19,18 @@
 pub mod datagen;
 pub mod sprt;
 
+pub use super::args::slurm::LoopSlurm;
+
 use super::args::Setup;
 use super::child;
 use super::machine::generation_dir;
-use crate::config::flags::key_values;
-use crate::config::{split_command, ConfigError};
 use crate::db::path::ENV;
 use crate::interrupt;
-use crate::slurm::options::{parse_options, FLAG};
+use crate::slurm::options::FLAG;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// `--slurm`'s settings.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LoopSlurm {
-    /// The base of the run directories, absolute.
-    pub dir: PathBuf,
-    /// The other `key=value` settings, as given and in order.
-    pub settings: Vec<String>,
-}
-
 impl LoopSlurm {
-    /// `--slurm`'s value: `dir=RUN` and `-slurm`'s settings (`tasks=`
-    /// for datagen, `pairs=` for the SPRT, the others for both), checked
-    /// by `-slurm`'s own parser; `dir` made absolute.
-    pub fn parse(text: &str) -> Result<LoopSlurm, String> {
-        let bad = |m: &str| format!("--slurm '{text}': {m}");
-        let words = split_command(text).map_err(|e| bad(&e))?;
-        let args: Vec<String> = std::iter::once(FLAG.to_string()).chain(words).collect();
-        let named = |e: ConfigError| match e {
-            ConfigError::Arg { arg, message, .. } if arg != FLAG => bad(&format!("{arg}: {message}")),
-            ConfigError::Arg { message, .. } => bad(&message),
-            other => bad(&other.to_string()),
-        };
-        let kv = key_values(&args, 0).map_err(named)?;
-        if let Some(word) = args.get(kv.len() + 1) {
-            return Err(bad(&format!("{word}: expected key=value")));
-        }
-        let opts = parse_options(&args, &kv).map_err(named)?;
-        let dir = std::path::absolute(&opts.dir)
-            .map_err(|e| bad(&format!("dir={}: {e}", opts.dir.display())))?;
-        let settings = kv
-            .iter()
-            .filter(|(_, k, _)| *k != "dir")
-            .map(|&(j, ..)| args[j].clone())
-            .collect();
-        Ok(LoopSlurm { dir, settings })
-    }
-
-    /// The value as the state file keeps it, which [`LoopSlurm::parse`]
-    /// reads back: `dir=` absolute, a setting with a space quoted.
-    pub fn text(&self) -> String {
-        let quoted = |w: &String| match w.contains(char::is_whitespace) {
-            true => format!("\"{w}\""),
-            false => w.clone(),
-        };
-        std::iter::once(format!("dir={}", self.dir.display()))
-            .chain(self.settings.iter().cloned())
-            .map(|w| quoted(&w))
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
     /// The run directory of generation `g`'s `step` (`datagen`, `sprt`).
     pub fn run_dir(&self, g: u32, step: &str) -> PathBuf {
         generation_dir(&self.dir, g).join(step)

@@ -45,7 +45,11 @@ pub fn flags(spec: &TournamentSpec) -> Vec<String> {
         f.extend(["-games".to_string(), n.to_string()]);
     }
     if let Some(file) = &spec.openings.file {
-        let order = if spec.openings.random { "random" } else { "sequential" };
+        let order = if spec.openings.random {
+            "random"
+        } else {
+            "sequential"
+        };
         f.extend([
             "-openings".to_string(),
             format!("file={}", file.display()),
@@ -85,19 +89,18 @@ pub fn command(
     (words, pgn)
 }
 
-/// Plays `job` as a Slurm run to its decision or its last game, its
-/// output in `sprt.log` beside the local step's PGN; with `recording`
-/// (the results database and the loop's row), the coordinator's run set
-/// on the generation's row.
+/// Plays `job` by its command `words` ([`command`]) as a Slurm run to
+/// its decision or its last game, its output in `sprt.log` beside the
+/// local step's PGN; with `recording` (the results database and the
+/// loop's row), the coordinator's run set on the generation's row.
 pub fn play(
-    autotest: &Path,
     setup: &Setup,
     slurm: &LoopSlurm,
     job: &SprtJob,
+    words: &[String],
     recording: Option<(&mut BestEffort, i64)>,
 ) -> Result<SprtResult, String> {
-    let (words, _) = command(autotest, setup, slurm, job);
-    let ran = super::run(setup, &words, &job.pgn.with_file_name("sprt.log"));
+    let ran = super::run(setup, words, &job.pgn.with_file_name("sprt.log"));
     if let Some((db, loop_id)) = recording {
         let run_dir = slurm.run_dir(job.generation, "sprt");
         let kept = RunDir::open(&run_dir)
@@ -187,7 +190,13 @@ mod tests {
             let tail = &words[words.len() - 5..];
             assert_eq!(
                 tail,
-                ["-slurm", "dir=/r/gen-003/sprt", "pairs=3", "cpus=2", "sbatch=-p main"]
+                [
+                    "-slurm",
+                    "dir=/r/gen-003/sprt",
+                    "pairs=3",
+                    "cpus=2",
+                    "sbatch=-p main"
+                ]
             );
             let (parsed, opts) = options::parse(&words[1..]).unwrap();
             let opts = opts.unwrap();

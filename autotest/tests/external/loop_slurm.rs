@@ -4,10 +4,10 @@
 //! `submitted`), its merged data in the store with the net that played
 //! them, its SPRT's run set on the generation's row of the results
 //! database; the same loop killed (its process group) while its datagen
-//! tasks run and again while its SPRT's do, then started again with the
-//! same command, takes up each Slurm run where it stood (submitting
-//! nothing again) and ends with the unbroken loop's data and net
-//! (sha256), SPRT score and decision.
+//! tasks run and stopped by SIGTERM while its SPRT's do (saying that they
+//! go on), then started again with the same command, takes up each
+//! Slurm run where it stood (submitting nothing again) and ends with the
+//! unbroken loop's data and net (sha256), SPRT score and decision.
 //!
 //! A Slurm datagen's data are not the local step's: its tasks play with
 //! seeds S+K and the merge keeps each position once. So the loop on
@@ -31,9 +31,9 @@ const LIMIT: Duration = Duration::from_secs(600);
 
 pub fn trials() -> Vec<Trial> {
     vec![needs::trial(
-        "loop_slurm::a_loop_killed_in_its_slurm_steps_ends_as_an_unbroken_one",
+        "loop_slurm::a_loop_stopped_in_its_slurm_steps_ends_as_an_unbroken_one",
         &[Need::Slurm],
-        |_| a_loop_killed_in_its_slurm_steps_ends_as_an_unbroken_one(),
+        |_| a_loop_stopped_in_its_slurm_steps_ends_as_an_unbroken_one(),
     )]
 }
 
@@ -107,14 +107,21 @@ fn state(dir: &Path) -> Option<State> {
     Some(State::from_json(&text).expect("a whole state file"))
 }
 
-/// Kills `child`'s process group once `ready` holds (looked at every
-/// 10 ms); the step the loop was in.
-fn kill_when(mut child: Child, dir: &Path, ready: impl Fn() -> bool) -> Step {
+/// Sends `signal` to `target` (a pid, or `-PGID` for a process group)
+/// of the loop `child` in `dir` once `ready` holds (looked at every
+/// 10 ms); the step the loop was in, and what it said.
+fn stop_when(
+    mut child: Child,
+    dir: &Path,
+    signal: &str,
+    target: &str,
+    ready: impl Fn() -> bool,
+) -> (Step, String) {
     let deadline = Instant::now() + LIMIT;
     while !ready() {
         if let Ok(Some(status)) = child.try_wait() {
             let out = child.wait_with_output().map(|o| text(&o.stderr));
-            panic!("the loop ended ({status}) before the point it was to be killed at: {out:?}");
+            panic!("the loop ended ({status}) before the point it was to be stopped at: {out:?}");
         }
         assert!(
             Instant::now() < deadline,
@@ -122,13 +129,15 @@ fn kill_when(mut child: Child, dir: &Path, ready: impl Fn() -> bool) -> Step {
         );
         std::thread::sleep(Duration::from_millis(10));
     }
-    let group = format!("-{}", child.id());
-    let killed = std::process::Command::new("kill")
-        .args(["-KILL", "--", &group])
+    let sent = std::process::Command::new("kill")
+        .args([signal, "--", target])
         .status();
-    assert!(killed.expect("run kill").success());
-    let _ = child.wait();
-    state(dir).map_or(Step::Datagen, |s| s.step)
+    assert!(sent.expect("run kill").success());
+    let out = child.wait_with_output().expect("wait for autotest");
+    (
+        state(dir).map_or(Step::Datagen, |s| s.step),
+        text(&out.stderr),
+    )
 }
 
 /// The generation's files by sha256 (the SPRT by its score and
@@ -210,7 +219,7 @@ fn check_made(dir: &Path, runs: &Path, store_dir: &Path, s: &State) {
     assert!(in_pgn >= 2, "{in_pgn} games");
 }
 
-fn a_loop_killed_in_its_slurm_steps_ends_as_an_unbroken_one() {
+fn a_loop_stopped_in_its_slurm_steps_ends_as_an_unbroken_one() {
     let root = scratch::dir("loop_slurm");
     let store = root.join("store");
     // The unbroken loop.
@@ -225,18 +234,29 @@ fn a_loop_killed_in_its_slurm_steps_ends_as_an_unbroken_one() {
     let (broken, runs) = (root.join("broken"), root.join("broken-runs"));
     let words = args(&broken, &runs, &store);
     let datagen = runs.join("gen-001/datagen");
-    let at = kill_when(start(&root, &words), &broken, || {
+    let child = start(&root, &words);
+    let group = format!("-{}", child.id());
+    let (at, _) = stop_when(child, &broken, "-KILL", &group, || {
         datagen.join("submitted").exists()
     });
     assert_eq!(at, Step::Datagen);
-    // ... and while its SPRT's do, started again from another directory.
+    // ... and stopped by SIGTERM while its SPRT's do, started again from
+    // another directory: the tasks go on, it says.
     let elsewhere = root.join("elsewhere");
     std::fs::create_dir_all(&elsewhere).unwrap();
     let sprt = runs.join("gen-001/sprt");
-    let at = kill_when(start(&elsewhere, &words), &broken, || {
+    let child = start(&elsewhere, &words);
+    let pid = child.id().to_string();
+    let (at, said) = stop_when(child, &broken, "-TERM", &pid, || {
         sprt.join("submitted").exists()
     });
     assert_eq!(at, Step::Sprt);
+    for line in [
+        format!("loop: the Slurm tasks of {} go on", sprt.display()),
+        "loop: stopped by SIGTERM; the same command goes on".to_string(),
+    ] {
+        assert!(said.contains(&line), "{line:?} not in:\n{said}");
+    }
     let out = finish(start(&root, &words));
     let said = text(&out.stderr);
     let going_on = format!(

@@ -119,11 +119,11 @@ pub struct LoopArgs {
     /// (they apply from the step it is at)
     #[arg(long)]
     pub force: bool,
-    /// Make the data and play the SPRT as Slurm job arrays, in run
-    /// directories DIR/gen-G/datagen and DIR/gen-G/sprt: "dir=DIR
-    /// [tasks=N] [pairs=N] [cpus=N] [sbatch=ARGS] [poll=S] [retries=N]",
-    /// the settings of autotest datagen's and the tournament's -slurm
-    /// (tasks= datagen's, pairs= the SPRT's) [both on this machine]
+    /// Make the data and play the SPRT as Slurm job arrays (relabel and
+    /// train stay here), in run directories RUN/gen-G/datagen and
+    /// RUN/gen-G/sprt: "dir=RUN [tasks=N] [pairs=N] [cpus=N]
+    /// [sbatch=ARGS] [poll=S] [retries=N]", -slurm's settings (tasks=
+    /// datagen's, pairs= the SPRT's) [every step on this machine]
     #[arg(long, value_name = "SETTINGS", allow_hyphen_values = true)]
     pub slurm: Option<String>,
     /// Where the loop, its generations and its SPRTs are recorded

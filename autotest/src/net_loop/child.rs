@@ -37,6 +37,17 @@ pub fn run(
     log: &Path,
     stop: impl Fn() -> Option<&'static str>,
 ) -> Result<(), String> {
+    run_with(words, log, |_| {}, stop)
+}
+
+/// [`run`], the child's command set up by `prepare` first (its directory,
+/// its environment).
+pub fn run_with(
+    words: &[String],
+    log: &Path,
+    prepare: impl FnOnce(&mut Command),
+    stop: impl Fn() -> Option<&'static str>,
+) -> Result<(), String> {
     let pid_file = log.with_extension("pid");
     kill_leftover(&pid_file, words)?;
     let cannot_log = |e: std::io::Error| format!("cannot write {}: {e}", log.display());
@@ -47,7 +58,9 @@ pub fn run(
         .map_err(cannot_log)?;
     writeln!(file, "== {}", shown(words)).map_err(cannot_log)?;
     let file = Arc::new(Mutex::new(file));
-    let mut child = Command::new(&words[0])
+    let mut command = Command::new(&words[0]);
+    prepare(&mut command);
+    let mut child = command
         .args(&words[1..])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

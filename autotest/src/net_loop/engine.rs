@@ -1,7 +1,9 @@
 //! The real executor: the engine's `datagen`, `relabel` and `train` as
 //! child processes (`child`), each step's output in `gen-NNN/STEP.log`,
 //! the SPRT in this process (`sprt`), recorded as a run in the results
-//! database, a promotion marked in the store (`mark`), the loop's own
+//! database, or datagen and the SPRT as Slurm job arrays run by this
+//! autotest as a child (`slurm`, with `--slurm`), a promotion marked in
+//! the store (`mark`), the loop's own
 //! lines on standard error and in `DIR/loop.log`, its record written to
 //! the results database (`db::loops`, best effort). Before a command runs,
 //! each file it reads that the loop made is checked against the sha256
@@ -11,6 +13,7 @@ use super::args::Setup;
 use super::child;
 use super::executor::{Artifact, Executor, Job, SprtJob, SprtResult};
 use super::mark::mark;
+use super::slurm;
 use super::sprt::{self, artifact};
 use crate::db::best_effort::BestEffort;
 use crate::db::loops::{self, LoopRow};
@@ -25,6 +28,8 @@ pub const LOG: &str = "loop.log";
 /// The engine's commands, run as `setup` says.
 pub struct EngineExecutor {
     setup: Setup,
+    /// This autotest, which runs the Slurm steps.
+    autotest: PathBuf,
     log: File,
     /// The results database, until it fails.
     db: Option<BestEffort>,
@@ -44,8 +49,11 @@ impl EngineExecutor {
             .open(&path)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         let db = BestEffort::open(setup.db.as_deref());
+        let autotest =
+            std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
         Ok(EngineExecutor {
             setup,
+            autotest,
             log,
             db,
             loop_id: None,
@@ -53,7 +61,8 @@ impl EngineExecutor {
     }
 
     /// The command line of `job`, and its step's name (its log's); a
-    /// promotion runs no command.
+    /// promotion runs no command. With `--slurm`, datagen's is `autotest
+    /// datagen -slurm ... --` and the engine's without `--threads`.
     pub fn command(&self, job: &Job) -> Option<(Vec<String>, &'static str)> {
         let s = &self.setup;
         let text = |p: &Path| p.display().to_string();
@@ -68,6 +77,7 @@ impl EngineExecutor {
                 positions,
                 seed,
                 net: n,
+                ..
             } => {
                 words.extend(["datagen".to_string(), text(out)]);
                 words.extend(flag("--positions", positions));
@@ -103,11 +113,20 @@ impl EngineExecutor {
             }
             Job::Promote { .. } => return None,
         };
-        words.extend(flag("--threads", s.threads));
+        let on_slurm = match (job, &s.slurm) {
+            (Job::Datagen { generation, .. }, Some(on)) => Some((on, *generation)),
+            _ => None,
+        };
+        if on_slurm.is_none() {
+            words.extend(flag("--threads", s.threads));
+        }
         if let Some(store) = &s.store {
             words.extend(flag("--store", text(store)));
         }
         words.extend(forwarded.iter().cloned());
+        if let Some((on, g)) = on_slurm {
+            words = slurm::datagen::command(&self.autotest, on, g, words);
+        }
         Some((words, name))
     }
 }
@@ -204,6 +223,28 @@ impl Executor for EngineExecutor {
         }
         self.say(&format!("loop: {}", child::shown(&words)));
         let log = out.with_file_name(format!("{name}.log"));
+        if let (
+            Job::Datagen {
+                generation, net, ..
+            },
+            Some(on),
+        ) = (job, &self.setup.slurm)
+        {
+            let run = on.run_dir(*generation, "datagen");
+            if let Err(e) = slurm::run(&self.setup, &words, &log) {
+                if self.stop_signal().is_some() {
+                    self.say(&slurm::detached(&run));
+                }
+                return Err(e);
+            }
+            let stored = slurm::datagen::register(&self.setup, out, net.as_ref(), &words);
+            if let Err(e) = stored {
+                self.say(&format!(
+                    "loop: the merged data not put in the store: {e}; the loop goes on"
+                ));
+            }
+            return artifact(out);
+        }
         child::run(&words, &log, || interrupt::received().map(interrupt::name))?;
         artifact(out)
     }
@@ -216,8 +257,18 @@ impl Executor for EngineExecutor {
         if let Some(best) = &job.best {
             unchanged(best)?;
         }
+        let Some(on) = self.setup.slurm.clone() else {
+            let recording = self.db.as_mut().zip(self.loop_id);
+            return sprt::play(&self.setup, job, recording);
+        };
+        let (words, _) = slurm::sprt::command(&self.autotest, &self.setup, &on, job);
+        self.say(&format!("loop: {}", child::shown(&words)));
         let recording = self.db.as_mut().zip(self.loop_id);
-        sprt::play(&self.setup, job, recording)
+        let played = slurm::sprt::play(&self.setup, &on, job, &words, recording);
+        if played.is_err() && self.stop_signal().is_some() {
+            self.say(&slurm::detached(&on.run_dir(job.generation, "sprt")));
+        }
+        played
     }
 
     fn stop_signal(&self) -> Option<&'static str> {
@@ -255,6 +306,7 @@ mod tests {
                 beta: 0.05,
             },
             openings: PathBuf::from("/o"),
+            slurm: None,
         }
     }
 
@@ -271,6 +323,7 @@ mod tests {
         let exec = EngineExecutor::new(setup(&dir)).unwrap();
         let line = |job: &Job| exec.command(job).map(|(w, name)| (w.join(" "), name));
         let datagen = Job::Datagen {
+            generation: 2,
             out: PathBuf::from("/l/gen-002/data.bin"),
             positions: 500,
             seed: 8,
@@ -317,6 +370,27 @@ mod tests {
         );
         let promote = promotion(net("/n"), dir.join("best.nnue"));
         assert_eq!(line(&promote), None);
+        // On Slurm, datagen is autotest's, the same engine command after
+        // its `--` but for --threads (the tasks' cpus=); the others as
+        // they were.
+        let mut on_slurm = setup(&dir);
+        on_slurm.slurm = Some(slurm::LoopSlurm::parse("dir=/r tasks=3 pairs=2").unwrap());
+        let exec = EngineExecutor::new(on_slurm).unwrap();
+        let line = |job: &Job| exec.command(job).map(|(w, name)| (w.join(" "), name));
+        assert_eq!(
+            line(&datagen),
+            Some((
+                format!(
+                    "{} datagen -slurm dir=/r/gen-002/datagen tasks=3 -- /e/leiserchess datagen \
+                     /l/gen-002/data.bin --positions 500 --seed 8 --net /l/gen-001/net.nnue \
+                     --store /s --nodes 20",
+                    std::env::current_exe().unwrap().display()
+                ),
+                "datagen"
+            ))
+        );
+        assert!(line(&relabel).unwrap().0.contains(" --threads 2 "));
+        assert!(line(&train).unwrap().0.contains(" --threads 2 "));
     }
 
     /// Generation 3's promotion of `net` to `to`, after an SPRT won.

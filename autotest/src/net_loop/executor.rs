@@ -21,8 +21,10 @@ pub struct Artifact {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Job {
     /// `datagen OUT --positions N --seed S [--net NET]`: `net` is the
-    /// best net (the engine's embedded one when `None`).
+    /// best net (the engine's embedded one when `None`); `generation`
+    /// names its Slurm run's directory (`--slurm`).
     Datagen {
+        generation: u32,
         out: PathBuf,
         positions: u64,
         seed: u64,

@@ -159,6 +159,7 @@ fn step(dir: &Path, plan: &Plan, state: &State, exec: &mut dyn Executor) -> Resu
     };
     let job = match state.step {
         Step::Datagen => Job::Datagen {
+            generation: g,
             out: here.join("data.bin"),
             positions: b.positions,
             seed,

@@ -108,6 +108,7 @@ mod tests {
                 beta: 0.1,
             },
             openings: PathBuf::from("/o"),
+            slurm: None,
         };
         let store = store::open(setup.store.as_deref()).unwrap();
         let gen5 = store.find("ba3fde78").unwrap().sha256;

@@ -1,4 +1,5 @@
-//! `autotest loop`: net generations made unattended on this machine. Each
+//! `autotest loop`: net generations made unattended on this machine (its
+//! datagen and SPRT on a Slurm cluster with `--slurm`). Each
 //! generation makes self-play data with the best net (`leiserchess
 //! datagen`), scores it again with that net if asked (`relabel`), trains a
 //! candidate on the newest generations' data (`train`), plays it against
@@ -7,7 +8,8 @@
 //! next, until a stop rule (generations, hours, rejections in a row) or a
 //! stop signal. Each step is recorded in the results database as it ends.
 //!
-//! * `args`: the command line, its plan and setup;
+//! * `args`: the command line (`--slurm`'s value in `args/slurm.rs`),
+//!   its plan and setup;
 //! * `steps`: a generation's steps;
 //! * `state`: the state file, written after every step;
 //! * `machine`: the step machine and the stop rules;
@@ -15,8 +17,9 @@
 //! * `executor`: what the machine asks of the world, a trait;
 //! * `record`: the loop's state as the results database records it;
 //! * `engine`: the real executor, `child` its child processes, `sprt`
-//!   its SPRT (a run in the results database) and `mark` the store's
-//!   mark of a promoted net;
+//!   its SPRT (a run in the results database), `mark` the store's
+//!   mark of a promoted net and `slurm` its datagen and SPRT as Slurm
+//!   job arrays (`--slurm`);
 //! * `tests.rs`: the machine against a fake executor, `fake`.
 //!
 //! Started again with the same command, the loop goes on at the step it
@@ -30,6 +33,7 @@ pub mod machine;
 pub mod mark;
 pub mod progress;
 pub mod record;
+pub mod slurm;
 pub mod sprt;
 pub mod state;
 pub mod steps;

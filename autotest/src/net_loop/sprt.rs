@@ -132,26 +132,33 @@ pub fn play(
     let summary = played?;
     tell(&table(&spec, &summary));
     let st = &summary.standings[0];
-    let played = st.games();
-    let (llr, verdict) = match summary.sprt {
-        Some((llr, SprtDecision::H1)) => (llr, Verdict::H1),
-        Some((llr, SprtDecision::H0)) => (llr, Verdict::H0),
-        Some((llr, SprtDecision::Continue)) if played >= u64::from(job.games) => {
-            (llr, Verdict::Undecided)
-        }
-        _ => {
-            return Err(format!(
-                "the SPRT stopped after {played} of {} games without a decision",
-                job.games
-            ))
-        }
-    };
+    let (llr, verdict) = verdict(summary.sprt, st.games(), job.games)?;
     Ok(SprtResult {
         pgn: artifact(&job.pgn)?,
         verdict,
         llr,
         wdl: [st.wins, st.draws, st.losses],
     })
+}
+
+/// The verdict of an SPRT (its LLR and decision, `sprt`) after `played`
+/// of at most `games` games, with its LLR; one that stopped short of both
+/// is an error.
+pub fn verdict(
+    sprt: Option<(f64, SprtDecision)>,
+    played: u64,
+    games: u32,
+) -> Result<(f64, Verdict), String> {
+    match sprt {
+        Some((llr, SprtDecision::H1)) => Ok((llr, Verdict::H1)),
+        Some((llr, SprtDecision::H0)) => Ok((llr, Verdict::H0)),
+        Some((llr, SprtDecision::Continue)) if played >= u64::from(games) => {
+            Ok((llr, Verdict::Undecided))
+        }
+        _ => Err(format!(
+            "the SPRT stopped after {played} of {games} games without a decision"
+        )),
+    }
 }
 
 /// The SPRT's run: its generation's, made `running` again, or a new one
@@ -218,7 +225,20 @@ mod tests {
                 beta: 0.05,
             },
             openings: PathBuf::from("/o"),
+            slurm: None,
         }
+    }
+
+    #[test]
+    fn a_decision_or_every_game_is_a_verdict() {
+        use SprtDecision::*;
+        assert_eq!(verdict(Some((3.1, H1)), 7, 40), Ok((3.1, Verdict::H1)));
+        assert_eq!(verdict(Some((-3.0, H0)), 9, 40), Ok((-3.0, Verdict::H0)));
+        let undecided = Ok((0.5, Verdict::Undecided));
+        assert_eq!(verdict(Some((0.5, Continue)), 40, 40), undecided);
+        let short = Err("the SPRT stopped after 39 of 40 games without a decision".to_string());
+        assert_eq!(verdict(Some((0.5, Continue)), 39, 40), short);
+        assert!(verdict(None, 40, 40).is_err());
     }
 
     /// At fixed nodes both engines are PVS; on a clock, the default

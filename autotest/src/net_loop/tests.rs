@@ -75,6 +75,7 @@ fn two_generations_run_every_step_with_the_best_net() {
     let data = |g: u32| artifact(&state, g, Step::Relabel);
     let expected = vec![
         Call::Make(Job::Datagen {
+            generation: 1,
             out: g1.join("data.bin"),
             positions: 5000,
             seed: 7,
@@ -110,6 +111,7 @@ fn two_generations_run_every_step_with_the_best_net() {
         // Generation 2 plays, relabels and is measured with generation
         // 1's net, and trains on both generations' data.
         Call::Make(Job::Datagen {
+            generation: 2,
             out: g2.join("data.bin"),
             positions: 5000,
             seed: 8,

@@ -49,7 +49,7 @@ fn command(run_dir: &RunDir) -> Option<Vec<String>> {
 }
 
 /// The run id `run_dir` keeps for the database at `db`.
-fn kept(run_dir: &RunDir, db: &Path) -> Option<i64> {
+pub fn kept(run_dir: &RunDir, db: &Path) -> Option<i64> {
     let text = std::fs::read_to_string(run_dir.root.join(ID_FILE)).ok()?;
     let (id, path) = text.trim_end_matches('\n').split_once('\n')?;
     (Path::new(path) == absolute(db)).then(|| id.parse().ok())?

@@ -6,7 +6,8 @@
 //! dashboard through its router and in Chromium (`serve`; its nets and
 //! data pages, `serve_lineage`; the loops on its nets page,
 //! `serve_loops`), and `autotest
-//! -slurm` on the one-node Slurm of `scripts/slurm-local.sh` (`slurm`).
+//! -slurm` on the one-node Slurm of `scripts/slurm-local.sh` (`slurm`;
+//! `autotest loop --slurm`, `loop_slurm`).
 //! Each module hands its trials to `main` named `MODULE::NAME`, as libtest
 //! names a module's tests, so that
 //! `cargo test -p autotest --test external -- slurm::` runs one module's.
@@ -26,6 +27,7 @@ mod common {
 }
 
 mod doc_examples;
+mod loop_slurm;
 mod serve;
 mod serve_lineage;
 mod serve_loops;
@@ -35,6 +37,7 @@ fn main() {
     let args = Arguments::from_args();
     let trials: Vec<Trial> = [
         doc_examples::trials(),
+        loop_slurm::trials(),
         serve::trials(),
         serve_lineage::trials(),
         serve_loops::trials(),

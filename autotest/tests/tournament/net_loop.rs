@@ -377,6 +377,7 @@ fn the_help_page_names_every_flag() {
         "--hours",
         "--rejections",
         "--force",
+        "--slurm",
         "--db",
     ] {
         assert!(page.contains(flag), "{flag} not in:\n{page}");

@@ -10,7 +10,10 @@ use crate::config::split_command;
 use crate::db::path::DbFlag;
 use clap::builder::RangedU64ValueParser;
 use clap::{value_parser, ArgGroup, Parser};
+use slurm::LoopSlurm;
 use std::path::{Path, PathBuf};
+
+pub mod slurm;
 
 /// The command line of `autotest loop`.
 #[derive(clap::Args, Clone, Debug, PartialEq)]
@@ -116,6 +119,13 @@ pub struct LoopArgs {
     /// (they apply from the step it is at)
     #[arg(long)]
     pub force: bool,
+    /// Make the data and play the SPRT as Slurm job arrays (relabel and
+    /// train stay here), in run directories RUN/gen-G/datagen and
+    /// RUN/gen-G/sprt: "dir=RUN [tasks=N] [pairs=N] [cpus=N]
+    /// [sbatch=ARGS] [poll=S] [retries=N]", -slurm's settings (tasks=
+    /// datagen's, pairs= the SPRT's) [every step on this machine]
+    #[arg(long, value_name = "SETTINGS", allow_hyphen_values = true)]
+    pub slurm: Option<String>,
     /// Where the loop, its generations and its SPRTs are recorded
     #[command(flatten)]
     pub db: DbFlag,
@@ -168,6 +178,8 @@ pub struct Setup {
     pub limits: EngineLimits,
     pub sprt: SprtSpec,
     pub openings: PathBuf,
+    /// Datagen and the SPRT on Slurm (`--slurm`); `None`: here.
+    pub slurm: Option<LoopSlurm>,
 }
 
 /// The flags each engine command must not be given through `--*-args`:
@@ -234,6 +246,7 @@ impl LoopArgs {
         let train_args = forwarded("--train-args", &self.train_args, TRAIN_OWN, |w| {
             check::<leiserchess::lab::train::Args>(&["train", "x", "--out", "y"], w)
         })?;
+        let slurm = self.slurm.as_deref().map(LoopSlurm::parse).transpose()?;
         std::fs::create_dir_all(&self.dir)
             .map_err(|e| format!("--dir {}: cannot make it: {e}", self.dir.display()))?;
         let limits = EngineLimits {
@@ -256,6 +269,7 @@ impl LoopArgs {
             limits,
             sprt,
             openings: absolute(&self.openings)?,
+            slurm,
         };
         let plan = Plan {
             budget: Budget {
@@ -278,7 +292,9 @@ impl LoopArgs {
 
     /// The settings a restart must repeat: all but the stop rules,
     /// `--threads`, `--force` and `--db`, which change nothing a step
-    /// makes.
+    /// makes. `--slurm` is one: its datagen's data are not the local
+    /// step's, and a run directory goes on only with the command that
+    /// made it.
     fn settings(&self, setup: &Setup) -> Vec<(String, Option<String>)> {
         let path = |p: &Path| Some(p.display().to_string());
         [
@@ -300,6 +316,7 @@ impl LoopArgs {
             ("--datagen-args", self.datagen_args.clone()),
             ("--relabel-args", self.relabel_args.clone()),
             ("--train-args", self.train_args.clone()),
+            ("--slurm", setup.slurm.as_ref().map(LoopSlurm::text)),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))

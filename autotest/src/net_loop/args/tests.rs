@@ -90,10 +90,24 @@ fn the_flags_become_the_plan_and_the_settings() {
     ] {
         assert!(plan.settings.iter().all(|(n, _)| n != k), "{k}");
     }
+    assert_eq!(setup.slurm, None);
+    assert_eq!(value("--slurm"), None);
     // A clock instead of nodes.
     let a = args(&split(&format!("{base} --tc 2+0.02"))).unwrap();
     let (_, setup) = a.plan().unwrap();
     assert!(setup.limits.clock.is_some() && setup.limits.nodes.is_none());
+    // On Slurm: the settings, their run directories' base absolute, and
+    // a setting a restart must repeat.
+    let line = format!(
+        "{base} --nodes 5 --slurm \"dir={d}/runs tasks=6 cpus=2\"",
+        d = dir.display()
+    );
+    let (plan, setup) = args(&split(&line)).unwrap().plan().unwrap();
+    let slurm = setup.slurm.unwrap();
+    assert_eq!(slurm.dir, dir.join("runs"));
+    assert_eq!(slurm.settings, ["tasks=6", "cpus=2"]);
+    let found = plan.settings.iter().find(|(n, _)| n == "--slurm");
+    assert_eq!(found.unwrap().1, Some(slurm.text()));
 }
 
 #[test]
@@ -142,6 +156,10 @@ fn bad_flags_are_refused_by_name() {
     has(
         "--nodes 5 --datagen-args \"--nodes many\"",
         "--datagen-args '--nodes many': invalid value 'many' for '--nodes <N>'",
+    );
+    has(
+        "--nodes 5 --slurm \"dir=r pairs=0\"",
+        "--slurm 'dir=r pairs=0': pairs=0: pairs must be at least 1",
     );
     has(
         "--nodes 5 --train-args --no-such-flag",

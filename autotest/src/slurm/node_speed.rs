@@ -9,7 +9,7 @@
 
 use crate::config::spec::{Clock, EngineLimits, EngineSpec, NodeSpeed};
 use crate::referee::game::DEFAULT_CLOCK;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 /// The arguments that make our engine bench: its fixed PVS bench (24
 /// positions, one thread), whose last line is `nodes N nps M`.
@@ -124,7 +124,7 @@ pub fn measure(engine: &EngineSpec, bench: &[String]) -> Result<f64, String> {
         .split_first()
         .ok_or_else(|| format!("node speed: {what}: the engine's command is empty"))?;
     let mut cmd = Command::new(program);
-    cmd.args(args).args(bench);
+    cmd.args(args).args(bench).stdin(Stdio::null());
     if let Some(dir) = &engine.dir {
         cmd.current_dir(dir);
     }

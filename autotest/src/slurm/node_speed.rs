@@ -104,13 +104,13 @@ fn shown(engine: &EngineSpec, bench: &[String]) -> String {
     format!("`{}`{dir}", words.join(" "))
 }
 
-/// The last lines of a command's output, for an error.
-fn tail(output: &str) -> String {
+/// What a command printed, for an error: its last lines.
+fn printed(output: &str) -> String {
     let lines: Vec<&str> = output.lines().collect();
     let last = &lines[lines.len().saturating_sub(8)..];
     match last.is_empty() {
-        true => "nothing".to_string(),
-        false => format!("\n{}", last.join("\n")),
+        true => "it printed nothing".to_string(),
+        false => format!("the end of what it printed:\n{}", last.join("\n")),
     }
 }
 
@@ -138,16 +138,16 @@ pub fn measure(engine: &EngineSpec, bench: &[String]) -> Result<f64, String> {
     );
     if !out.status.success() {
         return Err(format!(
-            "node speed: {what} failed ({}); it printed {}",
+            "node speed: {what} failed ({}); {}",
             out.status,
-            tail(&text)
+            printed(&text)
         ));
     }
     match nps_of(&text) {
         Some(nps) if nps > 0.0 => Ok(nps),
         _ => Err(format!(
-            "node speed: {what} printed no line with `nps N` (N above 0); it printed {}",
-            tail(&text)
+            "node speed: {what} printed no line with `nps N` (N above 0); {}",
+            printed(&text)
         )),
     }
 }
@@ -337,7 +337,19 @@ mod tests {
         assert!(err.contains("printed no line with `nps N`"), "{err}");
         assert!(err.ends_with("\nnodes 5\nwarming up"), "{err}");
         let zero = shell("echo 'nps 0'", None);
-        assert!(measure(&zero, &[]).is_err());
+        let err = measure(&zero, &[]).unwrap_err();
+        assert!(
+            err.contains("(N above 0); the end of what it printed:\nnps 0"),
+            "{err}"
+        );
+        let mute = shell("true", None);
+        let err = measure(&mute, &[]).unwrap_err();
+        assert!(
+            err.ends_with(
+                "`sh -c true` printed no line with `nps N` (N above 0); it printed nothing"
+            ),
+            "{err}"
+        );
         let missing = EngineSpec {
             command: vec!["/nonexistent/engine".into()],
             ..shell("", Some(PathBuf::from("/tmp")))

@@ -358,26 +358,27 @@ fn datagen_shards_play_their_own_seeds_and_merge_each_position_once() {
     assert_eq!(std::fs::read(&expanded).unwrap(), merged);
 }
 
-/// The engine's PVS bench here, now: the median of three.
-fn bench_here() -> f64 {
-    let mut runs: Vec<f64> = (0..3)
+/// The engine's PVS bench on the cluster's node, run by Slurm as a task
+/// is (the test's own niceness aside): the best of three.
+fn bench_on_the_node() -> f64 {
+    (0..3)
         .map(|_| {
-            let out = Command::new(leiserchess())
+            let out = Command::new("srun")
+                .arg("--quiet")
+                .arg(leiserchess())
                 .args(node_speed::BENCH)
                 .output()
-                .expect("run leiserchess bench");
+                .expect("run srun leiserchess bench");
             assert!(out.status.success(), "{out:?}");
             node_speed::nps_of(&String::from_utf8_lossy(&out.stdout)).expect("the bench's nps")
         })
-        .collect();
-    runs.sort_by(f64::total_cmp);
-    runs[1]
+        .fold(0.0, f64::max)
 }
 
 fn clocks_scaled_by_the_nodes_measured_speed() {
     let dir = scratch::dir("slurm/node-speed");
-    // Twice this machine's speed as the reference: time x about 2.
-    let reference = (2.0 * bench_here()).round();
+    // Twice the node's speed as the reference: time x about 2.
+    let reference = (2.0 * bench_on_the_node()).round();
     let each = "tc=1+0.01 option.Search=pvs";
     let args = tournament(each, each, 1, 8, "elo0=0 elo1=10");
     let run_dir = dir.join("run");
@@ -420,4 +421,17 @@ fn clocks_scaled_by_the_nodes_measured_speed() {
     assert!(texts
         .iter()
         .all(|t| t.contains(&format!("[TimeScale \"{scale}\"]"))));
+    // A bench that fails fails the task, naming the command and what it
+    // printed; with no retries the coordinator stops on it.
+    let failing = format!("poll=0.2 retries=0 nps={reference} bench=nosuch");
+    let (child, lines) = coordinator(&args, &dir.join("failing"), &failing);
+    let out = child.wait_with_output().expect("the coordinator");
+    let said = drain(&lines).join("\n");
+    assert!(!out.status.success(), "{said}");
+    let command = format!(
+        "`{} nosuch` failed (exit status: 2)",
+        leiserchess().display()
+    );
+    assert!(said.contains(&command), "{said}");
+    assert!(said.contains("unrecognized subcommand 'nosuch'"), "{said}");
 }

@@ -82,6 +82,7 @@ Flags (cutechess-cli's; defaults in brackets):
                            [none; twosided=false]
   -recover                 go on after an engine crashes; always on [on]
   -slurm dir=RUN [pairs=N] [cpus=N] [sbatch=\"ARGS\"] [poll=SECONDS] [retries=N]
+         [nps=REF [bench=\"ARGS\"]]
                            play on a Slurm cluster (docs/DISTRIBUTED.md):
                            shards of N pairs [20], one array task each,
                            with cpus CPUs and games at once [1], sbatch
@@ -90,7 +91,11 @@ Flags (cutechess-cli's; defaults in brackets):
                            [0.5], submits an unfinished shard again up to
                            retries times [2], cancels the rest on an SPRT
                            decision, writes -pgnout [RUN/games.pgn]; the
-                           same command (or slurm watch) goes on with RUN
+                           same command (or slurm watch) goes on with RUN;
+                           nps=REF: each task benches its node with the
+                           first engine's command and bench=\"ARGS\" [bench
+                           --search pvs] and scales the clocks by REF over
+                           its nps (1/8 .. 8) [none]
 
 Course config files (the course referee's format; `#` starts a comment):
   cpus = N                 games at once [the number of CPUs]

@@ -30,6 +30,17 @@ pub struct EngineLimits {
     pub nodes: Option<u64>,
 }
 
+/// A cluster task's node speed (`crate::slurm::node_speed`): its engines'
+/// clocks were scaled by `scale`, and each game's PGN says so.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct NodeSpeed {
+    /// The node's bench, nodes per second.
+    pub nps: f64,
+    /// The reference speed over `nps`, to three decimals: what every
+    /// clock was multiplied by.
+    pub scale: f64,
+}
+
 /// One engine of the tournament.
 #[derive(Clone, PartialEq, Debug)]
 pub struct EngineSpec {
@@ -162,6 +173,10 @@ pub struct TournamentSpec {
     ///
     /// [`Job::pair`]: crate::tournament::schedule::Job::pair
     pub only_pairs: Option<Range<usize>>,
+    /// The speed of the node a cluster task plays on, if its clocks were
+    /// scaled by it: the games' PGN (the standard style) gets `NodeNps`,
+    /// `TimeScale` and the clocks played (`pgn::time_control`).
+    pub node_speed: Option<NodeSpeed>,
     /// The results database as `-db` named it (a path, or `none`); `None`:
     /// the environment's or the default (`crate::db::path`).
     pub db: Option<String>,
@@ -194,6 +209,7 @@ impl Default for TournamentSpec {
             seed: 1,
             family: Vec::new(),
             only_pairs: None,
+            node_speed: None,
             db: None,
         }
     }

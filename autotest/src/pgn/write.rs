@@ -29,6 +29,13 @@ use crate::referee::record::{GameRecord, MoveRecord, Start};
 use leiserchess::play::pgn::{self, black_starts, date, tag, MoveNumbers, Standard};
 
 pub fn to_pgn(r: &GameRecord, style: PgnStyle) -> String {
+    to_pgn_with(r, style, &[])
+}
+
+/// [`to_pgn`] with `tags` after the record's own in the standard style (a
+/// cluster task's node speed, `pgn::time_control`); the course's style
+/// keeps its seven.
+pub fn to_pgn_with(r: &GameRecord, style: PgnStyle, tags: &[(String, String)]) -> String {
     let result = if r.result.is_empty() {
         "*"
     } else {
@@ -51,7 +58,7 @@ pub fn to_pgn(r: &GameRecord, style: PgnStyle) -> String {
             termination_tag: r.termination.pgn_tag(),
             termination: &r.termination.to_string(),
             started_unix: r.started_unix,
-            extra: &r.memory_tags(),
+            extra: &[r.memory_tags(), tags.to_vec()].concat(),
         }),
         PgnStyle::Course => course(r, fen, result),
     }

@@ -98,6 +98,11 @@ pub fn parse(args: &[String]) -> Result<Plan, String> {
             "datagen: -slurm {k}= is a tournament's: datagen is cut by tasks="
         ));
     }
+    if let Some((_, k, _)) = kv.iter().find(|(_, k, _)| matches!(*k, "nps" | "bench")) {
+        return Err(format!(
+            "datagen: -slurm {k}= scales a tournament's clocks: datagen's searches have none"
+        ));
+    }
     let opts = parse_options(ours, &kv).map_err(err)?;
     let [engine, verb, out, rest @ ..] = theirs else {
         return Err(format!(
@@ -521,6 +526,23 @@ mod tests {
         let e = merge_files(&mixed, &dir.join("x.bin"), 100).err().unwrap();
         assert!(e.contains("the shards of one run are of one format"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A tournament's -slurm settings are refused, named.
+    #[test]
+    fn a_tournaments_settings_are_refused() {
+        for (setting, says) in [
+            ("pairs=2", "-slurm pairs= is a tournament's"),
+            ("nps=1e6", "-slurm nps= scales a tournament's clocks"),
+            ("bench=bench", "-slurm bench= scales a tournament's clocks"),
+        ] {
+            let args: Vec<String> = ["-slurm", "dir=r", setting, "--", "e", "datagen", "o"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            let err = super::parse(&args).err().unwrap();
+            assert!(err.contains(says), "{err}");
+        }
     }
 
     #[test]

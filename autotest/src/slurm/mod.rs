@@ -3,7 +3,8 @@
 //! The schedule is cut into shards of whole pairs (`options`), so that a
 //! shard is the same games whoever plays it; each array task plays one
 //! shard as a local tournament resumed from its own PGN file (`task`) in
-//! the run directory (`run_dir`), one attempt at a time (`lock`), each try counted (`attempts`); the coordinator (`coordinator`) submits,
+//! the run directory (`run_dir`), one attempt at a time (`lock`), each try counted (`attempts`), on clocks
+//! scaled by its node's measured speed with `nps=` (`node_speed`); the coordinator (`coordinator`) submits,
 //! watches and cancels through Slurm's command-line tools (`scheduler`)
 //! and merges the shards' games in schedule order (`merge`), which it
 //! records in the results database (`run_record`). `autotest
@@ -15,6 +16,7 @@ pub mod coordinator;
 pub mod datagen;
 pub mod lock;
 pub mod merge;
+pub mod node_speed;
 pub mod options;
 pub mod run_dir;
 pub mod run_record;

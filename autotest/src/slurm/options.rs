@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! -slurm dir=RUN [pairs=N | tasks=N] [cpus=N] [sbatch="ARGS"] [poll=SECONDS] [retries=N]
+//!        [nps=REF [bench="ARGS"]]
 //! ```
 //!
 //! `dir` is the run directory on a filesystem the nodes share; `pairs` a
@@ -12,12 +13,16 @@
 //! `sbatch` more arguments for `sbatch` (partition, account, time limit),
 //! split as engine command lines are; `poll` how often the coordinator
 //! looks [0.5 s]; `retries` how many times a shard whose task ended
-//! without finishing it is submitted again [2].
+//! without finishing it is submitted again [2]; `nps` a tournament's
+//! reference speed, each task's clocks scaled by it over its node's
+//! measured one, and `bench` the arguments that make the first engine
+//! measure it [`bench --search pvs`] (`node_speed`).
 
 use crate::config::flags::{arg_error, key_values, parse_flags_with};
 use crate::config::numbers::{at_least, real, whole};
 use crate::config::spec::TournamentSpec;
 use crate::config::{split_command, validate, ConfigError};
+use crate::slurm::node_speed::{Reference, BENCH};
 use crate::slurm::run_dir::RunDir;
 use std::ops::Range;
 use std::path::PathBuf;
@@ -40,6 +45,8 @@ pub struct SlurmOptions {
     pub sbatch: Vec<String>,
     pub poll: Duration,
     pub retries: u32,
+    /// `nps=` and `bench=`: clocks scaled by each node's speed.
+    pub speed: Option<Reference>,
 }
 
 /// Tournament flags, `-slurm` among them or not; the spec is validated.
@@ -99,8 +106,10 @@ pub fn parse_options(
         sbatch: Vec::new(),
         poll: Duration::from_millis(500),
         retries: 2,
+        speed: None,
     };
     let mut dir = None;
+    let mut bench = None;
     for &(j, k, v) in kv {
         let bad = |m: String| arg_error(args, j, &m);
         match k {
@@ -128,14 +137,36 @@ pub fn parse_options(
                 o.poll = Duration::from_secs_f64(s);
             }
             "sbatch" => o.sbatch = split_command(v).map_err(bad)?,
+            "nps" => {
+                let nps = real(v, "nps").map_err(bad)?;
+                if nps <= 0.0 {
+                    return Err(bad("nps must be above 0 (nodes per second)".into()));
+                }
+                o.speed = Some(Reference {
+                    nps,
+                    bench: BENCH.map(String::from).to_vec(),
+                });
+            }
+            "bench" => bench = Some((j, split_command(v).map_err(|e| bad(format!("bench: {e}")))?)),
             _ => {
                 return Err(bad(format!(
-                    "unknown -slurm key '{k}' (dir, pairs, tasks, cpus, sbatch, poll, retries)"
+                    "unknown -slurm key '{k}' (dir, pairs, tasks, cpus, sbatch, poll, retries, \
+                     nps, bench)"
                 )))
             }
         }
     }
     o.dir = dir.ok_or_else(|| arg_error(args, kv[0].0 - 1, "needs dir=RUN, the run directory"))?;
+    if let Some((j, words)) = bench {
+        let speed = o.speed.as_mut().ok_or_else(|| {
+            arg_error(
+                args,
+                j,
+                "bench= measures the node for nps=REF: give nps= too",
+            )
+        })?;
+        speed.bench = words;
+    }
     Ok(o)
 }
 
@@ -189,6 +220,47 @@ mod tests {
         assert!(err(&["-slurm", "dir=r", "-slurm", "dir=s"]).contains("given twice"));
         assert!(err(&["-slurm", "dir=r", "tasks=3"]).contains("not tasks="));
         assert!(err(&["-slurm", "dir=r", "-pgnout", "x", "-resume"]).contains("drop -resume"));
+    }
+
+    #[test]
+    fn the_reference_speed_and_its_bench() {
+        let slurm = |extra: &[&str]| {
+            let mut a = strings(ENGINES);
+            a.extend(strings(&["-slurm", "dir=run"]));
+            a.extend(strings(extra));
+            parse(&a).map(|(_, o)| o.unwrap().speed)
+        };
+        assert_eq!(slurm(&[]), Ok(None));
+        let default = Reference {
+            nps: 1.5e6,
+            bench: strings(&BENCH),
+        };
+        assert_eq!(slurm(&["nps=1500000"]), Ok(Some(default)));
+        let custom = Reference {
+            nps: 2e6,
+            bench: strings(&["bench", "--depth", "9 x"]),
+        };
+        let got = slurm(&["bench=bench --depth \"9 x\"", "nps=2e6"]);
+        assert_eq!(got, Ok(Some(custom)));
+        let err = |extra: &[&str]| slurm(extra).unwrap_err().to_string();
+        for bad in ["nps=fast", "nps=0", "nps=-5", "nps=inf"] {
+            let e = err(&[bad]);
+            assert!(e.contains(&format!("argument 7 '{bad}'")), "{e}");
+            assert!(e.contains("nps must be"), "{e}");
+        }
+        let e = err(&["bench=bench"]);
+        assert!(e.contains("argument 7 'bench=bench'"), "{e}");
+        assert!(e.contains("give nps= too"), "{e}");
+        let e = err(&["nps=1e6", "bench="]);
+        assert!(
+            e.contains("argument 8 'bench=': bench: the command line is empty"),
+            "{e}"
+        );
+        let e = err(&["nps=1e6", "bench=\"x"]);
+        assert!(
+            e.contains("argument 8") && e.contains("unterminated"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -8,10 +8,13 @@
 //! lives (on a node cut off) waits for it. An engine killed from outside
 //! (SIGKILL, SIGTERM, ...) ends the task without the game counted
 //! ([`OutsideKill::Stop`]): the coordinator submits the shard again, and
-//! its next attempt plays the game again.
+//! its next attempt plays the game again. With `nps=`, the task first
+//! measures its node and scales the clocks by it (`node_speed`), saying
+//! so in the line after the one that opens the start.
 
 use crate::openings;
 use crate::slurm::lock;
+use crate::slurm::node_speed;
 use crate::slurm::options::{shards, stored};
 use crate::slurm::run_dir::RunDir;
 use crate::tournament::play::play;
@@ -33,6 +36,11 @@ pub fn run(run: &RunDir, k: usize) -> Result<(), String> {
     if let Some(parent) = pgn.parent() {
         std::fs::create_dir_all(parent)
             .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
+    if let Some(reference) = &opts.speed {
+        let (speed, line) = node_speed::apply(&mut spec.engines, reference)?;
+        eprintln!("{line}");
+        spec.node_speed = Some(speed);
     }
     eprintln!("autotest: shard {k} of {}: pairs {pairs:?}", plan.len());
     let _lock = lock::acquire(&run.shard_lock(k), &format!("shard {k}"))?;

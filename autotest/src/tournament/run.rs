@@ -16,7 +16,8 @@
 use crate::config::spec::{PgnStyle, TournamentSpec};
 use crate::interrupt;
 use crate::openings::Opening;
-use crate::pgn::write::to_pgn;
+use crate::pgn::time_control::node_speed_tags;
+use crate::pgn::write::to_pgn_with;
 use crate::referee::kept::Kept;
 use crate::referee::record::{white_halves, FaultKind, GameRecord, Termination};
 use crate::referee::{game, preflight, stderr_log};
@@ -243,7 +244,8 @@ pub fn run_jobs(
                 stop.store(true, Ordering::Relaxed);
             }
             if let Some(f) = pgn.as_mut() {
-                let _ = f.write_all(to_pgn(&rec, spec.pgn_style).as_bytes());
+                let tags = node_speed_tags(spec, job.white, job.black);
+                let _ = f.write_all(to_pgn_with(&rec, spec.pgn_style, &tags).as_bytes());
                 let _ = f.flush();
             }
             sprt = tally.sprt(spec);

@@ -14,6 +14,11 @@
 //! decides early must cancel the tasks still pending or running; the time
 //! that took is printed and recorded in BENCHMARKS.md.
 //!
+//! With `nps=REF` each task benches its node and scales the clocks by REF
+//! over what it measured: a short clock at about twice the time, every
+//! merged and recorded game saying so in its tags, the task's log in the
+//! line after the start.
+//!
 //! The coordinator records the run in the per-user results database (one
 //! under the test's directory): one row, left `running` while detached and
 //! taken up again by `slurm watch`, its status at the end, and each game
@@ -25,6 +30,7 @@ use crate::common::scratch;
 use crate::common::slurm::*;
 use autotest::pgn::read as pgn_read;
 use autotest::slurm::attempts;
+use autotest::slurm::node_speed;
 use autotest::slurm::run_dir::RunDir;
 use autotest::slurm::scheduler;
 use leiserchess::lab::data;
@@ -90,7 +96,7 @@ fn recorded_as_merged(db: &Path, merged: &str, table: &str) {
 /// The trials, each ignored (failed with `LEISERCHESS_REQUIRE_ALL=1`)
 /// where no Slurm answers.
 pub fn trials() -> Vec<Trial> {
-    let tests: [(&str, fn()); 3] = [
+    let tests: [(&str, fn()); 4] = [
         (
             "a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run",
             a_requeued_task_loses_nothing_and_the_merge_equals_a_local_run,
@@ -102,6 +108,10 @@ pub fn trials() -> Vec<Trial> {
         (
             "datagen_shards_play_their_own_seeds_and_merge_each_position_once",
             datagen_shards_play_their_own_seeds_and_merge_each_position_once,
+        ),
+        (
+            "clocks_scaled_by_the_nodes_measured_speed",
+            clocks_scaled_by_the_nodes_measured_speed,
         ),
     ];
     tests
@@ -347,4 +357,82 @@ fn datagen_shards_play_their_own_seeds_and_merge_each_position_once() {
     let expanded = chains_dir.join("expanded.bin");
     data::command::expand(&chains, &expanded).unwrap();
     assert_eq!(std::fs::read(&expanded).unwrap(), merged);
+}
+
+/// The engine's PVS bench on the cluster's node, run by Slurm as a task
+/// is (the test's own niceness aside): the best of three.
+fn bench_on_the_node() -> f64 {
+    (0..3)
+        .map(|_| {
+            let out = Command::new("srun")
+                .arg("--quiet")
+                .arg(leiserchess())
+                .args(node_speed::BENCH)
+                .output()
+                .expect("run srun leiserchess bench");
+            assert!(out.status.success(), "{out:?}");
+            node_speed::nps_of(&String::from_utf8_lossy(&out.stdout)).expect("the bench's nps")
+        })
+        .fold(0.0, f64::max)
+}
+
+fn clocks_scaled_by_the_nodes_measured_speed() {
+    let dir = scratch::dir("slurm/node-speed");
+    // Twice the node's speed as the reference: time x about 2.
+    let reference = (2.0 * bench_on_the_node()).round();
+    let each = "tc=1+0.01 option.Search=pvs";
+    let args = tournament(each, each, 1, 8, "elo0=0 elo1=10");
+    let run_dir = dir.join("run");
+    let settings = format!("poll=0.2 nps={reference}");
+    let (child, lines) = coordinator(&args, &run_dir, &settings);
+    let out = child.wait_with_output().expect("the coordinator");
+    let said = drain(&lines);
+    assert!(out.status.success(), "{said:#?}");
+    let run = RunDir::open(&run_dir).unwrap();
+    let merged = std::fs::read_to_string(run.root.join("games.pgn")).unwrap();
+    let games = pgn_read::parse(&merged);
+    assert_eq!(games.len(), 2, "{merged}");
+    // One task: both games at its speed, which its log gives after the
+    // line that opens its start.
+    let nps = games[0].tag("NodeNps").expect("NodeNps");
+    let measured: f64 = nps.parse().expect("a number");
+    let scale = reference / measured;
+    assert!((1.25..=6.0).contains(&scale), "time x {scale}");
+    let scale = format!("{scale:.3}");
+    let ms = |base: f64| (base * scale.parse::<f64>().unwrap()).round() / 1000.0;
+    let clock = format!("{}+{}", ms(1000.0), ms(10.0));
+    for g in &games {
+        let tags = ["NodeNps", "TimeScale", "TimeControl"].map(|t| g.tag(t));
+        assert_eq!(tags, [Some(nps), Some(&scale), Some(&clock)], "{}", g.text);
+    }
+    let log = std::fs::read_to_string(run.task_log(0)).unwrap();
+    let log: Vec<&str> = log.lines().collect();
+    let job = &job_ids(&run)[0];
+    assert!(
+        log[0].starts_with(&attempts::start_line(0, job)),
+        "{log:#?}"
+    );
+    let line =
+        format!("autotest: node speed {nps} nps (bench), reference {reference}: time x {scale}");
+    assert_eq!(log[1], line);
+    // The database's games are the merged ones, tags and all.
+    let db = per_user(&dir);
+    let texts: Vec<String> = recorded(&db).into_iter().map(|r| r.1).collect();
+    assert_eq!(texts, crate::common::slurm::games(&merged));
+    assert!(texts
+        .iter()
+        .all(|t| t.contains(&format!("[TimeScale \"{scale}\"]"))));
+    // A bench that fails fails the task, naming the command and what it
+    // printed; with no retries the coordinator stops on it.
+    let failing = format!("poll=0.2 retries=0 nps={reference} bench=nosuch");
+    let (child, lines) = coordinator(&args, &dir.join("failing"), &failing);
+    let out = child.wait_with_output().expect("the coordinator");
+    let said = drain(&lines).join("\n");
+    assert!(!out.status.success(), "{said}");
+    let command = format!(
+        "`{} nosuch` failed (exit status: 2)",
+        leiserchess().display()
+    );
+    assert!(said.contains(&command), "{said}");
+    assert!(said.contains("unrecognized subcommand 'nosuch'"), "{said}");
 }

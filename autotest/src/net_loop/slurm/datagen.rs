@@ -18,7 +18,8 @@ use std::path::Path;
 /// `--threads`).
 pub fn command(autotest: &Path, slurm: &LoopSlurm, g: u32, engine: Vec<String>) -> Vec<String> {
     let mut words = vec![autotest.display().to_string(), "datagen".to_string()];
-    words.extend(slurm.flag(g, "datagen", "pairs"));
+    // The games' keys: pairs a shard, the clocks scaled by node speed.
+    words.extend(slurm.flag(g, "datagen", &["pairs", "nps", "bench"]));
     words.push("--".to_string());
     words.extend(engine);
     words
@@ -57,11 +58,11 @@ mod tests {
     use std::path::PathBuf;
 
     /// What `autotest datagen` reads of the command: the run directory,
-    /// the shards' settings (no `pairs=`), and after `--` the engine's
+    /// the shards' settings (no `pairs=` or `nps=`), and after `--` the engine's
     /// datagen as the local step gives it.
     #[test]
     fn the_command_is_the_local_one_after_slurm_datagen_s_flag() {
-        let slurm = LoopSlurm::parse("dir=/r tasks=4 pairs=3 cpus=2 poll=0.2").unwrap();
+        let slurm = LoopSlurm::parse("dir=/r tasks=4 pairs=3 nps=2000000 cpus=2 poll=0.2").unwrap();
         let engine: Vec<String> = "/e datagen /l/gen-002/data.bin --positions 500 --seed 8 \
                                    --net /l/gen-001/net.nnue --store /s --nodes 20"
             .split(' ')

@@ -37,10 +37,10 @@ impl LoopSlurm {
     }
 
     /// The `-slurm` flag of generation `g`'s `step` run: its run
-    /// directory and the settings but `other` (the other step's key).
-    pub fn flag(&self, g: u32, step: &str, other: &str) -> Vec<String> {
+    /// directory and the settings but `others` (the other step's keys).
+    pub fn flag(&self, g: u32, step: &str, others: &[&str]) -> Vec<String> {
         let dir = format!("dir={}", self.run_dir(g, step).display());
-        let theirs = |w: &&String| w.split_once('=').is_some_and(|(k, _)| k == other);
+        let theirs = |w: &&String| w.split_once('=').is_some_and(|(k, _)| others.contains(&k));
         [FLAG.to_string(), dir]
             .into_iter()
             .chain(self.settings.iter().filter(|w| !theirs(w)).cloned())

@@ -85,7 +85,7 @@ pub fn command(
     tournament.pgn_out = Some(pgn.clone());
     let mut words = vec![autotest.display().to_string()];
     words.extend(flags(&tournament));
-    words.extend(slurm.flag(job.generation, "sprt", "tasks"));
+    words.extend(slurm.flag(job.generation, "sprt", &["tasks"]));
     (words, pgn)
 }
 

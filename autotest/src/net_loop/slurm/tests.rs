@@ -38,15 +38,16 @@ pub fn setup(dir: &Path) -> Setup {
 /// other step's key.
 #[test]
 fn each_step_has_its_run_directory_and_its_settings() {
-    let s = LoopSlurm::parse("dir=/r tasks=4 sbatch=\"-p main --time=30\" pairs=2").unwrap();
+    let s = LoopSlurm::parse("dir=/r tasks=4 sbatch=\"-p main --time=30\" pairs=2 nps=1000000")
+        .unwrap();
     assert_eq!(s.run_dir(12, "sprt"), PathBuf::from("/r/gen-012/sprt"));
     assert_eq!(
-        s.flag(3, "datagen", "pairs").join(" "),
+        s.flag(3, "datagen", &["pairs", "nps", "bench"]).join(" "),
         "-slurm dir=/r/gen-003/datagen tasks=4 sbatch=-p main --time=30"
     );
     assert_eq!(
-        s.flag(3, "sprt", "tasks").join(" "),
-        "-slurm dir=/r/gen-003/sprt sbatch=-p main --time=30 pairs=2"
+        s.flag(3, "sprt", &["tasks"]).join(" "),
+        "-slurm dir=/r/gen-003/sprt sbatch=-p main --time=30 pairs=2 nps=1000000"
     );
 }
 

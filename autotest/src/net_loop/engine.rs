@@ -285,28 +285,16 @@ impl Executor for EngineExecutor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::spec::{EngineLimits, SprtSpec};
+    use crate::config::spec::EngineLimits;
     use crate::net_loop::executor::Verdict;
 
     fn setup(dir: &Path) -> Setup {
         Setup {
-            dir: dir.to_path_buf(),
-            engine: PathBuf::from("/e/leiserchess"),
             store: Some(PathBuf::from("/s")),
-            db: Some("none".to_string()),
-            threads: 2,
             datagen_args: vec!["--nodes".to_string(), "20".to_string()],
-            relabel_args: Vec::new(),
             train_args: vec!["--beam".to_string()],
             limits: EngineLimits::default(),
-            sprt: SprtSpec {
-                elo0: 0.0,
-                elo1: 5.0,
-                alpha: 0.05,
-                beta: 0.05,
-            },
-            openings: PathBuf::from("/o"),
-            slurm: None,
+            ..Setup::example(dir)
         }
     }
 

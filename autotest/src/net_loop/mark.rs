@@ -76,7 +76,7 @@ fn embedded_from_data(store: &Store, sha256: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::spec::{EngineLimits, SprtSpec};
+    use crate::config::spec::SprtSpec;
     use crate::net_loop::executor::Verdict;
     use crate::net_loop::sprt::artifact;
     use leiserchess::lab::store::{Kind, Parent};
@@ -89,26 +89,15 @@ mod tests {
     fn the_mark_names_the_loop_the_sprt_and_the_net_played_against() {
         let dir = crate::scratch::dir("net_loop-mark");
         let setup = Setup {
-            dir: dir.join("loop"),
             engine: PathBuf::from("/e"),
             store: Some(dir.join("store")),
             db: None,
             threads: 1,
-            datagen_args: Vec::new(),
-            relabel_args: Vec::new(),
-            train_args: Vec::new(),
-            limits: EngineLimits {
-                nodes: Some(40),
-                ..EngineLimits::default()
-            },
             sprt: SprtSpec {
-                elo0: 0.0,
-                elo1: 5.0,
-                alpha: 0.05,
                 beta: 0.1,
+                ..Setup::example(&dir).sprt
             },
-            openings: PathBuf::from("/o"),
-            slurm: None,
+            ..Setup::example(&dir.join("loop"))
         };
         let store = store::open(setup.store.as_deref()).unwrap();
         let gen5 = store.find("ba3fde78").unwrap().sha256;

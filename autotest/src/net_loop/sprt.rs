@@ -204,28 +204,13 @@ pub fn artifact(path: &Path) -> Result<Artifact, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::spec::{Clock, EngineLimits, SprtSpec};
+    use crate::config::spec::{Clock, EngineLimits};
     use std::path::PathBuf;
 
     fn setup(limits: EngineLimits) -> Setup {
         Setup {
-            dir: PathBuf::from("/l"),
-            engine: PathBuf::from("/e/leiserchess"),
-            store: None,
-            db: Some("none".to_string()),
-            threads: 2,
-            datagen_args: Vec::new(),
-            relabel_args: Vec::new(),
-            train_args: Vec::new(),
             limits,
-            sprt: SprtSpec {
-                elo0: 0.0,
-                elo1: 5.0,
-                alpha: 0.05,
-                beta: 0.05,
-            },
-            openings: PathBuf::from("/o"),
-            slurm: None,
+            ..Setup::example(Path::new("/l"))
         }
     }
 

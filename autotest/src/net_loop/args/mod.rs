@@ -182,6 +182,38 @@ pub struct Setup {
     pub slurm: Option<LoopSlurm>,
 }
 
+#[cfg(test)]
+impl Setup {
+    /// The setup the executor's tests start from: folder `dir`, engine
+    /// `/e/leiserchess`, no store, no database, two threads, nothing
+    /// forwarded, 40 nodes a move, an SPRT of [0, 5] at 5% each way,
+    /// openings `/o`, no Slurm.
+    pub fn example(dir: &Path) -> Setup {
+        Setup {
+            dir: dir.to_path_buf(),
+            engine: PathBuf::from("/e/leiserchess"),
+            store: None,
+            db: Some("none".to_string()),
+            threads: 2,
+            datagen_args: Vec::new(),
+            relabel_args: Vec::new(),
+            train_args: Vec::new(),
+            limits: EngineLimits {
+                nodes: Some(40),
+                ..EngineLimits::default()
+            },
+            sprt: SprtSpec {
+                elo0: 0.0,
+                elo1: 5.0,
+                alpha: 0.05,
+                beta: 0.05,
+            },
+            openings: PathBuf::from("/o"),
+            slurm: None,
+        }
+    }
+}
+
 /// The flags each engine command must not be given through `--*-args`:
 /// the loop sets them.
 const DATAGEN_OWN: &[&str] = &[

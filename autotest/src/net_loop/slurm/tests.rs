@@ -2,7 +2,6 @@
 //! children run in; the setup the Slurm steps' tests share.
 
 use super::*;
-use crate::config::spec::{EngineLimits, SprtSpec};
 
 /// A loop's setup in `dir` (its folder `dir/loop`, made), an openings
 /// file there, run here.
@@ -11,26 +10,8 @@ pub fn setup(dir: &Path) -> Setup {
     std::fs::write(&openings, "f3f4 d5U\n").unwrap();
     std::fs::create_dir_all(dir.join("loop")).unwrap();
     Setup {
-        dir: dir.join("loop"),
-        engine: PathBuf::from("/e/leiserchess"),
-        store: None,
-        db: Some("none".to_string()),
-        threads: 2,
-        datagen_args: Vec::new(),
-        relabel_args: Vec::new(),
-        train_args: Vec::new(),
-        limits: EngineLimits {
-            nodes: Some(40),
-            ..EngineLimits::default()
-        },
-        sprt: SprtSpec {
-            elo0: 0.0,
-            elo1: 5.0,
-            alpha: 0.05,
-            beta: 0.05,
-        },
         openings,
-        slurm: None,
+        ..Setup::example(&dir.join("loop"))
     }
 }
 

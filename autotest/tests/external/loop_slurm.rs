@@ -13,6 +13,7 @@
 //! seeds S+K and the merge keeps each position once. So the loop on
 //! Slurm is compared with itself, killed and unbroken.
 
+use crate::common::loop_run::{self, finish, state, text};
 use crate::common::needs::{self, Need};
 use crate::common::programs::leiserchess;
 use crate::common::scratch;
@@ -21,9 +22,8 @@ use autotest::net_loop::state::{Made, State};
 use autotest::net_loop::steps::Step;
 use leiserchess::lab::store::{self, Role, Source};
 use libtest_mimic::Trial;
-use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Child, Output, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 /// How long one tiny loop may take on a busy machine.
@@ -76,35 +76,9 @@ fn args(dir: &Path, runs: &Path, store: &Path) -> Vec<String> {
 /// `autotest` with `words` run in `cwd`, in a process group of its own,
 /// with no per-user database of the machine's (the test's under `cwd`).
 fn start(cwd: &Path, words: &[String]) -> Child {
-    autotest_in(cwd)
-        .current_dir(cwd)
-        .args(words)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .expect("start autotest")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn finish(child: Child) -> Output {
-    let out = child.wait_with_output().expect("wait for autotest");
-    assert!(
-        out.status.success(),
-        "autotest loop failed: {}\n{}",
-        out.status,
-        text(&out.stderr)
-    );
-    out
-}
-
-fn state(dir: &Path) -> Option<State> {
-    let text = std::fs::read_to_string(dir.join("loop.json")).ok()?;
-    Some(State::from_json(&text).expect("a whole state file"))
+    let mut command = autotest_in(cwd);
+    command.current_dir(cwd).args(words);
+    loop_run::start(command)
 }
 
 /// Sends `signal` to `target` (a pid, or `-PGID` for a process group)

@@ -18,6 +18,7 @@ use libtest_mimic::{Arguments, Trial};
 /// (`autotest/tests/common/`) and the engine's (`tests/common/`).
 #[path = "../common"]
 mod common {
+    pub mod loop_run;
     #[path = "../../../tests/common/needs.rs"]
     pub mod needs;
     pub mod programs;

@@ -12,6 +12,7 @@
 #[path = "../common"]
 mod common {
     pub mod fake;
+    pub mod loop_run;
     pub mod programs;
     #[path = "../../../tests/common/scratch.rs"]
     pub mod scratch;

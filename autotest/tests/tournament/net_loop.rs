@@ -7,6 +7,7 @@
 //! the same record in its results database, each row once; a second loop
 //! in the same folder refused; `autotest loop --help`.
 
+use crate::common::loop_run::{self, finish, state, text};
 use crate::common::{programs::leiserchess, scratch};
 use autotest::db::loops::{self, LoopRow};
 use autotest::db::open;
@@ -14,9 +15,8 @@ use autotest::db::text_enums::LoopVerdict;
 use autotest::net_loop::executor::Artifact;
 use autotest::net_loop::state::{Made, State};
 use autotest::net_loop::steps::Step;
-use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 /// How long one tiny loop may take on a busy machine.
@@ -59,36 +59,9 @@ fn args(dir: &Path, store: &Path) -> Vec<String> {
 
 /// `autotest` with `words`, in a process group of its own.
 fn start(words: &[String]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_autotest"))
-        .args(words)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .expect("start autotest")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Waits for `child`'s end within [`LIMIT`]; its output.
-fn finish(child: Child) -> Output {
-    let out = child.wait_with_output().expect("wait for autotest");
-    assert!(
-        out.status.success(),
-        "autotest loop failed: {}\n{}",
-        out.status,
-        text(&out.stderr)
-    );
-    out
-}
-
-/// The state in `dir`, if it was written yet.
-fn state(dir: &Path) -> Option<State> {
-    let text = std::fs::read_to_string(dir.join("loop.json")).ok()?;
-    Some(State::from_json(&text).expect("a whole state file"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_autotest"));
+    command.args(words);
+    loop_run::start(command)
 }
 
 /// Kills `child`'s process group once `ready` holds of the loop's folder

@@ -280,6 +280,9 @@ fn run() -> ExitCode {
             let mut parents = inputs(s, Role::TrainedOn, Kind::Dataset, &a.args.files)?;
             let against = a.args.against.as_slice();
             parents.extend(inputs(s, Role::Baseline, Kind::Net, against)?);
+            if let Some(init) = &a.args.init {
+                parents.push(store::net(s, Role::StartedFrom, init)?);
+            }
             Ok(store::register(
                 s,
                 &a.args.out,

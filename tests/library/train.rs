@@ -3,7 +3,8 @@
 //! window kept, or read again each epoch), a run killed after an epoch and
 //! resumed gives the net of an unbroken one, another seed another net; a
 //! run that would hold out nothing is refused, and one that `--memory`
-//! cannot hold names the flags to change.
+//! cannot hold names the flags to change; `--init` starts from a net's
+//! weights.
 
 use crate::common::scratch;
 use clap::Parser;
@@ -234,5 +235,65 @@ fn against_scores_a_net_on_the_same_held_out_positions() {
     let embedded = format!("{}/src/eval/nnue/default.nnue", env!("CARGO_MANIFEST_DIR"));
     let other = against_loss(&d, &dir.join("c.nnue"), &embedded);
     assert!((other - best).abs() > 0.02 * best, "{other} {best}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--init NET` starts from NET's weights: at a rate too small to move a
+/// weight by half a quantisation step the net written is NET's file, and
+/// its first epoch scores what `--against NET` scores; a random start
+/// scores far from it. A net of the other shape is refused naming
+/// `--beam`.
+#[test]
+fn init_starts_from_a_nets_weights() {
+    let dir = scratch::dir("train-init");
+    let d = data(&dir);
+    let a = dir.join("a.nnue");
+    train(&d, &a, &["--epochs", "1", "--validation", "0.3"]).unwrap();
+    let a_name = a.display().to_string();
+    let b = dir.join("b.nnue");
+    let still = ["--epochs", "1", "--validation", "0.3", "--rate", "1e-9"];
+    train(&d, &b, &[&still[..], &["--init", &a_name]].concat()).unwrap();
+    assert_eq!(std::fs::read(&b).unwrap(), std::fs::read(&a).unwrap());
+    let first_loss = |net: &Path| -> f64 {
+        let curve = std::fs::read_to_string(net.with_extension("nnue.tsv")).unwrap();
+        let line = curve.lines().nth(1).unwrap().to_string();
+        line.split('\t').nth(2).unwrap().parse().unwrap()
+    };
+    let embedded = format!("{}/src/eval/nnue/default.nnue", env!("CARGO_MANIFEST_DIR"));
+    let bar = against_loss(&d, &dir.join("x.nnue"), &embedded);
+    let from_embedded = dir.join("c.nnue");
+    train(
+        &d,
+        &from_embedded,
+        &[&still[..], &["--init", "embedded"]].concat(),
+    )
+    .unwrap();
+    let warm = first_loss(&from_embedded);
+    assert!((warm - bar).abs() < 0.01 * bar, "{warm} against {bar}");
+    let random = dir.join("r.nnue");
+    train(&d, &random, &still).unwrap();
+    let cold = first_loss(&random);
+    assert!((cold - bar).abs() > 0.1 * bar, "{cold} against {bar}");
+    let out = dir.join("n.nnue").display().to_string();
+    let words = ["train", &d, "--out", &out, "--init", "embedded"];
+    let err = command(&Args::try_parse_from(words).unwrap()).unwrap_err();
+    assert_eq!(
+        err,
+        "--init embedded: the net has beam features; add --beam"
+    );
+    let words = [
+        "train",
+        &d,
+        "--out",
+        &out,
+        "--beam",
+        "--init",
+        "missing.nnue",
+    ];
+    let err = command(&Args::try_parse_from(words).unwrap()).unwrap_err();
+    assert!(
+        err.starts_with("--init: net file 'missing.nnue': "),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -11,13 +11,14 @@
 
 use super::args::Setup;
 use super::child;
-use super::executor::{Artifact, Executor, Job, SprtJob, SprtResult};
+use super::executor::{Artifact, Executor, Init, Job, SprtJob, SprtResult};
 use super::mark::mark;
 use super::slurm;
 use super::sprt::{self, artifact};
 use crate::db::best_effort::BestEffort;
 use crate::db::loops::{self, LoopRow};
 use crate::interrupt;
+use leiserchess::lab::train::INIT_EMBEDDED;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -102,6 +103,7 @@ impl EngineExecutor {
                 out,
                 epochs,
                 seed,
+                init,
             } => {
                 words.push("train".to_string());
                 words.extend(data.iter().map(|a| text(&a.path)));
@@ -109,6 +111,11 @@ impl EngineExecutor {
                 words.extend(flag("--epochs", epochs));
                 words.extend(flag("--seed", seed));
                 words.push("--resume".to_string());
+                match init {
+                    Some(Init::Embedded) => words.extend(flag("--init", INIT_EMBEDDED)),
+                    Some(Init::Net(a)) => words.extend(flag("--init", text(&a.path))),
+                    None => {}
+                }
                 ("train", &s.train_args)
             }
             Job::Promote { .. } => return None,
@@ -155,7 +162,15 @@ fn files(job: &Job) -> (Vec<&Artifact>, &Path) {
     match job {
         Job::Datagen { out, net, .. } => (net.iter().collect(), out),
         Job::Relabel { data, out, net, .. } => (std::iter::once(data).chain(net).collect(), out),
-        Job::Train { data, out, .. } => (data.iter().collect(), out),
+        Job::Train {
+            data, out, init, ..
+        } => {
+            let mut read: Vec<&Artifact> = data.iter().collect();
+            if let Some(Init::Net(a)) = init {
+                read.push(a);
+            }
+            (read, out)
+        }
         Job::Promote { net, to, .. } => (vec![net], to),
     }
 }
@@ -346,6 +361,7 @@ mod tests {
             out: PathBuf::from("/l/gen-002/net.nnue"),
             epochs: 3,
             seed: 8,
+            init: None,
         };
         assert_eq!(
             line(&train),
@@ -356,6 +372,19 @@ mod tests {
                 "train"
             ))
         );
+        // --warm-start: from the embedded net until a promotion, then
+        // from the best net's file.
+        let from = |start: Init| {
+            let mut job = train.clone();
+            if let Job::Train { init, .. } = &mut job {
+                *init = Some(start);
+            }
+            job
+        };
+        let words = |job: &Job| line(job).unwrap().0;
+        assert!(words(&from(Init::Embedded)).contains(" --resume --init embedded --threads 2 "));
+        assert!(words(&from(Init::Net(net("/l/best.nnue"))))
+            .contains(" --resume --init /l/best.nnue --threads 2 "));
         let promote = promotion(net("/n"), dir.join("best.nnue"));
         assert_eq!(line(&promote), None);
         // On Slurm, datagen is autotest's, the same engine command after

@@ -37,12 +37,13 @@ pub enum Job {
         nodes: u64,
         net: Option<Artifact>,
     },
-    /// `train DATA… --out OUT --epochs E --seed S --resume`.
+    /// `train DATA… --out OUT --epochs E --seed S --resume [--init NET]`.
     Train {
         data: Vec<Artifact>,
         out: PathBuf,
         epochs: usize,
         seed: u64,
+        init: Option<Init>,
     },
     /// The promoted net copied to `to`, replacing it atomically, and
     /// marked in the store as promoted by generation `generation`'s
@@ -54,6 +55,21 @@ pub enum Job {
         sprt: SprtResult,
         against: Option<Artifact>,
     },
+}
+
+/// The net a candidate's training starts from (`--warm-start`): the
+/// best, the engine's embedded net until a promotion.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Init {
+    Embedded,
+    Net(Artifact),
+}
+
+impl Init {
+    /// The best net `best` (`None`: the embedded one) to start from.
+    pub fn best(best: &Option<Artifact>) -> Init {
+        best.clone().map_or(Init::Embedded, Init::Net)
+    }
 }
 
 /// The SPRT of a candidate against the best: at most `games` games,

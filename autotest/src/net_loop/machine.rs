@@ -14,7 +14,7 @@
 //! database) at the start and after each step.
 
 use super::args::Plan;
-use super::executor::{Artifact, Executor, Job, SprtJob, Verdict};
+use super::executor::{Artifact, Executor, Init, Job, SprtJob, Verdict};
 use super::progress;
 use super::record;
 use super::state::{Made, State, StepRecord};
@@ -176,6 +176,7 @@ fn step(dir: &Path, plan: &Plan, state: &State, exec: &mut dyn Executor) -> Resu
             out: here.join("net.nnue"),
             epochs: b.epochs,
             seed,
+            init: b.warm_start.then(|| Init::best(&state.best)),
         },
         Step::Sprt => {
             let job = SprtJob {

@@ -4,7 +4,7 @@
 //! training window, a bad state file.
 
 use super::args::{Budget, Plan, StopRules};
-use super::executor::{Artifact, Job, SprtJob, SprtResult, Verdict};
+use super::executor::{Artifact, Init, Job, SprtJob, SprtResult, Verdict};
 use super::fake::{text, Call, Fake};
 use super::machine::{start, Ending, BEST};
 use super::record::row;
@@ -28,6 +28,7 @@ fn plan(stop: StopRules) -> Plan {
             games: 40,
             relabel_nodes: Some(50),
             train_window: 2,
+            warm_start: false,
             seed: 7,
         },
         stop,
@@ -58,6 +59,37 @@ fn sprt(state: &State, g: u32) -> SprtResult {
         Some(Made::Sprt(s)) => s.clone(),
         other => panic!("generation {g}, sprt: {other:?}"),
     }
+}
+
+/// The `train` jobs of `calls`, in order.
+fn trainings(calls: &[Call]) -> Vec<&Job> {
+    calls
+        .iter()
+        .filter_map(|c| match c {
+            Call::Make(j @ Job::Train { .. }) => Some(j),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn warm_start_trains_each_candidate_from_the_best_net() {
+    let dir = crate::scratch::dir("net_loop-warm");
+    let mut warm = two_generations();
+    warm.budget.warm_start = true;
+    let mut fake = Fake::new(&dir, &VERDICTS);
+    start(&dir, &warm, false, &mut fake).unwrap();
+    let net1 = artifact(&saved(&dir), 1, Step::Train);
+    let inits: Vec<_> = trainings(&fake.calls)
+        .into_iter()
+        .map(|j| match j {
+            Job::Train { init, .. } => init.clone(),
+            _ => unreachable!(),
+        })
+        .collect();
+    // Generation 1 from the embedded net, generation 2 from generation
+    // 1's, promoted.
+    assert_eq!(inits, vec![Some(Init::Embedded), Some(Init::Net(net1))]);
 }
 
 /// Generation 1 promoted, generation 2 rejected.
@@ -92,6 +124,7 @@ fn two_generations_run_every_step_with_the_best_net() {
             out: g1.join("net.nnue"),
             epochs: 3,
             seed: 7,
+            init: None,
         }),
         Call::Sprt(SprtJob {
             generation: 1,
@@ -128,6 +161,7 @@ fn two_generations_run_every_step_with_the_best_net() {
             out: g2.join("net.nnue"),
             epochs: 3,
             seed: 8,
+            init: None,
         }),
         Call::Sprt(SprtJob {
             generation: 2,
@@ -465,6 +499,7 @@ fn a_step_forced_out_of_the_plan_is_passed_over() {
             out: dir.join("gen-001/net.nnue"),
             epochs: 3,
             seed: 7,
+            init: None,
         })
     );
     assert!(state

@@ -35,6 +35,10 @@ pub fn reproduce(store: &Store, sha: &str) -> Result<String, String> {
     args.files = data;
     args.out = work.join("net.nnue");
     args.against = inputs(store, &record, Role::Baseline)?.pop();
+    // The store's copy of the net it started from, whatever `--init` named.
+    args.init = inputs(store, &record, Role::StartedFrom)?
+        .pop()
+        .map(|p| p.display().to_string());
     args.resume = false;
     let trained = train::command(&args).and_then(|()| {
         crate::db::provenance::sha256(&args.out)

@@ -320,6 +320,57 @@ fn nets_reproduce_trains_a_net_again_byte_for_byte() {
     );
 }
 
+/// A net trained `--init` from another names it as the net it started
+/// from, and `nets reproduce` trains it again from the store's copy of
+/// that net, byte for byte.
+#[test]
+fn a_net_started_from_another_is_reproduced_from_the_stores_copy() {
+    let dir = scratch::dir("store-reproduce-init");
+    let path = |name: &str| dir.join(name).display().to_string();
+    let (data, first, second) = (path("d.bin"), path("a.nnue"), path("b.nnue"));
+    let made = engine(
+        &["datagen", &data, "--positions", "1500", "--nodes", "40"],
+        &dir,
+    );
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let train = |out: &str, more: &[&str]| {
+        let words = [
+            "train",
+            &data,
+            "--out",
+            out,
+            "--epochs",
+            "1",
+            "--validation",
+            "0.3",
+        ];
+        let run = engine(&[&words[..], more].concat(), &dir);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+    };
+    train(&first, &[]);
+    train(&second, &["--init", &first, "--rate", "0.0001"]);
+    let s = Store::at(dir.join("store"));
+    let sha = |file: &str| s.put_bytes(&std::fs::read(file).unwrap()).unwrap().sha256;
+    let (a, b) = (sha(&first), sha(&second));
+    let record = store::read_record(&s, &b).unwrap();
+    let started: Vec<_> = record
+        .parents
+        .iter()
+        .filter(|p| p.role == Role::StartedFrom)
+        .map(|p| match &p.source {
+            store::Source::Object { sha256, .. } => sha256.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(started, vec![a]);
+    for file in [&data, &first, &second] {
+        std::fs::remove_file(file).unwrap();
+    }
+    let again = autotest(&["nets", "reproduce", &b[..12]], &dir);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert!(text(&again.stdout).contains(&format!("{b} reproduced byte for byte")));
+}
+
 /// A promotion of generation `g` of the loop in `dir`, with `wins`.
 fn promotion(dir: &str, g: u32, date: u64, wins: u64) -> store::Promotion {
     store::Promotion {

@@ -334,6 +334,22 @@ pub fn evaluation(store: &Store, role: Role, engine: &EngineConfig) -> Result<Pa
     Ok(Parent::object(role, Kind::Net, &sha256))
 }
 
+/// The net `train --init` names, as a parent of `role`: the embedded
+/// net (`embedded`), a net of the store (`store:PREFIX`) or a net file.
+pub fn net(store: &Store, role: Role, name: &str) -> Result<Parent, StoreError> {
+    if name == crate::lab::train::INIT_EMBEDDED {
+        return Ok(Parent::object(
+            role,
+            Kind::Net,
+            &hex(&Sha256::digest(Network::embedded_bytes())),
+        ));
+    }
+    match name.strip_prefix(NET_PREFIX) {
+        Some(prefix) => Ok(Parent::object(role, Kind::Net, &store.find(prefix)?.sha256)),
+        None => input(store, role, Kind::Net, Path::new(name)),
+    }
+}
+
 /// This machine's name: the Slurm node's in a task, else the kernel's
 /// (autotest's logs and records name it so too).
 pub fn host() -> Option<String> {

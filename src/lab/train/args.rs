@@ -120,6 +120,12 @@ pub struct Args {
     /// a new generation must clear.
     #[arg(long, value_name = "NET")]
     pub against: Option<PathBuf>,
+    /// Start from this net's weights instead of random ones: a net file,
+    /// `store:PREFIX`, or `embedded` (this binary's own net). Its shape
+    /// must be --beam's; Adam starts afresh (a lower --rate keeps more of
+    /// it). With --resume, OUT.ckpt wins once it exists.
+    #[arg(long, value_name = "NET")]
+    pub init: Option<String>,
 }
 
 impl Args {

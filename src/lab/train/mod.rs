@@ -89,13 +89,42 @@ pub(crate) fn minutes(d: Duration) -> String {
     format!("{}m {:02}s", s / 60, s % 60)
 }
 
+/// The net `--init` names: a file, `store:PREFIX` or `embedded`.
+pub fn init_net(name: &str) -> Result<Network, String> {
+    if name == INIT_EMBEDDED {
+        return Ok(Network::embedded());
+    }
+    let path =
+        crate::object_store::Store::net_file(name).map_err(|e| format!("--init {name}: {e}"))?;
+    Network::load(path).map_err(|e| format!("--init: {e}"))
+}
+
+/// `--init`'s name of the binary's own net.
+pub const INIT_EMBEDDED: &str = "embedded";
+
+/// The first weights: `--init`'s net's, else random ones from the seed.
+fn first_model(a: &Args) -> Result<Model, String> {
+    let Some(name) = &a.init else {
+        return Ok(Model::random(a.beam, a.seed));
+    };
+    let net = init_net(name)?;
+    if net.beam != a.beam {
+        return Err(format!(
+            "--init {name}: the net {} beam features; {} --beam",
+            if net.beam { "has" } else { "has no" },
+            if net.beam { "add" } else { "drop" }
+        ));
+    }
+    Ok(Model::from_network(&net))
+}
+
 /// The state a run starts from: `OUT.ckpt`'s with `--resume`, else a
-/// fresh net.
+/// fresh one from `--init`'s net or random weights.
 fn start_state(a: &Args) -> Result<State, String> {
     let ckpt = a.beside(".ckpt");
     let ckpt_name = ckpt.display();
     if !(a.resume && ckpt.exists()) {
-        let model = Model::random(a.beam, a.seed);
+        let model = first_model(a)?;
         let adam = Adam::new(model.params.len());
         return Ok(State {
             model,

@@ -69,6 +69,21 @@ impl Model {
         m
     }
 
+    /// The engine's integer net in `f32`, each weight divided by its
+    /// quantisation factor: [`Model::quantise`] gives `net` back exactly.
+    pub fn from_network(net: &Network) -> Model {
+        let mut params = Vec::with_capacity(Self::len(net.beam));
+        for row in net.ft_weights.iter().chain([&net.ft_bias]) {
+            params.extend(row.0.iter().map(|&w| f32::from(w) / QA as f32));
+        }
+        params.extend(net.out_weights.iter().map(|&w| f32::from(w) / QB as f32));
+        params.push(net.out_bias as f32 / (QA * QB) as f32);
+        Model {
+            beam: net.beam,
+            params,
+        }
+    }
+
     /// The first layer's sums of a position.
     pub fn hidden(&self, x: &Inputs) -> Hidden {
         let bias: [f32; HIDDEN] = self.params[self.ft_bias_at()..self.out_at()]
@@ -273,5 +288,20 @@ impl<F: Real> Adam<F> {
             *v = b2 * *v + (F::ONE - b2) * g * g;
             *p -= rate * (*m / c1) / ((*v / c2).sqrt() + eps);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The trainer's start from a net (`train --init`) is that net: its
+    /// quantisation gives the same integers back.
+    #[test]
+    fn a_net_in_f32_quantises_back_to_itself() {
+        let net = Network::embedded();
+        let model = Model::from_network(&net);
+        assert_eq!(model.params.len(), Model::len(net.beam));
+        assert!(model.quantise() == net);
     }
 }

@@ -44,6 +44,12 @@ pub struct LoopArgs {
     /// position (relabel --nodes), before training [no relabelling]
     #[arg(long, value_name = "N", value_parser = value_parser!(u64).range(1..=100_000_000), allow_negative_numbers = true)]
     pub relabel_nodes: Option<u64>,
+    /// Train each candidate from the best net's weights (train --init)
+    /// instead of random ones: a few million new positions refine a net
+    /// that millions more made, where a net trained afresh on them alone
+    /// falls short of it
+    #[arg(long)]
+    pub warm_start: bool,
     /// Train on the data of the newest G generations, this one's included
     #[arg(long, value_name = "G", default_value_t = 1, value_parser = value_parser!(u32).range(1..), allow_negative_numbers = true)]
     pub train_window: u32,
@@ -101,7 +107,7 @@ pub struct LoopArgs {
     #[arg(long, value_name = "ARGS", allow_hyphen_values = true)]
     pub relabel_args: Option<String>,
     /// More train options, e.g. "--beam --mirror --lambda 0.5" (not --out,
-    /// --epochs, --seed, --resume, --threads, --store, --no-store)
+    /// --init, --epochs, --seed, --resume, --threads, --store, --no-store)
     #[arg(long, value_name = "ARGS", allow_hyphen_values = true)]
     pub train_args: Option<String>,
     /// Stop before generation N+1
@@ -141,6 +147,8 @@ pub struct Budget {
     pub relabel_nodes: Option<u64>,
     /// Generations of data a candidate trains on.
     pub train_window: u32,
+    /// Each candidate starts from the best net (`--warm-start`).
+    pub warm_start: bool,
     pub seed: u64,
 }
 
@@ -236,6 +244,7 @@ const RELABEL_OWN: &[&str] = &[
 ];
 const TRAIN_OWN: &[&str] = &[
     "--out",
+    "--init",
     "--epochs",
     "--seed",
     "--resume",
@@ -310,6 +319,7 @@ impl LoopArgs {
                 games: self.games,
                 relabel_nodes: self.relabel_nodes,
                 train_window: self.train_window,
+                warm_start: self.warm_start,
                 seed: self.seed,
             },
             stop: StopRules {
@@ -337,6 +347,7 @@ impl LoopArgs {
             ("--games", Some(self.games.to_string())),
             ("--relabel-nodes", self.relabel_nodes.map(|n| n.to_string())),
             ("--train-window", Some(self.train_window.to_string())),
+            ("--warm-start", self.warm_start.then(|| "on".to_string())),
             ("--tc", self.tc.clone()),
             ("--nodes", self.nodes.map(|n| n.to_string())),
             ("--elo0", Some(self.elo0.to_string())),

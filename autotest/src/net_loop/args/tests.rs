@@ -48,6 +48,7 @@ fn the_flags_become_the_plan_and_the_settings() {
             games: 100,
             relabel_nodes: Some(50),
             train_window: 2,
+            warm_start: false,
             seed: 9,
         }
     );
@@ -92,10 +93,14 @@ fn the_flags_become_the_plan_and_the_settings() {
     }
     assert_eq!(setup.slurm, None);
     assert_eq!(value("--slurm"), None);
-    // A clock instead of nodes.
-    let a = args(&split(&format!("{base} --tc 2+0.02"))).unwrap();
-    let (_, setup) = a.plan().unwrap();
+    assert_eq!(value("--warm-start"), None);
+    // A clock instead of nodes, and candidates from the best net.
+    let a = args(&split(&format!("{base} --tc 2+0.02 --warm-start"))).unwrap();
+    let (warm, setup) = a.plan().unwrap();
     assert!(setup.limits.clock.is_some() && setup.limits.nodes.is_none());
+    assert!(warm.budget.warm_start);
+    let found = warm.settings.iter().find(|(n, _)| n == "--warm-start");
+    assert_eq!(found.unwrap().1.as_deref(), Some("on"));
     // On Slurm: the settings, their run directories' base absolute, and
     // a setting a restart must repeat.
     let line = format!(
@@ -148,6 +153,10 @@ fn bad_flags_are_refused_by_name() {
     has(
         "--nodes 5 --train-args --resume",
         "--train-args: --resume is the loop's to set",
+    );
+    has(
+        "--nodes 5 --train-args \"--init a.nnue\"",
+        "--train-args: --init is the loop's to set",
     );
     has(
         "--nodes 5 --relabel-args --net=x.nnue",

@@ -100,10 +100,10 @@ mod tests {
             ..Setup::example(&dir.join("loop"))
         };
         let store = store::open(setup.store.as_deref()).unwrap();
-        let gen5 = store.find("ba3fde78").unwrap().sha256;
+        let embedded = store::embedded::sha256();
         let data = dir.join("data.bin");
         std::fs::write(&data, b"data").unwrap();
-        let played = Parent::object(Role::Played, Kind::Net, &gen5);
+        let played = Parent::object(Role::Played, Kind::Net, &embedded);
         let data = store::register(&store, &data, Kind::Dataset, vec![played], &[]).unwrap();
         let net = dir.join("net.nnue");
         std::fs::write(&net, b"a net").unwrap();
@@ -126,7 +126,7 @@ mod tests {
         let [first, second] = &promoted[..] else {
             panic!("{promoted:?}")
         };
-        assert_eq!(first.against.as_deref(), Some(gen5.as_str()));
+        assert_eq!(first.against.as_deref(), Some(embedded.as_str()));
         assert_eq!(second.against, Some(best.sha256));
         assert_eq!(first.loop_dir, dir.join("loop").display().to_string());
         assert_eq!((first.generation, second.generation), (1, 2));

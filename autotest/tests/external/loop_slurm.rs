@@ -173,7 +173,7 @@ fn check_made(dir: &Path, runs: &Path, store_dir: &Path, s: &State) {
     let store = store::open(Some(store_dir)).unwrap();
     let record = store::read_record(&store, &data.sha256).unwrap();
     assert_eq!(record.command[1..3], ["datagen", "-slurm"]);
-    let embedded = store.find("ba3fde78").unwrap().sha256;
+    let embedded = store::embedded::sha256();
     assert!(matches!(
         &record.parents[..],
         [p] if p.role == Role::Played

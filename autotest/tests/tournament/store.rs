@@ -50,7 +50,7 @@ struct Lineage {
 
 fn lineage(dir: &Path) -> (Store, Lineage) {
     let s = store::open(Some(&dir.join("store"))).unwrap();
-    let generation5 = s.find("ba3fde78").unwrap().sha256;
+    let embedded = store::embedded::sha256();
     let command: Vec<String> = vec!["leiserchess".to_string(), "test".to_string()];
     let put = |name: &str, fill: u8, kind: Kind, parents: Vec<Parent>| {
         let file = dataset(dir, name, fill, 2);
@@ -63,7 +63,7 @@ fn lineage(dir: &Path) -> (Store, Lineage) {
         "played.bin",
         1,
         Kind::Dataset,
-        vec![Parent::object(Role::Played, Kind::Net, &generation5)],
+        vec![Parent::object(Role::Played, Kind::Net, &embedded)],
     );
     let relabelled = put(
         "relabelled.bin",

@@ -1,59 +1,33 @@
-//! Generation 5, the embedded net, in the store with its committed record
-//! (`generation5.json`): what its hand-written history (`generation5.md`,
-//! which `src/eval/nnue/default.md` carries) knows of it (the training
-//! command, the 37 shards by sha256 prefix, lost, and generation 4, which
-//! it was measured against), so that its lineage is in every store a lab
-//! command opens.
+//! Generation 5's committed record (`generation5.json`): what its
+//! hand-written history (`generation5.md`, which every
+//! `src/eval/nnue/default.md` carries) knows of it (the training command,
+//! the 37 shards by sha256 prefix, lost, and generation 4, which it was
+//! measured against). The generations after it count from it.
 
-use super::{Record, Store, StoreError};
-use crate::eval::nnue::Network;
-use crate::object_store::hex;
-use sha2::{Digest, Sha256};
+use super::Record;
 
 /// The committed record.
-const RECORD: &str = include_str!("generation5.json");
+pub(super) const RECORD: &str = include_str!("generation5.json");
 
 /// Generation 5's record.
 pub(super) fn record() -> Record {
     serde_json::from_str(RECORD).expect("generation5.json is a record")
 }
 
-/// Puts the embedded net in `store` with generation 5's record, unless
-/// both are there. A build whose embedded net is not generation 5 puts
-/// the net in without a record: the committed one is generation 5's only
-/// (tests/engine/nnue.rs and this file's tests keep the two together).
-pub(super) fn ensure(store: &Store) -> Result<(), StoreError> {
-    let bytes = Network::embedded_bytes();
-    let sha256 = hex(&Sha256::digest(bytes));
-    let has_record = store.record_path(&sha256).is_file();
-    if store.object_path(&sha256).is_file() && has_record {
-        return Ok(());
-    }
-    store.put_bytes(bytes)?;
-    let record = record();
-    if !has_record && record.sha256 == sha256 {
-        store.write_record(&sha256, record.to_json().as_bytes())?;
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::store::{read_record, Kind, Role, Source};
+    use crate::lab::store::{Kind, Role, Source};
 
-    /// The record is the embedded file's (sha256 and size), and names
-    /// every shard prefix and the training command of default.md, its
-    /// shards lost, and generation 4 as the net it was measured against.
+    /// The record names every shard prefix and the training command of
+    /// generation 5's history, its shards lost, generation 4 as the net it
+    /// was measured against, and the commit that embedded it.
     #[test]
-    fn the_record_is_default_md_s() {
+    fn the_record_is_the_history_s() {
         let r = record();
-        let bytes = Network::embedded_bytes();
-        assert_eq!(r.sha256, hex(&Sha256::digest(bytes)));
-        assert_eq!(r.bytes, bytes.len() as u64);
+        assert_eq!(r.bytes, 295_700);
         assert_eq!(r.kind, Kind::Net);
-        let md = include_str!("../../eval/nnue/default.md");
-        assert!(md.contains(&r.sha256));
+        let md = crate::lab::store::GENERATION5_HISTORY;
         let shards: Vec<&Source> = r
             .parents
             .iter()
@@ -74,7 +48,7 @@ mod tests {
             );
             assert!(
                 md.contains(sha256.as_str()),
-                "{sha256} is not in default.md"
+                "{sha256} is not in generation5.md"
             );
         }
         let baseline: Vec<_> = r
@@ -95,20 +69,6 @@ mod tests {
         ] {
             assert!(md.contains(part) && words.contains(part), "{part}");
         }
-        // The hand-written history, carried whole.
-        assert!(md.contains(crate::lab::store::GENERATION5_HISTORY));
-    }
-
-    /// Opening a store puts the embedded net in with the record, once.
-    #[test]
-    fn opening_a_store_registers_generation_5() {
-        let dir = crate::scratch::dir("store-generation5");
-        let store = crate::lab::store::open(Some(&dir.join("store"))).unwrap();
-        let r = record();
-        assert_eq!(read_record(&store, &r.sha256).unwrap(), r);
-        assert_eq!(store.find("ba3fde78").unwrap().sha256, r.sha256);
-        let again = crate::lab::store::open(Some(&dir.join("store"))).unwrap();
-        assert_eq!(again.objects().unwrap(), vec![r.sha256.clone()]);
-        assert_eq!(again.verify().unwrap(), vec![]);
+        assert!(crate::lab::store::embedded::committed().contains(&r));
     }
 }

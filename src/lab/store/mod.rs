@@ -8,9 +8,10 @@
 //!
 //! `datagen`, `relabel` and `train` call [`register`] when they have
 //! written their file (`src/main.rs`); [`open`] puts the embedded net in
-//! with its committed record (`generation5`); `autotest loop` marks the
+//! with its committed record ([`embedded`]); `autotest loop` marks the
 //! net it promotes ([`promote`]).
 
+pub mod embedded;
 mod generation5;
 
 pub use crate::object_store::{Object, Store, StoreError};
@@ -223,7 +224,7 @@ pub const GENERATION5_HISTORY: &str = include_str!("generation5.md");
 /// default, with the embedded net in it under its committed record.
 pub fn open(flag: Option<&Path>) -> Result<Store, StoreError> {
     let store = Store::choose(flag)?;
-    generation5::ensure(&store)?;
+    embedded::ensure(&store)?;
     Ok(store)
 }
 

@@ -31,10 +31,10 @@ fn register_writes_the_object_and_its_record() {
     assert!(r.date.is_some() && r.build.sha256.as_ref().is_some_and(|s| s.len() == 64));
     assert_eq!(read_record(&store, &r.sha256).unwrap(), r);
     assert_eq!(std::fs::read(store.object_path(&r.sha256)).unwrap(), bytes);
-    // The embedded net played: generation 5, in the store since `open`.
+    // The embedded net played, in the store since `open`.
     assert_eq!(
         parent,
-        Parent::object(Role::Played, Kind::Net, &generation5::record().sha256)
+        Parent::object(Role::Played, Kind::Net, &embedded::sha256())
     );
 
     let again = register(&store, &file, Kind::Dataset, Vec::new(), &[]).unwrap();
@@ -58,13 +58,13 @@ fn the_evaluation_as_a_parent() {
     );
 
     let mut engine = EngineConfig {
-        eval_file: "store:ba3fde78".to_string(),
+        eval_file: format!("store:{}", &embedded::sha256()[..8]),
         ..EngineConfig::default()
     };
     let stored = evaluation(&store, Role::Labelled, &engine).unwrap();
     assert_eq!(
         stored,
-        Parent::object(Role::Labelled, Kind::Net, &generation5::record().sha256)
+        Parent::object(Role::Labelled, Kind::Net, &embedded::sha256())
     );
 
     let net = dir.join("n.nnue");

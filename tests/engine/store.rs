@@ -69,7 +69,7 @@ fn eval_file_store_prefix_loads_the_stores_net() {
 }
 
 /// `datagen` puts its file in the store (`--store DIR`) with the net that
-/// played it as its parent (the embedded one, generation 5; `--net
+/// played it as its parent (the embedded one; `--net
 /// store:PREFIX` the same; `--hand` the hand-written evaluation), and
 /// `--no-store` leaves it out (the environment's store is not opened).
 #[test]
@@ -78,11 +78,8 @@ fn datagen_registers_its_file_with_the_net_that_played() {
     let root = dir.join("store");
     let root_text = root.display().to_string();
     let elsewhere = dir.join("unused");
-    let generation5 = store::open(Some(&root))
-        .unwrap()
-        .find("ba3fde78")
-        .unwrap()
-        .sha256;
+    store::open(Some(&root)).unwrap();
+    let embedded_net = store::embedded::sha256();
     let run = |file: &str, extra: &[&str]| {
         let file = dir.join(file).display().to_string();
         let mut args = vec!["datagen", &file, "--positions", "20", "--nodes", "20"];
@@ -104,9 +101,10 @@ fn datagen_registers_its_file_with_the_net_that_played() {
         r.parents
     };
     let embedded = run("a.bin", &["--store", &root_text]);
-    let played = Parent::object(Role::Played, Kind::Net, &generation5);
+    let played = Parent::object(Role::Played, Kind::Net, &embedded_net);
     assert_eq!(parents_of(&embedded), vec![played.clone()]);
-    let by_prefix = run("b.bin", &["--store", &root_text, "--net", "store:ba3fde78"]);
+    let prefix = format!("store:{}", &embedded_net[..8]);
+    let by_prefix = run("b.bin", &["--store", &root_text, "--net", &prefix]);
     assert_eq!(parents_of(&by_prefix), vec![played]);
     let hand = run("c.bin", &["--store", &root_text, "--hand"]);
     let hand_written = Parent {

@@ -56,8 +56,10 @@ the net's record in the lab store and the results database
 (docs/STORE.md). `tests/engine/nnue.rs` checks that the file beside this
 one has the size and sha256 written here, and
 `autotest/tests/tournament/default_md.rs` that the command makes this
-file of the embedded net in a store that holds only it. Figures and their
-commands are in BENCHMARKS.md (\"Net generations\").
+file of the embedded net in a store that holds only the committed nets
+(`src/lab/store/`), what a clean clone has: a parent shown `lost` there
+may be kept in the lab store that made it. Figures and their commands are
+in BENCHMARKS.md (\"Net generations\").
 
 ";
 

@@ -221,8 +221,11 @@ fn the_lists_show_every_artifact_its_links_and_the_defaults() {
         g5.contains("<span title=\"1805b40\">1805b40</span>"),
         "{g5}"
     );
-    // Generations 5 and 6, and 4, lost, known as 5's baseline only.
-    assert_eq!(nets.matches("<tr><td><a class=\"hash\"").count(), 3);
+    // Generations 5 and 6 (this lab's), the embedded net every store
+    // holds, and 4, lost, known as 5's baseline only.
+    assert_eq!(nets.matches("<tr><td><a class=\"hash\"").count(), 4);
+    let embedded_net = store::embedded::sha256();
+    assert!(nets.contains(&format!("/nets/{embedded_net}")));
     let g4 = row(
         &nets,
         "artifacts",

@@ -1,9 +1,10 @@
 //! `autotest nets default-md`: `src/eval/nnue/default.md` is what it
-//! makes of the embedded net in a store that holds only it and an empty
-//! results database (what a clean clone has); a net two loop generations
-//! after generation 5 gets its generation, file, shape, lineage, training
-//! command, data, SPRTs with their runs, the generation between, and
-//! generation 5's history; a net of no known generation is refused.
+//! makes of the embedded net in a store that holds only the committed
+//! nets and an empty results database (what a clean clone has); a net two
+//! loop generations
+//! after generation 5 gets its generation, file, shape, lineage,
+//! training command, data, SPRTs with their runs, the generation between,
+//! and generation 5's history; a net of no known generation is refused.
 
 use crate::common::scratch;
 use autotest::db::loops::{self, GenerationRow, LoopRow};
@@ -37,11 +38,12 @@ fn repo_file(path: &str) -> String {
 fn default_md_is_made_from_the_embedded_net_s_record() {
     let dir = scratch::dir("default_md/embedded");
     let signature = repo_file("bench/signature-pvs.txt");
+    let embedded = store::embedded::sha256();
     let out = autotest(
         &[
             "nets",
             "default-md",
-            "ba3fde78",
+            &embedded[..8],
             "--bench",
             signature.trim(),
         ],
@@ -57,8 +59,9 @@ fn default_md_is_made_from_the_embedded_net_s_record() {
             .position(|(a, b)| a != b)
             .unwrap_or(made.lines().count().min(committed.lines().count()));
         panic!(
-            "src/eval/nnue/default.md is not what `autotest nets default-md ba3fde78 --bench \
-             {}` makes; they differ from line {}:\n{made}",
+            "src/eval/nnue/default.md is not what `autotest nets default-md {} --bench {}` \
+             makes; they differ from line {}:\n{made}",
+            &embedded[..8],
             signature.trim(),
             at + 1
         );

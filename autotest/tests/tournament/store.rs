@@ -50,7 +50,7 @@ struct Lineage {
 
 fn lineage(dir: &Path) -> (Store, Lineage) {
     let s = store::open(Some(&dir.join("store"))).unwrap();
-    let embedded = store::embedded::sha256();
+    let generation5 = s.find("ba3fde78").unwrap().sha256;
     let command: Vec<String> = vec!["leiserchess".to_string(), "test".to_string()];
     let put = |name: &str, fill: u8, kind: Kind, parents: Vec<Parent>| {
         let file = dataset(dir, name, fill, 2);
@@ -63,7 +63,7 @@ fn lineage(dir: &Path) -> (Store, Lineage) {
         "played.bin",
         1,
         Kind::Dataset,
-        vec![Parent::object(Role::Played, Kind::Net, &embedded)],
+        vec![Parent::object(Role::Played, Kind::Net, &generation5)],
     );
     let relabelled = put(
         "relabelled.bin",
@@ -110,7 +110,8 @@ fn sync_indexes_the_stores_records() {
     let (s, l) = lineage(&dir);
     let mut conn = open::open(&dir.join("lab.db")).unwrap();
     let records = artifacts::sync(&mut conn, &s).unwrap();
-    assert_eq!(records, 7);
+    // The lineage's six, and the committed nets every store holds.
+    assert_eq!(records, 6 + store::embedded::committed().len());
     let net = artifacts::get(&conn, &l.net).unwrap().unwrap();
     assert_eq!(
         (net.kind, net.status),
@@ -130,7 +131,8 @@ fn sync_indexes_the_stores_records() {
     );
     let children = artifacts::children(&conn, &l.played).unwrap();
     assert_eq!(children.len(), 2);
-    // Generation 5's 37 shards and generation 4, lost.
+    // Generation 5's 37 shards and generation 4, lost, and the data
+    // generation 6 was trained on, not in this store.
     let lost = |kind| {
         artifacts::list(&conn, kind)
             .unwrap()
@@ -140,7 +142,7 @@ fn sync_indexes_the_stores_records() {
     };
     assert_eq!(
         (lost(ArtifactKind::Dataset), lost(ArtifactKind::Net)),
-        (37, 1)
+        (38, 1)
     );
 
     std::fs::remove_file(s.object_path(&l.loose)).unwrap();
@@ -213,7 +215,12 @@ fn verify_names_changed_and_missing_objects() {
     let missing = format!("missing object {}", s.object_path(&l.loose).display());
     assert!(err.contains(&changed) && err.contains(&missing), "{err}");
     let nets = autotest(&["nets", "verify"], &dir);
-    assert_eq!(text(&nets.stdout), "nets verify: 2 objects, all whole\n");
+    // The lineage's net and the committed ones.
+    let nets_said = format!(
+        "nets verify: {} objects, all whole\n",
+        1 + store::embedded::committed().len()
+    );
+    assert_eq!(text(&nets.stdout), nets_said);
 }
 
 /// `nets show ba3fde78` on a new store prints generation 5's record and
@@ -399,8 +406,14 @@ fn promotion(dir: &str, g: u32, date: u64, wins: u64) -> store::Promotion {
 fn nets_ls_names_each_loop_s_best() {
     let dir = scratch::dir("store-loop-best");
     let (s, l) = lineage(&dir);
+    // Before these promotions: only the embedded net's, in its committed
+    // record.
     let plain = text(&autotest(&["nets", "ls"], &dir).stdout);
-    assert!(!plain.contains("autotest loop"), "{plain}");
+    let loops = plain
+        .split("autotest loop")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{plain}"));
+    assert_eq!(loops.lines().count(), 2, "{plain}");
     let file = |sha: &str| {
         let path = dir.join(format!("{sha}.copy"));
         std::fs::write(&path, std::fs::read(s.object_path(sha)).unwrap()).unwrap();
@@ -423,5 +436,15 @@ fn nets_ls_names_each_loop_s_best() {
         &later.sha256[..16],
         &gen5[..16]
     );
-    assert!(out.ends_with(&tail), "{out}");
+    // The embedded net's committed record carries the promotion that
+    // made it, its loop's line after these.
+    let embedded = store::embedded::record().unwrap();
+    let line = format!(
+        "\n{}  {}  generation 1, ",
+        &embedded.sha256[..16],
+        embedded.promoted[0].loop_dir
+    );
+    let (ours, rest) = out.split_at(out.find(&line).unwrap_or_else(|| panic!("{out}")));
+    assert!(ours.ends_with(&tail[..tail.len() - 1]), "{out}");
+    assert_eq!(rest.lines().count(), 2, "{out}");
 }

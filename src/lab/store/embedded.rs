@@ -46,7 +46,10 @@ pub fn record() -> Option<Record> {
 /// Puts each committed net in `store` with its record, and the embedded
 /// net (alone when its record is not committed), unless there.
 pub(super) fn ensure(store: &Store) -> Result<(), StoreError> {
-    for (record, bytes) in committed().into_iter().zip(committed_nets().map(|(_, b)| b)) {
+    for (record, bytes) in committed()
+        .into_iter()
+        .zip(committed_nets().map(|(_, b)| b))
+    {
         // A build whose default.nnue was swapped by hand has no record of
         // it: the committed one is another net's.
         if hex(&Sha256::digest(bytes)) != record.sha256 {

@@ -106,7 +106,6 @@ mod tests {
             std::fs::write(&out, format!("merged positions {sha}")).unwrap();
             record.parents
         };
-        let store = store::open(s.store.as_deref()).unwrap();
         let embedded = store::embedded::sha256();
         let object = |sha: &str| vec![Parent::object(Role::Played, Kind::Net, sha)];
         assert_eq!(played(None, &s), object(&embedded));

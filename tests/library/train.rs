@@ -214,6 +214,17 @@ fn against_loss(data: &str, out: &Path, net: &str) -> f64 {
         .unwrap()
 }
 
+/// Each epoch's held-out loss, from the loss curve `train` wrote beside
+/// `net` (`NET.tsv`).
+fn held_out_losses(net: &Path) -> Vec<f64> {
+    let curve = std::fs::read_to_string(net.with_extension("nnue.tsv")).unwrap();
+    curve
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').nth(2).unwrap().parse().unwrap())
+        .collect()
+}
+
 #[test]
 fn against_scores_a_net_on_the_same_held_out_positions() {
     let dir = scratch::dir("train-against");
@@ -221,11 +232,8 @@ fn against_scores_a_net_on_the_same_held_out_positions() {
     let a = dir.join("a.nnue");
     train(&d, &a, &["--epochs", "2", "--validation", "0.3"]).unwrap();
     // The loss of the epoch whose net was written, from the float model.
-    let curve = std::fs::read_to_string(a.with_extension("nnue.tsv")).unwrap();
-    let best = curve
-        .lines()
-        .skip(1)
-        .map(|l| l.split('\t').nth(2).unwrap().parse::<f64>().unwrap())
+    let best = held_out_losses(&a)
+        .into_iter()
         .fold(f64::INFINITY, f64::min);
     let own = against_loss(&d, &dir.join("b.nnue"), &a.display().to_string());
     assert!(
@@ -254,11 +262,7 @@ fn init_starts_from_a_nets_weights() {
     let still = ["--epochs", "1", "--validation", "0.3", "--rate", "1e-9"];
     train(&d, &b, &[&still[..], &["--init", &a_name]].concat()).unwrap();
     assert_eq!(std::fs::read(&b).unwrap(), std::fs::read(&a).unwrap());
-    let first_loss = |net: &Path| -> f64 {
-        let curve = std::fs::read_to_string(net.with_extension("nnue.tsv")).unwrap();
-        let line = curve.lines().nth(1).unwrap().to_string();
-        line.split('\t').nth(2).unwrap().parse().unwrap()
-    };
+    let first_loss = |net: &Path| held_out_losses(net)[0];
     let embedded = format!("{}/src/eval/nnue/default.nnue", env!("CARGO_MANIFEST_DIR"));
     let bar = against_loss(&d, &dir.join("x.nnue"), &embedded);
     let from_embedded = dir.join("c.nnue");

@@ -23,11 +23,15 @@ fn committed_nets() -> [(&'static str, &'static [u8]); 2] {
     ]
 }
 
+fn parse(text: &str) -> Record {
+    serde_json::from_str(text).expect("a committed record parses")
+}
+
 /// Every committed record, oldest first.
 pub fn committed() -> Vec<Record> {
     committed_nets()
         .iter()
-        .map(|(text, _)| serde_json::from_str(text).expect("a committed record parses"))
+        .map(|(text, _)| parse(text))
         .collect()
 }
 
@@ -46,10 +50,8 @@ pub fn record() -> Option<Record> {
 /// Puts each committed net in `store` with its record, and the embedded
 /// net (alone when its record is not committed), unless there.
 pub(super) fn ensure(store: &Store) -> Result<(), StoreError> {
-    for (record, bytes) in committed()
-        .into_iter()
-        .zip(committed_nets().map(|(_, b)| b))
-    {
+    for (text, bytes) in committed_nets() {
+        let record = parse(text);
         // A build whose default.nnue was swapped by hand has no record of
         // it: the committed one is another net's.
         if hex(&Sha256::digest(bytes)) != record.sha256 {

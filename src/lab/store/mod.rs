@@ -17,7 +17,6 @@ mod generation5;
 pub use crate::object_store::{Object, Store, StoreError};
 
 use crate::config::EngineConfig;
-use crate::eval::nnue::Network;
 use crate::lab::data;
 use crate::object_store::{hex, NET_PREFIX};
 use serde::{Deserialize, Serialize};
@@ -325,30 +324,28 @@ pub fn evaluation(store: &Store, role: Role, engine: &EngineConfig) -> Result<Pa
             source: Source::HandWritten,
         });
     }
-    let sha256 = if engine.eval_file.is_empty() {
-        hex(&Sha256::digest(Network::embedded_bytes()))
-    } else if let Some(prefix) = engine.eval_file.strip_prefix(NET_PREFIX) {
-        store.find(prefix)?.sha256
-    } else {
-        return input(store, role, Kind::Net, Path::new(&engine.eval_file));
-    };
-    Ok(Parent::object(role, Kind::Net, &sha256))
+    let file = Some(engine.eval_file.as_str()).filter(|f| !f.is_empty());
+    net_parent(store, role, file)
 }
 
 /// The net `train --init` names, as a parent of `role`: the embedded
 /// net (`embedded`), a net of the store (`store:PREFIX`) or a net file.
 pub fn net(store: &Store, role: Role, name: &str) -> Result<Parent, StoreError> {
-    if name == crate::lab::train::INIT_EMBEDDED {
-        return Ok(Parent::object(
-            role,
-            Kind::Net,
-            &hex(&Sha256::digest(Network::embedded_bytes())),
-        ));
-    }
-    match name.strip_prefix(NET_PREFIX) {
-        Some(prefix) => Ok(Parent::object(role, Kind::Net, &store.find(prefix)?.sha256)),
-        None => input(store, role, Kind::Net, Path::new(name)),
-    }
+    let file = Some(name).filter(|n| *n != crate::lab::train::INIT_EMBEDDED);
+    net_parent(store, role, file)
+}
+
+/// The net `file` names (a file or `store:PREFIX`; `None`: the embedded
+/// one) as a parent of `role`.
+fn net_parent(store: &Store, role: Role, file: Option<&str>) -> Result<Parent, StoreError> {
+    let sha256 = match file {
+        None => embedded::sha256(),
+        Some(name) => match name.strip_prefix(NET_PREFIX) {
+            Some(prefix) => store.find(prefix)?.sha256,
+            None => return input(store, role, Kind::Net, Path::new(name)),
+        },
+    };
+    Ok(Parent::object(role, Kind::Net, &sha256))
 }
 
 /// This machine's name: the Slurm node's in a task, else the kernel's
